@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Every limit of the engine in one place. Tables are fixed arrays sized from
+ * these; nothing on the data path is allocated per packet.
+ */
+#ifndef ROCE_PARAMS_H
+#define ROCE_PARAMS_H
+
+#define ROCE_UDP_PORT          4791u   /* IANA RoCE v2 port (IBA A17.2.1) */
+
+/* Tables */
+#define ROCE_MAX_QP            16384u  /* QP contexts (QPN = index) */
+#define ROCE_MAX_MR            4096u   /* memory-region entries */
+
+/* Device memory (the board's DDR; MR physical addresses live inside it) */
+#define ROCE_DEV_MEM_SIZE_DEFAULT (64u << 20)
+
+/* Path MTU limits (IBA 256..4096) */
+#define ROCE_MIN_MTU           256u
+#define ROCE_MAX_MTU           4096u
+
+/* Largest frame the engine builds or accepts: Eth+VLAN, IPv6, UDP, BTH,
+ * the longest extension headers, MTU payload, ICRC, with headroom to spare. */
+#define ROCE_MAX_HDR_LEN       128u
+#define ROCE_MAX_FRAME         (ROCE_MAX_MTU + ROCE_MAX_HDR_LEN)
+
+#endif

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The AXI-Lite register map: offsets and field masks.
+ *
+ * The seed's offsets (CTRL 0x00 .. PEER_UDP_PORT 0x20, QP_TABLE 0x40-0x7F,
+ * MR_TABLE 0x80-0xFF, STAT_BASE 0x1000-0x1FFF) are kept exactly. Registers a
+ * real device also needs (status, ID, version, sizes) sit in the gap at
+ * 0x24-0x3C. The full description of every register -- access, fields,
+ * reset value, text -- is the table in src/regs/regmap.c, from which
+ * docs/regmap.md is generated; this header only names the offsets so C code
+ * can use them.
+ *
+ * QP_TABLE and MR_TABLE are windows: an INDEX register selects an entry, the
+ * data registers are shadow registers, and writing the COMMIT register
+ * applies the whole shadow to the entry at once (or LOADs the entry into the
+ * shadow for reading back). COMMIT reads back with BUSY (bit 31) set while a
+ * command is in progress; the driver polls until BUSY clears and then reads
+ * the STATUS register (0 = accepted, otherwise an enum roce_status code).
+ * The in-process model completes commands at once; a device behind a BAR may
+ * take time, so the driver always polls.
+ */
+#ifndef ROCE_REGS_H
+#define ROCE_REGS_H
+
+#include <stdint.h>
+
+/* ---- seed registers ---------------------------------------------------- */
+#define ROCE_REG_CTRL            0x000u
+#define   ROCE_CTRL_SOFT_RESET     (1u << 0)
+#define   ROCE_CTRL_ENGINE_EN      (1u << 1)
+#define   ROCE_CTRL_LOOPBACK       (1u << 2)
+#define ROCE_REG_MAC_LOW         0x004u
+#define ROCE_REG_MAC_HIGH        0x008u   /* [15:0] */
+#define ROCE_REG_IP_ADDR         0x00Cu
+#define ROCE_REG_UDP_PORT        0x010u   /* [15:0], reset 4791 */
+#define ROCE_REG_PEER_MAC_LOW    0x014u
+#define ROCE_REG_PEER_MAC_HIGH   0x018u
+#define ROCE_REG_PEER_IP         0x01Cu
+#define ROCE_REG_PEER_UDP_PORT   0x020u   /* reset 4791 */
+
+/* ---- device identity and status (in the seed's gap) --------------------- */
+#define ROCE_REG_STATUS          0x024u   /* RO */
+#define   ROCE_STATUS_LINK_READY   (1u << 0) /* all three below */
+#define   ROCE_STATUS_GT_POWERGOOD (1u << 1)
+#define   ROCE_STATUS_TX_RESET_DONE (1u << 2)
+#define   ROCE_STATUS_RX_RESET_DONE (1u << 3)
+#define   ROCE_STATUS_RUNNING      (1u << 4) /* enabled, out of reset */
+#define   ROCE_STATUS_IN_RESET     (1u << 5)
+#define ROCE_REG_DEV_ID          0x028u   /* RO */
+#define   ROCE_DEV_ID_VALUE        0x52434532u /* "RCE2" */
+#define ROCE_REG_VERSION         0x02Cu   /* RO: major[31:16] minor[15:8] patch[7:0] */
+#define ROCE_REG_QP_COUNT        0x030u   /* RO: number of QP entries */
+#define ROCE_REG_MR_COUNT        0x034u   /* RO: number of MR entries */
+#define ROCE_REG_SCRATCH         0x038u   /* RW: bus test */
+#define ROCE_REG_MEM_SIZE_KB     0x03Cu   /* RO: device memory size in KiB */
+
+/* ---- QP_TABLE window 0x40-0x7F ----------------------------------------- */
+#define ROCE_REG_QP_INDEX        0x040u   /* RW: QPN selected */
+#define ROCE_REG_QP_COMMIT       0x044u   /* W: command; R: BUSY bit */
+#define ROCE_REG_QP_CMD_STATUS   0x048u   /* RO: result of the last command */
+#define ROCE_REG_QP_STATE        0x04Cu   /* enum roce_qp_state */
+#define ROCE_REG_QP_TYPE_MTU     0x050u   /* [7:0] type, [15:8] path MTU enum, [23:16] access */
+#define ROCE_REG_QP_DEST_QPN     0x054u   /* [23:0] */
+#define ROCE_REG_QP_SQ_PSN       0x058u   /* [23:0] */
+#define ROCE_REG_QP_RQ_PSN       0x05Cu   /* [23:0] expected receive PSN */
+#define ROCE_REG_QP_PEER_IP      0x060u
+#define ROCE_REG_QP_PEER_MAC_LOW 0x064u
+#define ROCE_REG_QP_PEER_MAC_HIGH 0x068u
+#define ROCE_REG_QP_PKEY         0x06Cu   /* [15:0] */
+#define ROCE_REG_QP_TIMERS       0x070u   /* [4:0] timeout, [10:8] retry_cnt, [18:16] rnr_retry, [28:24] min_rnr_timer */
+#define ROCE_REG_QP_RD_ATOMIC    0x074u   /* [7:0] max_rd_atomic, [15:8] max_dest_rd_atomic */
+#define ROCE_REG_QP_QKEY         0x078u
+#define ROCE_REG_QP_PD           0x07Cu
+
+/* ---- MR_TABLE window 0x80-0xFF ----------------------------------------- */
+#define ROCE_REG_MR_INDEX        0x080u
+#define ROCE_REG_MR_COMMIT       0x084u
+#define ROCE_REG_MR_CMD_STATUS   0x088u
+#define ROCE_REG_MR_ACCESS       0x08Cu   /* enum roce_access bits, bit31 VALID */
+#define   ROCE_MR_VALID            (1u << 31)
+#define ROCE_REG_MR_VA_LOW       0x090u
+#define ROCE_REG_MR_VA_HIGH      0x094u
+#define ROCE_REG_MR_PA_LOW       0x098u
+#define ROCE_REG_MR_PA_HIGH      0x09Cu
+#define ROCE_REG_MR_LEN_LOW      0x0A0u
+#define ROCE_REG_MR_LEN_HIGH     0x0A4u
+#define ROCE_REG_MR_RKEY         0x0A8u
+#define ROCE_REG_MR_LKEY         0x0ACu
+#define ROCE_REG_MR_PD           0x0B0u
+
+/* Table commands, written to QP_COMMIT / MR_COMMIT */
+#define ROCE_TBL_CMD_COMMIT      1u       /* shadow -> entry (atomic) */
+#define ROCE_TBL_CMD_LOAD        2u       /* entry -> shadow */
+#define ROCE_TBL_BUSY            (1u << 31)
+
+/* ---- STAT region 0x1000-0x1FFF (read-only) ----------------------------- */
+#define ROCE_REG_STAT_BASE       0x1000u
+#define ROCE_REG_STAT_END        0x1FFFu
+
+/* QP states as stored in QP_STATE (IBA 10.3.1) */
+enum roce_qp_state {
+	ROCE_QPS_RESET = 0,
+	ROCE_QPS_INIT = 1,
+	ROCE_QPS_RTR = 2,
+	ROCE_QPS_RTS = 3,
+	ROCE_QPS_SQD = 4,
+	ROCE_QPS_SQE = 5,
+	ROCE_QPS_ERR = 6,
+};
+
+/* QP transport types in QP_TYPE_MTU[7:0] (ibverbs' values) */
+enum roce_qp_type {
+	ROCE_QPT_RC = 2,
+	ROCE_QPT_UC = 3,
+	ROCE_QPT_UD = 4,
+};
+
+/* Access rights (ibverbs' IBV_ACCESS_* values), MR_ACCESS and QP access */
+enum roce_access {
+	ROCE_ACCESS_LOCAL_WRITE = 1u << 0,
+	ROCE_ACCESS_REMOTE_WRITE = 1u << 1,
+	ROCE_ACCESS_REMOTE_READ = 1u << 2,
+	ROCE_ACCESS_REMOTE_ATOMIC = 1u << 3,
+};
+
+/* Path MTU encoding (IBA 9.7 / ibverbs IBV_MTU_*) */
+enum roce_mtu {
+	ROCE_MTU_256 = 1,
+	ROCE_MTU_512 = 2,
+	ROCE_MTU_1024 = 3,
+	ROCE_MTU_2048 = 4,
+	ROCE_MTU_4096 = 5,
+};
+
+static inline uint32_t roce_mtu_bytes(enum roce_mtu m)
+{
+	return (m >= ROCE_MTU_256 && m <= ROCE_MTU_4096) ? 128u << m : 0;
+}
+
+#endif
