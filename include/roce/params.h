@@ -24,4 +24,12 @@
 #define ROCE_MAX_HDR_LEN       128u
 #define ROCE_MAX_FRAME         (ROCE_MAX_MTU + ROCE_MAX_HDR_LEN)
 
+/* Host driver, config files, roced */
+#define ROCE_CFG_MAX_QP        256u    /* [qp N] sections in one config */
+#define ROCE_CFG_MAX_MR        256u    /* [mr N] sections in one config */
+#define ROCE_CFG_MAX_LINE      512u    /* longest config line */
+#define ROCE_DRV_CMD_TIMEOUT_MS 1000u  /* table command BUSY poll limit */
+#define ROCE_DRV_LINK_TIMEOUT_MS 5000u /* default wait for link-ready */
+#define ROCE_REGSRV_MAX_CLIENTS 16u    /* roced's concurrent connections */
+
 #endif

@@ -27,6 +27,8 @@
 	/* bus (AXI-Lite responses) */                                        \
 	X(ROCE_E_SLVERR, "slverr", "AXI-Lite SLVERR: slave error")            \
 	X(ROCE_E_DECERR, "decerr", "AXI-Lite DECERR: decode error")           \
+	X(ROCE_E_NODEV, "nodev", "device absent (register reads all-ones)")   \
+	X(ROCE_E_MISMATCH, "mismatch", "read-back differs from the expected value") \
 	/* packet parse rejections, in the order the receive path checks */   \
 	X(ROCE_E_TOO_SHORT, "too_short", "frame truncated")                   \
 	X(ROCE_E_ETHERTYPE, "ethertype", "not IPv4/IPv6")                     \
