@@ -14,6 +14,10 @@
 
 /* Device memory (the board's DDR; MR physical addresses live inside it) */
 #define ROCE_DEV_MEM_SIZE_DEFAULT (64u << 20)
+#define ROCE_DEV_MEM_SIZE_MAX     (16ull << 30) /* MEM_SIZE_KB is 32 bits; keep the model sane */
+
+/* Outstanding RDMA READ / atomic requests per QP (QP_RD_ATOMIC fields) */
+#define ROCE_MAX_RD_ATOMIC     16u
 
 /* Path MTU limits (IBA 256..4096) */
 #define ROCE_MIN_MTU           256u

@@ -49,6 +49,10 @@
 #define ROCE_REG_DEV_ID          0x028u   /* RO */
 #define   ROCE_DEV_ID_VALUE        0x52434532u /* "RCE2" */
 #define ROCE_REG_VERSION         0x02Cu   /* RO: major[31:16] minor[15:8] patch[7:0] */
+#define   ROCE_VERSION_MAJOR       0u  /* changes when the map changes incompatibly */
+#define   ROCE_VERSION_MINOR       1u
+#define   ROCE_VERSION_PATCH       0u
+#define   ROCE_VERSION_VALUE       ((ROCE_VERSION_MAJOR << 16) | (ROCE_VERSION_MINOR << 8) | ROCE_VERSION_PATCH)
 #define ROCE_REG_QP_COUNT        0x030u   /* RO: number of QP entries */
 #define ROCE_REG_MR_COUNT        0x034u   /* RO: number of MR entries */
 #define ROCE_REG_SCRATCH         0x038u   /* RW: bus test */
@@ -96,6 +100,15 @@
 /* ---- STAT region 0x1000-0x1FFF (read-only) ----------------------------- */
 #define ROCE_REG_STAT_BASE       0x1000u
 #define ROCE_REG_STAT_END        0x1FFFu
+#define ROCE_REG_STAT_LINK_STATUS 0x1000u /* RO: STATUS[3:0] mirror */
+#define ROCE_REG_STAT_CNT_COUNT  0x1004u  /* RO: number of counters */
+/* Counter id (enum roce_cnt) as a LOW/HIGH pair: reading LOW returns bits
+ * 31:0 and latches bits 63:32, which the next read of HIGH returns, so a
+ * LOW-then-HIGH read is one consistent 64-bit value. */
+#define ROCE_REG_STAT_CNT_BASE   0x1008u
+#define ROCE_REG_STAT_CNT_LOW(id)  (ROCE_REG_STAT_CNT_BASE + 8u * (uint32_t)(id))
+#define ROCE_REG_STAT_CNT_HIGH(id) (ROCE_REG_STAT_CNT_LOW(id) + 4u)
+#define ROCE_REG_STAT_CNT_MAX    ((ROCE_REG_STAT_END + 1u - ROCE_REG_STAT_CNT_BASE) / 8u)
 
 /* QP states as stored in QP_STATE (IBA 10.3.1) */
 enum roce_qp_state {

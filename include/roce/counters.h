@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Engine counters. The list below is the single definition: it makes the
+ * enum, the names, and the STAT region registers (a LOW/HIGH pair per
+ * counter, see src/regs/regmap.c), so adding a counter here adds its
+ * registers and their documentation.
+ *
+ * Counters are written by the data-path thread and read by the register
+ * file from another thread: every access is a relaxed __atomic operation,
+ * which costs no more than a plain add on the hot path and keeps
+ * ThreadSanitizer quiet. Seed 000 section 6.2: "counters for everything".
+ */
+#ifndef ROCE_COUNTERS_H
+#define ROCE_COUNTERS_H
+
+#include <stdint.h>
+
+#include "roce/status.h"
+
+/* X(ID, name, description) */
+#define ROCE_COUNTER_LIST(X)                                                  \
+	X(TX_PKTS, "tx_pkts", "Frames transmitted")                           \
+	X(TX_BYTES, "tx_bytes", "Bytes transmitted (whole frames, no FCS)")   \
+	X(RX_PKTS, "rx_pkts", "Frames accepted by the receive checks")        \
+	X(RX_BYTES, "rx_bytes", "Bytes of accepted frames (no FCS)")          \
+	X(ACKS_TX, "acks_tx", "ACKs sent (AETH syndrome ACK)")                \
+	X(ACKS_RX, "acks_rx", "ACKs received")                                \
+	X(NAKS_TX_PSN_SEQ_ERR, "naks_tx_psn_seq_err", "NAKs sent: PSN sequence error") \
+	X(NAKS_TX_RNR, "naks_tx_rnr", "RNR NAKs sent")                        \
+	X(NAKS_TX_INVALID_REQ, "naks_tx_invalid_req", "NAKs sent: invalid request") \
+	X(NAKS_TX_REMOTE_ACCESS, "naks_tx_remote_access", "NAKs sent: remote access error") \
+	X(NAKS_TX_REMOTE_OP, "naks_tx_remote_op", "NAKs sent: remote operational error") \
+	X(NAKS_RX_PSN_SEQ_ERR, "naks_rx_psn_seq_err", "NAKs received: PSN sequence error") \
+	X(NAKS_RX_RNR, "naks_rx_rnr", "RNR NAKs received")                    \
+	X(NAKS_RX_INVALID_REQ, "naks_rx_invalid_req", "NAKs received: invalid request") \
+	X(NAKS_RX_REMOTE_ACCESS, "naks_rx_remote_access", "NAKs received: remote access error") \
+	X(NAKS_RX_REMOTE_OP, "naks_rx_remote_op", "NAKs received: remote operational error") \
+	X(RETRANSMISSIONS, "retransmissions", "Packets retransmitted (NAK or timeout)") \
+	X(TIMEOUTS, "timeouts", "Transport (ACK) timeouts")                   \
+	X(RNR_RETRIES, "rnr_retries", "Retries after an RNR NAK")             \
+	X(ICRC_ERRORS, "icrc_errors", "Frames with a bad ICRC (also in DROP_ICRC)") \
+	X(RX_LOST_LINK_DOWN, "rx_lost_link_down",                             \
+	  "Frames lost because the engine was disabled, in reset, or enabled before link-ready") \
+	X(COMPLETIONS, "completions", "Work completions raised")              \
+	X(ERROR_COMPLETIONS, "error_completions", "Work completions with an error status") \
+	X(DROP_OTHER, "drop_other", "Frames dropped for a status outside the receive-rejection codes")
+
+/*
+ * One drop counter per receive-rejection code of status.h, in the same
+ * order (ROCE_E_TOO_SHORT .. ROCE_E_DISABLED). X(CODE, name); the counter
+ * is DROP_<CODE>, the status ROCE_E_<CODE>. counters.c checks at compile
+ * time that this list and status.h agree.
+ */
+#define ROCE_DROP_LIST(X)                                                     \
+	X(TOO_SHORT, "too_short") X(ETHERTYPE, "ethertype")                   \
+	X(IP_VERSION, "ip_version") X(IP_IHL, "ip_ihl")                       \
+	X(IP_CSUM, "ip_csum") X(IP_LEN, "ip_len") X(IP_FRAG, "ip_frag")       \
+	X(NOT_UDP, "not_udp") X(UDP_PORT, "udp_port") X(UDP_LEN, "udp_len")   \
+	X(UDP_CSUM, "udp_csum") X(BTH_TVER, "bth_tver") X(OPCODE, "opcode")   \
+	X(HDR_LEN, "hdr_len") X(PAD, "pad") X(ICRC, "icrc") X(MAC, "mac")     \
+	X(IP_ADDR, "ip_addr") X(QPN, "qpn") X(QP_STATE, "qp_state")           \
+	X(PSN, "psn") X(PKEY, "pkey") X(RKEY, "rkey") X(LKEY, "lkey")         \
+	X(ACCESS, "access") X(BOUNDS, "bounds") X(ALIGN, "align")             \
+	X(LINK_DOWN, "link_down") X(DISABLED, "disabled")
+
+#define ROCE_DROP_FIRST_STATUS ROCE_E_TOO_SHORT
+#define ROCE_DROP_LAST_STATUS  ROCE_E_DISABLED
+
+enum roce_cnt {
+#define ROCE_X_CNT(id, name, desc) ROCE_CNT_##id,
+	ROCE_COUNTER_LIST(ROCE_X_CNT)
+#undef ROCE_X_CNT
+#define ROCE_X_DROP(code, name) ROCE_CNT_DROP_##code,
+	ROCE_DROP_LIST(ROCE_X_DROP)
+#undef ROCE_X_DROP
+	ROCE_CNT_COUNT
+};
+
+#define ROCE_CNT_DROP_FIRST ROCE_CNT_DROP_TOO_SHORT
+
+struct roce_counters {
+	uint64_t v[ROCE_CNT_COUNT];
+};
+
+static inline void roce_cnt_add(struct roce_counters *c, enum roce_cnt id,
+				uint64_t n)
+{
+	__atomic_fetch_add(&c->v[id], n, __ATOMIC_RELAXED);
+}
+
+static inline void roce_cnt_inc(struct roce_counters *c, enum roce_cnt id)
+{
+	roce_cnt_add(c, id, 1);
+}
+
+static inline uint64_t roce_cnt_read(const struct roce_counters *c,
+				     enum roce_cnt id)
+{
+	return __atomic_load_n(&c->v[id], __ATOMIC_RELAXED);
+}
+
+/*
+ * Count a dropped frame under the status that rejected it. Also keeps the
+ * summary counters consistent: ROCE_E_ICRC counts ICRC_ERRORS, and
+ * ROCE_E_LINK_DOWN / ROCE_E_DISABLED count RX_LOST_LINK_DOWN, so callers
+ * count a drop once, here.
+ */
+static inline void roce_cnt_drop(struct roce_counters *c, int status)
+{
+	if (status < ROCE_DROP_FIRST_STATUS || status > ROCE_DROP_LAST_STATUS) {
+		roce_cnt_inc(c, ROCE_CNT_DROP_OTHER);
+		return;
+	}
+	roce_cnt_inc(c, (enum roce_cnt)(ROCE_CNT_DROP_FIRST +
+					(status - ROCE_DROP_FIRST_STATUS)));
+	if (status == ROCE_E_ICRC)
+		roce_cnt_inc(c, ROCE_CNT_ICRC_ERRORS);
+	else if (status == ROCE_E_LINK_DOWN || status == ROCE_E_DISABLED)
+		roce_cnt_inc(c, ROCE_CNT_RX_LOST_LINK_DOWN);
+}
+
+/* Zero every counter (soft reset). */
+void roce_counters_clear(struct roce_counters *c);
+
+/* "tx_pkts", "drop_icrc"; NULL for an unknown id. */
+const char *roce_cnt_name(int id);
+/* Human description; NULL for an unknown id. */
+const char *roce_cnt_desc(int id);
+/* The status a DROP_* counter counts, or -1 for other counters. */
+int roce_cnt_drop_status(int id);
+/* Counter id by name (case-insensitive), or -1. */
+int roce_cnt_find(const char *name);
+
+#endif

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The device model: what sits behind the AXI-Lite bus of the FPGA NIC.
+ *
+ * One roce_device holds the register file (src/regs), the QP and MR tables
+ * (src/tables), the engine counters (roce/counters.h), the link bring-up
+ * model and the board's DDR. The host side reaches it only through
+ * roce_device_read32/write32, exactly as a driver reaches the real board
+ * through a BAR; the data path (another thread) uses the direct accessors
+ * below.
+ *
+ * Power-on state: CTRL = 0 (not in soft reset, engine disabled), tables
+ * empty (every QP in RESET, every MR invalid), counters zero. The link-ready
+ * bits rise link_delay_us after create and after every release of
+ * CTRL.SOFT_RESET (seed 000 section 2.2: wait for gtpowergood and the TX/RX
+ * reset-done signals before sending). docs/regmap.md describes every
+ * register.
+ */
+#ifndef ROCE_DEVICE_H
+#define ROCE_DEVICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct roce_device;     /* opaque */
+struct roce_counters;   /* roce/counters.h */
+struct roce_qp_table;   /* roce/tables.h */
+struct roce_mr_table;   /* roce/tables.h */
+
+struct roce_device_config {
+	size_t mem_size;            /* device DDR bytes, multiple of 1 KiB;
+	                             * 0 = ROCE_DEV_MEM_SIZE_DEFAULT */
+	uint32_t link_delay_us;     /* link-ready bits rise this long after
+	                             * create / soft-reset release; 0 = at once */
+	uint64_t (*now_ns)(void *ctx); /* clock of the link model;
+	                                * NULL = CLOCK_MONOTONIC */
+	void *clock_ctx;
+};
+
+/*
+ * Create a device; cfg may be NULL for the defaults. Returns ROCE_OK,
+ * ROCE_E_INVAL (mem_size not a multiple of 1 KiB, out NULL), ROCE_E_RANGE
+ * (mem_size above ROCE_DEV_MEM_SIZE_MAX) or ROCE_E_NOMEM.
+ */
+int roce_device_create(const struct roce_device_config *cfg,
+		       struct roce_device **out);
+void roce_device_destroy(struct roce_device *dev);
+
+/*
+ * AXI-Lite access. Returns ROCE_OK (OKAY), ROCE_E_SLVERR (write to a
+ * read-only register, reserved bits set, field value out of range) or
+ * ROCE_E_DECERR (unmapped or misaligned offset). A failed write changes
+ * nothing; a failed read stores 0 in *val. Thread-safe.
+ */
+int roce_device_read32(struct roce_device *dev, uint32_t off, uint32_t *val);
+int roce_device_write32(struct roce_device *dev, uint32_t off, uint32_t val);
+
+/* Device DDR: MR physical addresses index into it. */
+uint8_t *roce_device_mem(struct roce_device *dev, size_t *size);
+
+struct roce_counters *roce_device_counters(struct roce_device *dev);
+struct roce_qp_table *roce_device_qp_table(struct roce_device *dev);
+struct roce_mr_table *roce_device_mr_table(struct roce_device *dev);
+
+/* What the data path asks before accepting a frame. Lock-free. */
+bool roce_device_link_ready(struct roce_device *dev);
+bool roce_device_running(struct roce_device *dev); /* out of reset, ENGINE_EN */
+
+/*
+ * The data path reports a received frame. Returns false, and counts the
+ * frame as lost (RX_LOST_LINK_DOWN plus DROP_DISABLED or DROP_LINK_DOWN),
+ * when the engine is not running or the link is not ready yet; true when
+ * the frame may enter the receive pipeline (which then counts rx_pkts).
+ */
+bool roce_device_rx_admit(struct roce_device *dev);
+
+/* Link status bits as in STATUS[3:0] and STAT LINK_STATUS. */
+uint32_t roce_device_link_bits(struct roce_device *dev);
+
+#endif

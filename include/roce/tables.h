@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The QP and MR tables: fixed arrays sized from params.h, allocated once.
+ *
+ * The register file (control plane, one writer at a time) commits whole
+ * entries; the data path looks entries up from another thread. Each entry
+ * is guarded by a sequence lock: writers make the sequence odd, store the
+ * entry, make it even again; readers copy the entry and retry if the
+ * sequence moved. A lookup therefore never sees a torn entry, never takes
+ * a lock and never allocates (seed 000 section 3.2: "the data path never
+ * sees a half-written QP or MR").
+ */
+#ifndef ROCE_TABLES_H
+#define ROCE_TABLES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "roce/regs.h"
+
+struct roce_qp_table; /* opaque */
+struct roce_mr_table; /* opaque */
+
+/* A QP context. qpn is the table index (QPN = index). */
+struct roce_qp_cfg {
+	uint32_t qpn, dest_qpn, sq_psn, rq_psn, peer_ip, qkey, pd;
+	uint8_t peer_mac[6];
+	uint16_t pkey;
+	uint8_t state;              /* enum roce_qp_state */
+	uint8_t type;               /* enum roce_qp_type, 0 = unset */
+	uint8_t mtu;                /* enum roce_mtu, 0 = unset */
+	uint8_t access;             /* enum roce_access bits */
+	uint8_t timeout;            /* 5 bits: 4.096 us * 2^timeout, 0 = infinite */
+	uint8_t retry_cnt;          /* 3 bits */
+	uint8_t rnr_retry;          /* 3 bits, 7 = infinite */
+	uint8_t min_rnr_timer;      /* 5 bits, IBA table 45 encoding */
+	uint8_t max_rd_atomic;      /* outstanding READ/atomic as requester */
+	uint8_t max_dest_rd_atomic; /* ... as responder */
+};
+
+/* An MR entry. Keys: bits 31:8 = MR index, bits 7:0 = key byte. */
+struct roce_mr_entry {
+	uint64_t va, pa, len;
+	uint32_t rkey, lkey, pd;
+	uint32_t access;            /* enum roce_access bits */
+	bool valid;
+};
+
+#define ROCE_MR_KEY(index, key_byte) (((uint32_t)(index) << 8) | ((key_byte) & 0xFFu))
+#define ROCE_MR_KEY_INDEX(key)       ((key) >> 8)
+
+const char *roce_qp_state_name(int state); /* "RTS"; "?" if unknown */
+
+/* ---- QP table ---------------------------------------------------------- */
+
+int roce_qp_table_create(struct roce_qp_table **out);
+void roce_qp_table_destroy(struct roce_qp_table *t);
+
+/*
+ * Apply cfg to entry qpn atomically (cfg->qpn is ignored). Validates the
+ * state transition (IBA 10.3.1) and the attributes the target state needs.
+ * Returns ROCE_OK, ROCE_E_QPN (qpn >= ROCE_MAX_QP), ROCE_E_STATE (illegal
+ * transition), ROCE_E_RANGE (field out of range), ROCE_E_INVAL (attribute
+ * missing: type, peer address, P_Key ...). On failure the entry is unchanged.
+ */
+int roce_qp_table_commit(struct roce_qp_table *t, uint32_t qpn,
+			 const struct roce_qp_cfg *cfg);
+
+/*
+ * Data path: copy entry qpn (whatever its state) into *out; *generation
+ * (may be NULL) changes on every commit and state change. ROCE_E_QPN if
+ * qpn is out of range. Never blocks, never allocates.
+ */
+int roce_qp_table_lookup(const struct roce_qp_table *t, uint32_t qpn,
+			 struct roce_qp_cfg *out, uint32_t *generation);
+
+/*
+ * Engine-driven state change (e.g. RTS -> ERR after the retry count is
+ * exhausted, RTS -> SQE). Visible to LOAD. Only moves allowed to the
+ * engine: any -> ERR, RTS -> SQE, SQD/SQE -> same. ROCE_E_STATE otherwise.
+ */
+int roce_qp_table_set_state(struct roce_qp_table *t, uint32_t qpn,
+			    enum roce_qp_state s);
+
+/* Soft reset: every QP back to RESET (other fields kept). */
+void roce_qp_table_reset_all(struct roce_qp_table *t);
+
+/* ---- MR table ---------------------------------------------------------- */
+
+/* mem_size: device memory; every valid MR's [pa, pa+len) lies inside it. */
+int roce_mr_table_create(size_t mem_size, struct roce_mr_table **out);
+void roce_mr_table_destroy(struct roce_mr_table *t);
+
+/*
+ * Apply e to entry index atomically. e->valid false invalidates the entry
+ * (other fields ignored). For a valid entry returns ROCE_E_NOENT (index >=
+ * ROCE_MAX_MR), ROCE_E_INVAL (len 0, unknown access bits), ROCE_E_ACCESS
+ * (remote write/atomic without local write, IBA 10.6.3.1), ROCE_E_BOUNDS
+ * (VA range wraps, PA range outside device memory), ROCE_E_RKEY /
+ * ROCE_E_LKEY (key bits 31:8 are not the index). Because every key carries
+ * its index, two valid entries can never share a key.
+ */
+int roce_mr_table_commit(struct roce_mr_table *t, uint32_t index,
+			 const struct roce_mr_entry *e);
+
+/* Copy entry index (valid or not). ROCE_E_NOENT if index out of range. */
+int roce_mr_table_lookup(const struct roce_mr_table *t, uint32_t index,
+			 struct roce_mr_entry *out);
+
+/* Data path: the valid entry whose R_Key / L_Key is exactly key, else
+ * ROCE_E_RKEY / ROCE_E_LKEY. Never blocks, never allocates. */
+int roce_mr_table_lookup_rkey(const struct roce_mr_table *t, uint32_t rkey,
+			      struct roce_mr_entry *out);
+int roce_mr_table_lookup_lkey(const struct roce_mr_table *t, uint32_t lkey,
+			      struct roce_mr_entry *out);
+
+/* Soft reset: invalidate every entry. */
+void roce_mr_table_clear_all(struct roce_mr_table *t);
+
+#endif
