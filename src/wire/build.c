@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * RoCE v2 frame builder, driven by the opcode table: the headers are laid
+ * out at the offsets the table gives, then roce_finish() fills lengths'
+ * dependents (pad, checksums, ICRC). The data path lays headers out in a
+ * buffer's headroom and gathers the payload behind them; roce_build() is
+ * the one-call form for tools and tests.
+ */
+#include <string.h>
+
+#include "roce/icrc.h"
+#include "roce/packet.h"
+#include "roce/params.h"
+#include "roce/status.h"
+#include "wire/csum.h"
+
+static size_t put_l2(const struct roce_hdrs *h, uint8_t *buf)
+{
+	struct roce_eth_hdr *eth = (void *)buf;
+	uint16_t type = h->ip.v6 ? ROCE_ETHERTYPE_IPV6 : ROCE_ETHERTYPE_IPV4;
+
+	memcpy(eth->dst, h->eth.dst, 6);
+	memcpy(eth->src, h->eth.src, 6);
+	if (!h->eth.vlan) {
+		roce_put_be16(eth->type, type);
+		return ROCE_ETH_HLEN;
+	}
+	roce_put_be16(eth->type, ROCE_ETHERTYPE_VLAN);
+	roce_put_be16(buf + ROCE_ETH_HLEN, h->eth.tci);
+	roce_put_be16(buf + ROCE_ETH_HLEN + 2, type);
+	return ROCE_ETH_HLEN + ROCE_VLAN_HLEN;
+}
+
+static size_t put_l3(const struct roce_hdrs *h, uint8_t *l3, size_t l4_len)
+{
+	if (h->ip.v6) {
+		struct roce_ipv6_hdr *ip = (void *)l3;
+
+		roce_put_be32(ip->ver_tc_flow, 6u << 28 | (uint32_t)h->ip.tos << 20 |
+						(h->ip.flow & 0xFFFFF));
+		roce_put_be16(ip->payload_len, (uint16_t)l4_len);
+		ip->next_hdr = ROCE_IPPROTO_UDP;
+		ip->hop_limit = h->ip.ttl;
+		memcpy(ip->saddr, h->ip.src, 16);
+		memcpy(ip->daddr, h->ip.dst, 16);
+		return ROCE_IPV6_HLEN;
+	} else {
+		struct roce_ipv4_hdr *ip = (void *)l3;
+
+		ip->ver_ihl = 0x45;
+		ip->tos = h->ip.tos;
+		roce_put_be16(ip->tot_len, (uint16_t)(ROCE_IPV4_HLEN + l4_len));
+		roce_put_be16(ip->id, h->ip.id);
+		roce_put_be16(ip->frag_off, h->ip.frag);
+		ip->ttl = h->ip.ttl;
+		ip->protocol = ROCE_IPPROTO_UDP;
+		ip->check[0] = ip->check[1] = 0;   /* roce_finish() */
+		memcpy(ip->saddr, h->ip.src, 4);
+		memcpy(ip->daddr, h->ip.dst, 4);
+		return ROCE_IPV4_HLEN;
+	}
+}
+
+static void put_bth(const struct roce_hdrs *h, unsigned pad, uint8_t *p)
+{
+	struct roce_bth *b = (void *)p;
+
+	b->opcode = h->bth.opcode;
+	b->flags = (uint8_t)((h->bth.se ? ROCE_BTH_SE : 0) |
+			     (h->bth.mig ? ROCE_BTH_MIG : 0) |
+			     pad << ROCE_BTH_PAD_SHIFT |
+			     (h->bth.tver & ROCE_BTH_TVER_MASK));
+	roce_put_be16(b->pkey, h->bth.pkey);
+	b->resv8a = h->bth.resv8a;
+	roce_put_be24(b->dqpn, h->bth.dqpn);
+	b->ack = (uint8_t)((h->bth.ackreq ? ROCE_BTH_ACKREQ : 0) | (h->bth.resv7 & 0x7F));
+	roce_put_be24(b->psn, h->bth.psn);
+}
+
+static void put_ext(const struct roce_hdrs *h, const struct roce_opcode_info *op,
+		    uint8_t *bth)
+{
+	uint8_t *x;
+
+	if (roce_op_has(op, ROCE_HDR_DETH)) {
+		x = bth + op->off[ROCE_HDR_DETH];
+		roce_put_be32(x, h->deth.qkey);
+		x[4] = h->deth.resv;
+		roce_put_be24(x + 5, h->deth.sqpn);
+	}
+	if (roce_op_has(op, ROCE_HDR_RETH)) {
+		x = bth + op->off[ROCE_HDR_RETH];
+		roce_put_be64(x, h->reth.va);
+		roce_put_be32(x + 8, h->reth.rkey);
+		roce_put_be32(x + 12, h->reth.len);
+	}
+	if (roce_op_has(op, ROCE_HDR_ATMETH)) {
+		x = bth + op->off[ROCE_HDR_ATMETH];
+		roce_put_be64(x, h->atomic.va);
+		roce_put_be32(x + 8, h->atomic.rkey);
+		roce_put_be64(x + 12, h->atomic.swap_add);
+		roce_put_be64(x + 20, h->atomic.compare);
+	}
+	if (roce_op_has(op, ROCE_HDR_AETH)) {
+		x = bth + op->off[ROCE_HDR_AETH];
+		x[0] = h->aeth.syndrome;
+		roce_put_be24(x + 1, h->aeth.msn);
+	}
+	if (roce_op_has(op, ROCE_HDR_ATMACK))
+		roce_put_be64(bth + op->off[ROCE_HDR_ATMACK], h->atomic_ack.orig);
+	if (roce_op_has(op, ROCE_HDR_IMMDT))
+		roce_put_be32(bth + op->off[ROCE_HDR_IMMDT], h->imm);
+	if (roce_op_has(op, ROCE_HDR_IETH))
+		roce_put_be32(bth + op->off[ROCE_HDR_IETH], h->ieth_rkey);
+	if (roce_op_has(op, ROCE_HDR_CNP))
+		memcpy(bth + op->off[ROCE_HDR_CNP], h->cnp, sizeof(h->cnp));
+}
+
+static unsigned pad_for(size_t payload_len)
+{
+	return (unsigned)(-payload_len & 3);
+}
+
+size_t roce_build_hdrs(const struct roce_hdrs *h, size_t payload_len,
+		       uint8_t *buf, size_t cap)
+{
+	const struct roce_opcode_info *op = roce_opcode_info(h->bth.opcode);
+	unsigned pad = pad_for(payload_len);
+	size_t l2, l3, roce_len, hdr_len;
+	struct roce_udp_hdr *udp;
+
+	if (!op || (!op->payload && payload_len))
+		return 0;
+	hdr_len = (h->eth.vlan ? ROCE_ETH_HLEN + ROCE_VLAN_HLEN : ROCE_ETH_HLEN) +
+		  (h->ip.v6 ? ROCE_IPV6_HLEN : ROCE_IPV4_HLEN) + ROCE_UDP_HLEN +
+		  op->hdr_len;
+	roce_len = op->hdr_len + payload_len + pad + ROCE_ICRC_LEN;
+	if (hdr_len + payload_len + pad + ROCE_ICRC_LEN > cap ||
+	    ROCE_UDP_HLEN + roce_len > 0xFFFF - ROCE_IPV6_HLEN)
+		return 0;
+	l2 = put_l2(h, buf);
+	l3 = put_l3(h, buf + l2, ROCE_UDP_HLEN + roce_len);
+	udp = (void *)(buf + l2 + l3);
+	roce_put_be16(udp->sport, h->udp.sport);
+	roce_put_be16(udp->dport, h->udp.dport);
+	roce_put_be16(udp->len, (uint16_t)(ROCE_UDP_HLEN + roce_len));
+	udp->check[0] = udp->check[1] = 0;
+	put_bth(h, pad, (uint8_t *)(udp + 1));
+	put_ext(h, op, (uint8_t *)(udp + 1));
+	return hdr_len;
+}
+
+void roce_finish(uint8_t *frame, size_t l3_off, unsigned flags)
+{
+	uint8_t *l3 = frame + l3_off;
+	bool v6 = (l3[0] >> 4) == 6;
+	size_t ip_hlen = v6 ? ROCE_IPV6_HLEN : ROCE_IPV4_HLEN;
+	size_t ip_len = v6 ? ROCE_IPV6_HLEN + roce_get_be16(l3 + 4)
+			   : roce_get_be16(l3 + 2);
+	uint8_t *udp = l3 + ip_hlen;
+	size_t udp_len = ip_len - ip_hlen;
+	const struct roce_bth *bth = (const void *)(udp + ROCE_UDP_HLEN);
+	unsigned pad = roce_bth_pad(bth);
+	uint8_t *icrc = l3 + ip_len - ROCE_ICRC_LEN;
+	uint32_t crc = 0;
+
+	memset(icrc - pad, 0, pad);
+	if (!v6) {
+		struct roce_ipv4_hdr *ip = (void *)l3;
+
+		roce_put_be16(ip->check, roce_ipv4_csum(ip, ROCE_IPV4_HLEN));
+	}
+	if (!(flags & ROCE_BUILD_NO_ICRC))
+		crc = roce_icrc(l3, ip_len - ROCE_ICRC_LEN);
+	icrc[0] = (uint8_t)crc;
+	icrc[1] = (uint8_t)(crc >> 8);
+	icrc[2] = (uint8_t)(crc >> 16);
+	icrc[3] = (uint8_t)(crc >> 24);
+	/* the ICRC masks the UDP checksum, so it can be computed last */
+	roce_put_be16(udp + 6, flags & ROCE_BUILD_UDP_CSUM
+				       ? roce_udp_csum(l3, udp, udp_len) : 0);
+}
+
+int roce_build(const struct roce_hdrs *h, const void *payload,
+	       size_t payload_len, unsigned flags, uint8_t *buf, size_t cap,
+	       size_t *out_len)
+{
+	const struct roce_opcode_info *op = roce_opcode_info(h->bth.opcode);
+	size_t hdr_len, len;
+
+	if (!op)
+		return ROCE_E_OPCODE;
+	if (!op->payload && payload_len)
+		return ROCE_E_INVAL;
+	hdr_len = roce_build_hdrs(h, payload_len, buf, cap);
+	if (!hdr_len)
+		return ROCE_E_RANGE;
+	if (payload_len)
+		memcpy(buf + hdr_len, payload, payload_len);
+	len = hdr_len + payload_len + pad_for(payload_len) + ROCE_ICRC_LEN;
+	roce_finish(buf, h->eth.vlan ? ROCE_ETH_HLEN + ROCE_VLAN_HLEN : ROCE_ETH_HLEN,
+		    flags);
+	if ((flags & ROCE_BUILD_ETH_PAD) && len < ROCE_ETH_MIN_FRAME) {
+		if (cap < ROCE_ETH_MIN_FRAME)
+			return ROCE_E_RANGE;
+		memset(buf + len, 0, ROCE_ETH_MIN_FRAME - len);
+		len = ROCE_ETH_MIN_FRAME;
+	}
+	*out_len = len;
+	return ROCE_OK;
+}
+
+uint16_t roce_udp_sport(uint32_t src_qpn, uint32_t dst_qpn)
+{
+	/* The flow label of IBA A17.5.3 / Linux rdma_calc_flow_label(), folded
+	 * into 14 bits over the ephemeral range as rdma_flow_label_to_udp_sport(). */
+	uint64_t v = (uint64_t)src_qpn * dst_qpn;
+	uint32_t fl;
+
+	v ^= v >> 20;
+	v ^= v >> 40;
+	fl = (uint32_t)v & 0xFFFFF;
+	return (uint16_t)(0xC000 | ((fl & 0x3FFF) ^ ((fl & 0xFC000) >> 14)));
+}

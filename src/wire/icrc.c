@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * CRC-32 implementations and the RoCE v2 ICRC (IBA A17.8.1).
+ *
+ * Three CRC-32 implementations behind one function pointer, chosen once
+ * (DPDK's net_crc does the same): ISA-L's crc32_gzip_refl (SIMD, the fast
+ * path), ISA-L's portable base version (for valgrind, which cannot run
+ * AVX-512), and a table-driven reference kept here for tests.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <stdint.h>
+#include <isa-l/crc.h>
+
+#include "roce/icrc.h"
+#include "roce/status.h"
+#include "roce/wire/bth.h"
+#include "roce/wire/ip.h"
+#include "roce/wire/udp.h"
+
+/* ---- reference CRC-32 (reflected, polynomial 0xEDB88320) ---------------- */
+
+static uint32_t ref_table[256];
+
+static void ref_table_init(void)
+{
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t c = i;
+
+		for (int k = 0; k < 8; k++)
+			c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+		ref_table[i] = c;
+	}
+}
+
+uint32_t roce_crc32_ref(uint32_t crc, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	crc = ~crc;
+	while (len--)
+		crc = ref_table[(crc ^ *p++) & 0xFF] ^ (crc >> 8);
+	return ~crc;
+}
+
+/* ---- dispatch -------------------------------------------------------------- */
+
+typedef uint32_t (*crc_fn)(uint32_t, const void *, size_t);
+
+static uint32_t crc_isal(uint32_t crc, const void *buf, size_t len)
+{
+	return crc32_gzip_refl(crc, buf, (uint64_t)len);
+}
+
+static uint32_t crc_isal_base(uint32_t crc, const void *buf, size_t len)
+{
+	/* ISA-L declares the buffer non-const but only reads it */
+	return crc32_gzip_refl_base(crc, (uint8_t *)(uintptr_t)buf, (uint64_t)len);
+}
+
+static const crc_fn crc_impls[ROCE_CRC_IMPL_COUNT] = {
+	[ROCE_CRC_REF] = roce_crc32_ref,
+	[ROCE_CRC_ISAL_BASE] = crc_isal_base,
+	[ROCE_CRC_ISAL] = crc_isal,
+};
+
+static const char *const crc_names[ROCE_CRC_IMPL_COUNT] = {
+	[ROCE_CRC_REF] = "ref",
+	[ROCE_CRC_ISAL_BASE] = "base",
+	[ROCE_CRC_ISAL] = "isal",
+};
+
+static enum roce_crc_impl crc_selected = ROCE_CRC_ISAL;
+static crc_fn crc_current = crc_isal;
+
+__attribute__((constructor)) static void crc_init(void)
+{
+	const char *env = getenv("ROCE_CRC");
+	enum roce_crc_impl impl;
+
+	ref_table_init();
+	if (env && roce_crc_impl_parse(env, &impl) == ROCE_OK)
+		roce_crc_select(impl);
+}
+
+int roce_crc_impl_parse(const char *s, enum roce_crc_impl *out)
+{
+	for (int i = 0; i < ROCE_CRC_IMPL_COUNT; i++) {
+		if (strcasecmp(s, crc_names[i]) == 0) {
+			*out = (enum roce_crc_impl)i;
+			return ROCE_OK;
+		}
+	}
+	return ROCE_E_INVAL;
+}
+
+int roce_crc_select(enum roce_crc_impl impl)
+{
+	if ((unsigned)impl >= ROCE_CRC_IMPL_COUNT)
+		return ROCE_E_INVAL;
+	crc_selected = impl;
+	crc_current = crc_impls[impl];
+	return ROCE_OK;
+}
+
+enum roce_crc_impl roce_crc_selected(void)
+{
+	return crc_selected;
+}
+
+const char *roce_crc_impl_name(enum roce_crc_impl impl)
+{
+	return (unsigned)impl < ROCE_CRC_IMPL_COUNT ? crc_names[impl] : "?";
+}
+
+uint32_t roce_crc32(uint32_t crc, const void *buf, size_t len)
+{
+	return crc_current(crc, buf, len);
+}
+
+uint32_t roce_crc32_impl(enum roce_crc_impl impl, uint32_t crc,
+			 const void *buf, size_t len)
+{
+	if ((unsigned)impl >= ROCE_CRC_IMPL_COUNT)
+		impl = ROCE_CRC_REF;
+	return crc_impls[impl](crc, buf, len);
+}
+
+/* ---- ICRC (A17.8.1) --------------------------------------------------------- */
+
+size_t roce_icrc_hdr_len(const uint8_t *l3)
+{
+	size_t ip = (l3[0] >> 4) == 6 ? ROCE_IPV6_HLEN : ROCE_IPV4_HLEN;
+
+	return ip + ROCE_UDP_HLEN + ROCE_BTH_LEN;
+}
+
+uint32_t roce_icrc_begin(const uint8_t *l3)
+{
+	/* 8 x 0xFF stands for the masked LRH; then the masked headers. */
+	uint8_t ps[8 + ROCE_IPV6_HLEN + ROCE_UDP_HLEN + ROCE_BTH_LEN];
+	size_t n = roce_icrc_hdr_len(l3);
+	size_t ip_len = n - ROCE_UDP_HLEN - ROCE_BTH_LEN;
+	struct roce_udp_hdr *udp;
+	struct roce_bth *bth;
+
+	memset(ps, 0xFF, 8);
+	memcpy(ps + 8, l3, n);
+	if (ip_len == ROCE_IPV6_HLEN) {
+		struct roce_ipv6_hdr *ip6 = (struct roce_ipv6_hdr *)(ps + 8);
+
+		/* traffic class and flow label: all but the version nibble */
+		ip6->ver_tc_flow[0] |= 0x0F;
+		ip6->ver_tc_flow[1] = ip6->ver_tc_flow[2] =
+			ip6->ver_tc_flow[3] = 0xFF;
+		ip6->hop_limit = 0xFF;
+	} else {
+		struct roce_ipv4_hdr *ip4 = (struct roce_ipv4_hdr *)(ps + 8);
+
+		ip4->tos = 0xFF;
+		ip4->ttl = 0xFF;
+		ip4->check[0] = ip4->check[1] = 0xFF;
+	}
+	udp = (struct roce_udp_hdr *)(ps + 8 + ip_len);
+	udp->check[0] = udp->check[1] = 0xFF;
+	bth = (struct roce_bth *)(udp + 1);
+	bth->resv8a = 0xFF;
+	return roce_crc32(0, ps, 8 + n);
+}
+
+uint32_t roce_icrc(const uint8_t *l3, size_t len)
+{
+	size_t n = roce_icrc_hdr_len(l3);
+
+	return roce_crc32(roce_icrc_begin(l3), l3 + n, len - n);
+}
