@@ -58,11 +58,14 @@ int roce_qp_table_create(struct roce_qp_table **out);
 void roce_qp_table_destroy(struct roce_qp_table *t);
 
 /*
- * Apply cfg to entry qpn atomically (cfg->qpn is ignored). Validates the
- * state transition (IBA 10.3.1) and the attributes the target state needs.
- * Returns ROCE_OK, ROCE_E_QPN (qpn >= ROCE_MAX_QP), ROCE_E_STATE (illegal
- * transition), ROCE_E_RANGE (field out of range), ROCE_E_INVAL (attribute
- * missing: type, peer address, P_Key ...). On failure the entry is unchanged.
+ * Apply cfg to entry qpn atomically (cfg->qpn is ignored). Checks, in
+ * order: ROCE_E_QPN (qpn >= ROCE_MAX_QP); ROCE_E_RANGE (a field beyond its
+ * encoding: state, 24-bit QPN/PSNs, MTU > 5, timer widths, rd_atomic >
+ * ROCE_MAX_RD_ATOMIC); ROCE_E_INVAL (unknown type or access bits);
+ * ROCE_E_STATE (transition not in IBA 10.3.1); then what the target state
+ * needs: from INIT a type and a P_Key (ROCE_E_INVAL), from RTR a path MTU
+ * (ROCE_E_RANGE) and, for RC/UC, a peer IP and unicast MAC (ROCE_E_INVAL).
+ * On failure the entry is unchanged.
  */
 int roce_qp_table_commit(struct roce_qp_table *t, uint32_t qpn,
 			 const struct roce_qp_cfg *cfg);
@@ -77,8 +80,9 @@ int roce_qp_table_lookup(const struct roce_qp_table *t, uint32_t qpn,
 
 /*
  * Engine-driven state change (e.g. RTS -> ERR after the retry count is
- * exhausted, RTS -> SQE). Visible to LOAD. Only moves allowed to the
- * engine: any -> ERR, RTS -> SQE, SQD/SQE -> same. ROCE_E_STATE otherwise.
+ * exhausted, RTS -> SQE). Visible to LOAD. Moves the engine may make: any
+ * state but RESET -> ERR, RTS -> SQE; the current state again is a no-op.
+ * ROCE_E_STATE otherwise, ROCE_E_QPN for qpn out of range.
  */
 int roce_qp_table_set_state(struct roce_qp_table *t, uint32_t qpn,
 			    enum roce_qp_state s);

@@ -1,40 +1,76 @@
 /* SPDX-License-Identifier: MIT */
-/* Interim device model: plain register storage, filled in by the regmap. */
+/*
+ * The device model: lifecycle, AXI-Lite decode and CTRL.
+ *
+ * Every access is decoded through the register map (regmap.c): an offset
+ * that is misaligned or has no row answers DECERR, a write the row does
+ * not allow answers SLVERR, and a failed access changes nothing -- never a
+ * silent success (SPEC.md, control plane).
+ */
 #include <stdlib.h>
 
-#include "roce/device.h"
-#include "roce/counters.h"
 #include "roce/params.h"
-#include "roce/regs.h"
 #include "roce/status.h"
+#include "regs/device_priv.h"
 
-struct roce_device {
-	uint32_t regs[0x100 / 4];
-	struct roce_counters cnt;
-	uint8_t *mem;
-	size_t mem_size;
-};
+static int device_alloc(struct roce_device *dev)
+{
+	int rc;
+
+	rc = roce_qp_table_create(&dev->qp);
+	if (rc == ROCE_OK)
+		rc = roce_mr_table_create(dev->mem_size, &dev->mr);
+	if (rc == ROCE_OK) {
+		dev->mem = calloc(1, dev->mem_size);
+		if (!dev->mem)
+			rc = ROCE_E_NOMEM;
+	}
+	return rc;
+}
+
+/* Stored registers start at their documented reset values. */
+static void device_reset_regs(struct roce_device *dev)
+{
+	for (size_t i = 0; i < roce_regmap_count(); i++) {
+		const struct roce_reg *r = roce_regmap_at(i);
+
+		if (r->offset < ROCE_REG_STORE_END)
+			*dev_reg(dev, r->offset) = r->reset;
+	}
+	*dev_reg(dev, ROCE_REG_MEM_SIZE_KB) = (uint32_t)(dev->mem_size / 1024);
+}
 
 int roce_device_create(const struct roce_device_config *cfg,
 		       struct roce_device **out)
 {
+	static const struct roce_device_config defaults;
 	struct roce_device *dev;
+	int rc;
 
 	if (!out)
 		return ROCE_E_INVAL;
+	*out = NULL;
+	if (!cfg)
+		cfg = &defaults;
+	if (cfg->mem_size % 1024)
+		return ROCE_E_INVAL;
+	if (cfg->mem_size > ROCE_DEV_MEM_SIZE_MAX)
+		return ROCE_E_RANGE;
 	dev = calloc(1, sizeof(*dev));
 	if (!dev)
 		return ROCE_E_NOMEM;
-	dev->mem_size = cfg && cfg->mem_size ? cfg->mem_size : ROCE_DEV_MEM_SIZE_DEFAULT;
-	dev->mem = calloc(1, dev->mem_size);
-	if (!dev->mem) {
+	dev->mem_size = cfg->mem_size ? cfg->mem_size : ROCE_DEV_MEM_SIZE_DEFAULT;
+	rc = device_alloc(dev);
+	if (rc != ROCE_OK || pthread_mutex_init(&dev->lock, NULL) != 0) {
+		roce_qp_table_destroy(dev->qp);
+		roce_mr_table_destroy(dev->mr);
+		free(dev->mem);
 		free(dev);
-		return ROCE_E_NOMEM;
+		return rc != ROCE_OK ? rc : ROCE_E_NOMEM;
 	}
-	dev->regs[ROCE_REG_UDP_PORT / 4] = ROCE_UDP_PORT;
-	dev->regs[ROCE_REG_PEER_UDP_PORT / 4] = ROCE_UDP_PORT;
-	dev->regs[ROCE_REG_DEV_ID / 4] = ROCE_DEV_ID_VALUE;
-	dev->regs[ROCE_REG_VERSION / 4] = ROCE_VERSION_VALUE;
+	device_reset_regs(dev);
+	roce_link_init(&dev->link, cfg->link_delay_us, cfg->now_ns,
+		       cfg->clock_ctx);
 	*out = dev;
 	return ROCE_OK;
 }
@@ -43,24 +79,112 @@ void roce_device_destroy(struct roce_device *dev)
 {
 	if (!dev)
 		return;
+	pthread_mutex_destroy(&dev->lock);
+	roce_qp_table_destroy(dev->qp);
+	roce_mr_table_destroy(dev->mr);
 	free(dev->mem);
 	free(dev);
 }
 
+static uint32_t ctrl_load(struct roce_device *dev)
+{
+	return __atomic_load_n(dev_reg(dev, ROCE_REG_CTRL), __ATOMIC_ACQUIRE);
+}
+
+/*
+ * Soft reset (seed 000 section 3.3). The rising edge holds the link and
+ * clears the engine's live state: QPs to RESET, MRs invalid, counters
+ * zero. Address and shadow registers keep their values, and tables may be
+ * programmed while reset is held. The falling edge restarts the link.
+ */
+static void ctrl_write(struct roce_device *dev, uint32_t val)
+{
+	uint32_t old = ctrl_load(dev);
+	bool enter = (val & ROCE_CTRL_SOFT_RESET) && !(old & ROCE_CTRL_SOFT_RESET);
+	bool leave = !(val & ROCE_CTRL_SOFT_RESET) && (old & ROCE_CTRL_SOFT_RESET);
+
+	if (enter) {
+		/* stop the engine first so the data path sees it in reset */
+		__atomic_store_n(dev_reg(dev, ROCE_REG_CTRL), val, __ATOMIC_RELEASE);
+		roce_link_hold(&dev->link);
+		roce_qp_table_reset_all(dev->qp);
+		roce_mr_table_clear_all(dev->mr);
+		roce_stat_clear(dev);
+		return;
+	}
+	if (leave)
+		roce_link_restart(&dev->link);
+	__atomic_store_n(dev_reg(dev, ROCE_REG_CTRL), val, __ATOMIC_RELEASE);
+}
+
+static uint32_t status_read(struct roce_device *dev)
+{
+	uint32_t ctrl = ctrl_load(dev);
+	uint32_t v = roce_link_bits(&dev->link);
+
+	if (ctrl & ROCE_CTRL_SOFT_RESET)
+		v |= ROCE_STATUS_IN_RESET;
+	else if (ctrl & ROCE_CTRL_ENGINE_EN)
+		v |= ROCE_STATUS_RUNNING;
+	return v;
+}
+
+static const struct roce_reg *decode(uint32_t off)
+{
+	if (off & 3u)
+		return NULL;
+	return roce_regmap_find_offset(off);
+}
+
 int roce_device_read32(struct roce_device *dev, uint32_t off, uint32_t *val)
 {
-	*val = 0;
-	if (off & 3 || off >= 0x100)
+	const struct roce_reg *r = decode(off);
+	uint32_t v;
+
+	if (!r) {
+		*val = 0;
 		return ROCE_E_DECERR;
-	*val = dev->regs[off / 4];
+	}
+	pthread_mutex_lock(&dev->lock);
+	if (off >= ROCE_REG_STAT_BASE)
+		v = roce_stat_read(dev, r);
+	else if (off == ROCE_REG_STATUS)
+		v = status_read(dev);
+	else if (off == ROCE_REG_CTRL)
+		v = ctrl_load(dev);
+	else
+		v = *dev_reg(dev, off);  /* COMMIT stays 0: commands finish at once */
+	pthread_mutex_unlock(&dev->lock);
+	*val = v;
 	return ROCE_OK;
 }
 
 int roce_device_write32(struct roce_device *dev, uint32_t off, uint32_t val)
 {
-	if (off & 3 || off >= 0x100)
+	const struct roce_reg *r = decode(off);
+	int rc;
+
+	if (!r)
 		return ROCE_E_DECERR;
-	dev->regs[off / 4] = val;
+	rc = roce_reg_check_write(r, val);
+	if (rc != ROCE_OK)
+		return rc;
+	pthread_mutex_lock(&dev->lock);
+	switch (off) {
+	case ROCE_REG_CTRL:
+		ctrl_write(dev, val);
+		break;
+	case ROCE_REG_QP_COMMIT:
+		roce_qp_window_command(dev, val);
+		break;
+	case ROCE_REG_MR_COMMIT:
+		roce_mr_window_command(dev, val);
+		break;
+	default:
+		*dev_reg(dev, off) = val;
+		break;
+	}
+	pthread_mutex_unlock(&dev->lock);
 	return ROCE_OK;
 }
 
@@ -78,36 +202,42 @@ struct roce_counters *roce_device_counters(struct roce_device *dev)
 
 struct roce_qp_table *roce_device_qp_table(struct roce_device *dev)
 {
-	(void)dev;
-	return NULL;
+	return dev->qp;
 }
 
 struct roce_mr_table *roce_device_mr_table(struct roce_device *dev)
 {
-	(void)dev;
-	return NULL;
-}
-
-bool roce_device_link_ready(struct roce_device *dev)
-{
-	(void)dev;
-	return true;
-}
-
-bool roce_device_running(struct roce_device *dev)
-{
-	uint32_t ctrl = dev->regs[ROCE_REG_CTRL / 4];
-
-	return !(ctrl & ROCE_CTRL_SOFT_RESET) && (ctrl & ROCE_CTRL_ENGINE_EN);
-}
-
-bool roce_device_rx_admit(struct roce_device *dev)
-{
-	return roce_device_running(dev);
+	return dev->mr;
 }
 
 uint32_t roce_device_link_bits(struct roce_device *dev)
 {
-	(void)dev;
-	return 0xF;
+	return roce_link_bits(&dev->link);
+}
+
+bool roce_device_link_ready(struct roce_device *dev)
+{
+	return roce_link_ready(&dev->link);
+}
+
+bool roce_device_running(struct roce_device *dev)
+{
+	uint32_t ctrl = ctrl_load(dev);
+
+	return !(ctrl & ROCE_CTRL_SOFT_RESET) && (ctrl & ROCE_CTRL_ENGINE_EN);
+}
+
+/* Seed 000 section 3.3: enabling before the link is ready loses the first
+ * frames. The model loses them the same way, and counts them. */
+bool roce_device_rx_admit(struct roce_device *dev)
+{
+	if (!roce_device_running(dev)) {
+		roce_cnt_drop(&dev->cnt, ROCE_E_DISABLED);
+		return false;
+	}
+	if (!roce_device_link_ready(dev)) {
+		roce_cnt_drop(&dev->cnt, ROCE_E_LINK_DOWN);
+		return false;
+	}
+	return true;
 }

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Inside the device model: shared by device.c (lifecycle, bus decode,
+ * CTRL), table_windows.c (QP/MR shadow + commit) and stat.c (STAT region).
+ */
+#ifndef ROCE_REGS_DEVICE_PRIV_H
+#define ROCE_REGS_DEVICE_PRIV_H
+
+#include <pthread.h>
+
+#include "roce/counters.h"
+#include "roce/device.h"
+#include "roce/regmap.h"
+#include "roce/regs.h"
+#include "roce/tables.h"
+#include "regs/link_model.h"
+
+/* Registers below this offset are stored words; the STAT region is live. */
+#define ROCE_REG_STORE_END 0x100u
+
+struct roce_device {
+	pthread_mutex_t lock;   /* serialises bus accesses (one AXI master) */
+	uint32_t regs[ROCE_REG_STORE_END / 4]; /* CTRL: atomic, see running() */
+	uint32_t cnt_high[ROCE_CNT_COUNT];     /* STAT _HIGH latches */
+	struct roce_counters cnt;
+	struct roce_link_model link;
+	struct roce_qp_table *qp;
+	struct roce_mr_table *mr;
+	uint8_t *mem;
+	size_t mem_size;
+};
+
+static inline uint32_t *dev_reg(struct roce_device *dev, uint32_t off)
+{
+	return &dev->regs[off / 4];
+}
+
+/* table_windows.c: a command written to QP_COMMIT / MR_COMMIT. The
+ * result lands in the matching CMD_STATUS register. */
+void roce_qp_window_command(struct roce_device *dev, uint32_t cmd);
+void roce_mr_window_command(struct roce_device *dev, uint32_t cmd);
+
+/* stat.c: read a STAT register (r is in the STAT region). */
+uint32_t roce_stat_read(struct roce_device *dev, const struct roce_reg *r);
+void roce_stat_clear(struct roce_device *dev);
+
+#endif

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+#include <time.h>
+
+#include "roce/regs.h"
+#include "regs/link_model.h"
+
+static uint64_t monotonic_ns(void *ctx)
+{
+	struct timespec ts;
+
+	(void)ctx;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t link_now(const struct roce_link_model *l)
+{
+	return l->now_ns(l->clock_ctx);
+}
+
+void roce_link_init(struct roce_link_model *l, uint32_t delay_us,
+		    uint64_t (*now_ns)(void *), void *clock_ctx)
+{
+	l->delay_ns = (uint64_t)delay_us * 1000u;
+	l->now_ns = now_ns ? now_ns : monotonic_ns;
+	l->clock_ctx = clock_ctx;
+	roce_link_restart(l);
+}
+
+void roce_link_hold(struct roce_link_model *l)
+{
+	__atomic_store_n(&l->start_ns, ROCE_LINK_HELD, __ATOMIC_RELEASE);
+}
+
+void roce_link_restart(struct roce_link_model *l)
+{
+	uint64_t now = link_now(l);
+
+	/* an injected clock may start at UINT64_MAX; keep HELD distinct */
+	if (now == ROCE_LINK_HELD)
+		now--;
+	__atomic_store_n(&l->start_ns, now, __ATOMIC_RELEASE);
+}
+
+uint32_t roce_link_bits(const struct roce_link_model *l)
+{
+	uint64_t start = __atomic_load_n(&l->start_ns, __ATOMIC_ACQUIRE);
+	uint64_t now, up, d = l->delay_ns;
+	uint32_t bits = 0;
+
+	if (start == ROCE_LINK_HELD)
+		return 0;
+	now = link_now(l);
+	if (now < start)        /* clock went backwards: not up yet */
+		return 0;
+	up = now - start;
+	if (up >= d / 2)
+		bits |= ROCE_STATUS_GT_POWERGOOD;
+	if (up >= d * 3 / 4)  /* d < 2^43: no overflow */
+		bits |= ROCE_STATUS_TX_RESET_DONE;
+	if (up >= d)
+		bits |= ROCE_STATUS_RX_RESET_DONE;
+	if (up >= d)
+		bits |= ROCE_STATUS_LINK_READY;
+	return bits;
+}
+
+bool roce_link_ready(const struct roce_link_model *l)
+{
+	return roce_link_bits(l) & ROCE_STATUS_LINK_READY;
+}

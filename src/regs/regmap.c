@@ -1,0 +1,412 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The register map, defined once as data (seed 000 section 3.1: "one table
+ * manages every register"; Corundum's reg_block does the same). The
+ * register file decodes every access through this table and
+ * tools/roce-regmap-doc prints docs/regmap.md from it.
+ *
+ * Rows are sorted by offset. The STAT rows are generated from the counter
+ * list in roce/counters.h.
+ */
+#include <strings.h>
+
+#include "roce/counters.h"
+#include "roce/params.h"
+#include "roce/regmap.h"
+#include "roce/regs.h"
+#include "roce/status.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Field: full range / limited range / read-only status bit. */
+#define F(n, lsb, w, d)            { n, lsb, w, 0, 0, false, d }
+#define FR(n, lsb, w, lo, hi, d)   { n, lsb, w, lo, hi, false, d }
+#define FRO(n, lsb, w, d)          { n, lsb, w, 0, 0, true, d }
+
+#define REG(off, n, acc, rst, flds, d) \
+	{ off, n, ROCE_ACC_##acc, rst, flds, ARRAY_SIZE(flds), d, -1, false }
+
+_Static_assert(ROCE_CNT_COUNT <= ROCE_REG_STAT_CNT_MAX,
+	       "the counters no longer fit the STAT region");
+
+/* ---- fields ------------------------------------------------------------ */
+
+static const struct roce_reg_field f_ctrl[] = {
+	F("SOFT_RESET", 0, 1, "1 holds the engine and the link in reset. The "
+	  "rising edge returns every QP to RESET, invalidates every MR and "
+	  "zeroes the counters; address registers keep their values. The "
+	  "link-ready bits rise again link_delay_us after the falling edge"),
+	F("ENGINE_EN", 1, 1, "1 runs the RoCE engine (when SOFT_RESET is 0). "
+	  "Allowed before LINK_READY, but frames arriving before it are lost "
+	  "and counted in STAT_RX_LOST_LINK_DOWN"),
+	F("LOOPBACK", 2, 1, "1 loops transmitted frames back to the receive "
+	  "path inside the device (seed 000 section 6.1, first bring-up step)"),
+};
+static const struct roce_reg_field f_word[] = {
+	F("VALUE", 0, 32, "32-bit value"),
+};
+static const struct roce_reg_field f_mac_low[] = {
+	F("MAC_2_5", 0, 32, "MAC bytes 2..5 (aa:bb:CC:DD:EE:FF -> 0xCCDDEEFF)"),
+};
+static const struct roce_reg_field f_mac_high[] = {
+	F("MAC_0_1", 0, 16, "MAC bytes 0..1 (AA:BB:cc:dd:ee:ff -> 0xAABB)"),
+};
+static const struct roce_reg_field f_ip[] = {
+	F("IPV4", 0, 32, "IPv4 address, first octet in bits 31:24 "
+	  "(192.168.1.2 -> 0xC0A80102)"),
+};
+static const struct roce_reg_field f_port[] = {
+	F("PORT", 0, 16, "UDP port"),
+};
+static const struct roce_reg_field f_status[] = {
+	FRO("LINK_READY", 0, 1, "GT_POWERGOOD, TX_RESET_DONE and RX_RESET_DONE "
+	    "all set: frames may flow"),
+	FRO("GT_POWERGOOD", 1, 1, "transceiver power good (gtpowergood)"),
+	FRO("TX_RESET_DONE", 2, 1, "transmit path out of reset (tx_resetdone)"),
+	FRO("RX_RESET_DONE", 3, 1, "receive path out of reset (gt_rxresetdone)"),
+	FRO("RUNNING", 4, 1, "ENGINE_EN set and SOFT_RESET clear"),
+	FRO("IN_RESET", 5, 1, "SOFT_RESET set"),
+};
+static const struct roce_reg_field f_dev_id[] = {
+	FRO("ID", 0, 32, "0x52434532, ASCII \"RCE2\""),
+};
+static const struct roce_reg_field f_version[] = {
+	FRO("MAJOR", 16, 16, "changes when the map changes incompatibly"),
+	FRO("MINOR", 8, 8, "changes when registers are added"),
+	FRO("PATCH", 0, 8, "fixes without map changes"),
+};
+static const struct roce_reg_field f_count[] = {
+	FRO("COUNT", 0, 32, "number of entries"),
+};
+static const struct roce_reg_field f_mem_kb[] = {
+	FRO("KIB", 0, 32, "device memory size in KiB"),
+};
+
+/* table windows */
+static const struct roce_reg_field f_qp_index[] = {
+	FR("QPN", 0, 24, 0, ROCE_MAX_QP - 1, "QP number the window addresses "
+	   "(QPN = table index); values >= QP_COUNT answer SLVERR"),
+};
+static const struct roce_reg_field f_mr_index[] = {
+	FR("INDEX", 0, 24, 0, ROCE_MAX_MR - 1, "MR entry the window addresses; "
+	   "values >= MR_COUNT answer SLVERR"),
+};
+static const struct roce_reg_field f_commit[] = {
+	FR("CMD", 0, 2, ROCE_TBL_CMD_COMMIT, ROCE_TBL_CMD_LOAD,
+	   "1 = COMMIT: apply the shadow registers to the entry at once; "
+	   "2 = LOAD: copy the entry (with any state the engine changed) into "
+	   "the shadow registers. Other values answer SLVERR"),
+	FRO("BUSY", 31, 1, "command in progress: poll until 0, then read "
+	    "CMD_STATUS (this model completes at once)"),
+};
+static const struct roce_reg_field f_cmd_status[] = {
+	FRO("CODE", 0, 8, "enum roce_status of the last command: 0 = done, "
+	    "otherwise why the entry was rejected (table in the intro)"),
+};
+static const struct roce_reg_field f_qp_state[] = {
+	FR("STATE", 0, 3, 0, ROCE_QPS_ERR, "0 RESET, 1 INIT, 2 RTR, 3 RTS, "
+	   "4 SQD, 5 SQE, 6 ERR (IBA 10.3.1); COMMIT checks the transition"),
+};
+static const struct roce_reg_field f_qp_type_mtu[] = {
+	FR("TYPE", 0, 8, 0, ROCE_QPT_UD, "2 RC, 3 UC, 4 UD (ibverbs values), "
+	   "required from INIT on"),
+	FR("MTU", 8, 8, 0, ROCE_MTU_4096, "path MTU 1=256 .. 5=4096 "
+	   "(IBA 9.7), required from RTR on"),
+	FR("ACCESS", 16, 8, 0, 0xF, "remote access the QP allows: bit0 local "
+	   "write, bit1 remote write, bit2 remote read, bit3 remote atomic"),
+};
+static const struct roce_reg_field f_qpn[] = {
+	F("QPN", 0, 24, "24-bit QP number"),
+};
+static const struct roce_reg_field f_psn[] = {
+	F("PSN", 0, 24, "24-bit packet sequence number"),
+};
+static const struct roce_reg_field f_pkey[] = {
+	F("PKEY", 0, 16, "partition key; low 15 bits must not be 0 from INIT on "
+	  "(0xFFFF = default partition)"),
+};
+static const struct roce_reg_field f_qp_timers[] = {
+	F("TIMEOUT", 0, 5, "local ACK timeout 4.096 us * 2^TIMEOUT, 0 = "
+	  "infinite (IBA 9.7.6.1.3)"),
+	F("RETRY_CNT", 8, 3, "retransmissions before the QP goes to ERR"),
+	F("RNR_RETRY", 16, 3, "RNR retries, 7 = infinite"),
+	F("MIN_RNR_TIMER", 24, 5, "RNR NAK timer field sent as responder "
+	  "(IBA table 45)"),
+};
+static const struct roce_reg_field f_qp_rd_atomic[] = {
+	FR("MAX_RD_ATOMIC", 0, 8, 0, ROCE_MAX_RD_ATOMIC, "outstanding RDMA "
+	   "READ/atomic requests as requester"),
+	FR("MAX_DEST_RD_ATOMIC", 8, 8, 0, ROCE_MAX_RD_ATOMIC, "outstanding "
+	   "RDMA READ/atomic requests accepted as responder"),
+};
+static const struct roce_reg_field f_qkey[] = {
+	F("QKEY", 0, 32, "Q_Key (UD)"),
+};
+static const struct roce_reg_field f_pd[] = {
+	F("PD", 0, 32, "protection domain; QP and MR must match"),
+};
+static const struct roce_reg_field f_mr_access[] = {
+	F("LOCAL_WRITE", 0, 1, "the engine may write the region (required "
+	  "with REMOTE_WRITE or REMOTE_ATOMIC, IBA 10.6.3.1)"),
+	F("REMOTE_WRITE", 1, 1, "peers may RDMA WRITE into the region"),
+	F("REMOTE_READ", 2, 1, "peers may RDMA READ the region"),
+	F("REMOTE_ATOMIC", 3, 1, "peers may run atomics on the region"),
+	F("VALID", 31, 1, "1 = COMMIT registers the region, 0 = COMMIT "
+	  "invalidates the entry"),
+};
+static const struct roce_reg_field f_low64[] = {
+	F("LOW", 0, 32, "bits 31:0"),
+};
+static const struct roce_reg_field f_high64[] = {
+	F("HIGH", 0, 32, "bits 63:32"),
+};
+static const struct roce_reg_field f_key[] = {
+	F("KEY_BYTE", 0, 8, "driver-chosen random byte, so a key cannot be "
+	  "guessed from the index"),
+	F("INDEX", 8, 24, "must equal MR_INDEX"),
+};
+static const struct roce_reg_field f_link_status[] = {
+	FRO("LINK_READY", 0, 1, "as STATUS.LINK_READY"),
+	FRO("GT_POWERGOOD", 1, 1, "as STATUS.GT_POWERGOOD"),
+	FRO("TX_RESET_DONE", 2, 1, "as STATUS.TX_RESET_DONE"),
+	FRO("RX_RESET_DONE", 3, 1, "as STATUS.RX_RESET_DONE"),
+};
+static const struct roce_reg_field f_cnt_low[] = {
+	FRO("LOW", 0, 32, "bits 31:0; reading latches bits 63:32 for _HIGH"),
+};
+static const struct roce_reg_field f_cnt_high[] = {
+	FRO("HIGH", 0, 32, "bits 63:32 latched by the last read of _LOW"),
+};
+
+/* ---- the map ----------------------------------------------------------- */
+
+#define CNT_ROWS(id, d)                                                       \
+	{ ROCE_REG_STAT_CNT_LOW(ROCE_CNT_##id), "STAT_" #id "_LOW",           \
+	  ROCE_ACC_RO, 0, f_cnt_low, ARRAY_SIZE(f_cnt_low), d,                \
+	  ROCE_CNT_##id, false },                                             \
+	{ ROCE_REG_STAT_CNT_HIGH(ROCE_CNT_##id), "STAT_" #id "_HIGH",         \
+	  ROCE_ACC_RO, 0, f_cnt_high, ARRAY_SIZE(f_cnt_high), d,              \
+	  ROCE_CNT_##id, true },
+#define X_CNT_ROWS(id, name, desc) CNT_ROWS(id, desc)
+#define X_DROP_ROWS(code, name) \
+	CNT_ROWS(DROP_##code, "Frames dropped with status ROCE_E_" #code)
+
+static const struct roce_reg regmap[] = {
+	/* seed registers (seed 000 section 3.1), offsets exactly as there */
+	REG(ROCE_REG_CTRL, "CTRL", RW, 0, f_ctrl,
+	    "Control. Power-on value 0: out of soft reset, engine disabled. "
+	    "Driver sequence: set SOFT_RESET, program addresses, QPs and MRs, "
+	    "wait for STATUS.LINK_READY, then write ENGINE_EN alone"),
+	REG(ROCE_REG_MAC_LOW, "MAC_LOW", RW, 0, f_mac_low, "Local MAC, low 32 bits"),
+	REG(ROCE_REG_MAC_HIGH, "MAC_HIGH", RW, 0, f_mac_high, "Local MAC, high 16 bits"),
+	REG(ROCE_REG_IP_ADDR, "IP_ADDR", RW, 0, f_ip, "Local IPv4 address"),
+	REG(ROCE_REG_UDP_PORT, "UDP_PORT", RW, ROCE_UDP_PORT, f_port,
+	    "Local UDP port: the destination port the receive path accepts "
+	    "(4791, IBA A17.2.1)"),
+	REG(ROCE_REG_PEER_MAC_LOW, "PEER_MAC_LOW", RW, 0, f_mac_low,
+	    "Default peer MAC, low 32 bits"),
+	REG(ROCE_REG_PEER_MAC_HIGH, "PEER_MAC_HIGH", RW, 0, f_mac_high,
+	    "Default peer MAC, high 16 bits"),
+	REG(ROCE_REG_PEER_IP, "PEER_IP", RW, 0, f_ip, "Default peer IPv4 address"),
+	REG(ROCE_REG_PEER_UDP_PORT, "PEER_UDP_PORT", RW, ROCE_UDP_PORT, f_port,
+	    "Destination UDP port of transmitted packets"),
+	/* identity and status, in the seed's gap */
+	REG(ROCE_REG_STATUS, "STATUS", RO, 0, f_status,
+	    "Live device status. Reset value shown is before the link comes up"),
+	REG(ROCE_REG_DEV_ID, "DEV_ID", RO, ROCE_DEV_ID_VALUE, f_dev_id,
+	    "Device identifier \"RCE2\"; the driver checks it before anything "
+	    "else (all-ones means no device on the bus)"),
+	REG(ROCE_REG_VERSION, "VERSION", RO, ROCE_VERSION_VALUE, f_version,
+	    "Register map version; the driver refuses another MAJOR"),
+	REG(ROCE_REG_QP_COUNT, "QP_COUNT", RO, ROCE_MAX_QP, f_count,
+	    "Number of QP table entries"),
+	REG(ROCE_REG_MR_COUNT, "MR_COUNT", RO, ROCE_MAX_MR, f_count,
+	    "Number of MR table entries"),
+	REG(ROCE_REG_SCRATCH, "SCRATCH", RW, 0, f_word,
+	    "Scratch register for bus tests; no effect"),
+	REG(ROCE_REG_MEM_SIZE_KB, "MEM_SIZE_KB", RO,
+	    ROCE_DEV_MEM_SIZE_DEFAULT / 1024, f_mem_kb,
+	    "Device memory (DDR) size; MR physical ranges must lie inside it. "
+	    "Reset value shown is the default size"),
+	/* QP_TABLE window */
+	REG(ROCE_REG_QP_INDEX, "QP_INDEX", RW, 0, f_qp_index,
+	    "Selects the QP entry for COMMIT and LOAD"),
+	REG(ROCE_REG_QP_COMMIT, "QP_COMMIT", CMD, 0, f_commit,
+	    "QP table command; reads BUSY"),
+	REG(ROCE_REG_QP_CMD_STATUS, "QP_CMD_STATUS", RO, 0, f_cmd_status,
+	    "Result of the last QP command"),
+	REG(ROCE_REG_QP_STATE, "QP_STATE", RW, 0, f_qp_state, "Shadow: QP state"),
+	REG(ROCE_REG_QP_TYPE_MTU, "QP_TYPE_MTU", RW, 0, f_qp_type_mtu,
+	    "Shadow: transport type, path MTU, access flags"),
+	REG(ROCE_REG_QP_DEST_QPN, "QP_DEST_QPN", RW, 0, f_qpn,
+	    "Shadow: remote QPN (RC/UC), required from RTR on"),
+	REG(ROCE_REG_QP_SQ_PSN, "QP_SQ_PSN", RW, 0, f_psn,
+	    "Shadow: next send PSN"),
+	REG(ROCE_REG_QP_RQ_PSN, "QP_RQ_PSN", RW, 0, f_psn,
+	    "Shadow: expected receive PSN"),
+	REG(ROCE_REG_QP_PEER_IP, "QP_PEER_IP", RW, 0, f_ip,
+	    "Shadow: peer IPv4 address, required (non-zero) for RC/UC from RTR on"),
+	REG(ROCE_REG_QP_PEER_MAC_LOW, "QP_PEER_MAC_LOW", RW, 0, f_mac_low,
+	    "Shadow: peer MAC, low 32 bits"),
+	REG(ROCE_REG_QP_PEER_MAC_HIGH, "QP_PEER_MAC_HIGH", RW, 0, f_mac_high,
+	    "Shadow: peer MAC, high 16 bits; unicast and non-zero for RC/UC "
+	    "from RTR on"),
+	REG(ROCE_REG_QP_PKEY, "QP_PKEY", RW, 0xFFFF, f_pkey, "Shadow: P_Key"),
+	REG(ROCE_REG_QP_TIMERS, "QP_TIMERS", RW, 0, f_qp_timers,
+	    "Shadow: retransmission timers and retry counts"),
+	REG(ROCE_REG_QP_RD_ATOMIC, "QP_RD_ATOMIC", RW, 0, f_qp_rd_atomic,
+	    "Shadow: RDMA READ/atomic depths"),
+	REG(ROCE_REG_QP_QKEY, "QP_QKEY", RW, 0, f_qkey, "Shadow: Q_Key"),
+	REG(ROCE_REG_QP_PD, "QP_PD", RW, 0, f_pd, "Shadow: protection domain"),
+	/* MR_TABLE window */
+	REG(ROCE_REG_MR_INDEX, "MR_INDEX", RW, 0, f_mr_index,
+	    "Selects the MR entry for COMMIT and LOAD"),
+	REG(ROCE_REG_MR_COMMIT, "MR_COMMIT", CMD, 0, f_commit,
+	    "MR table command; reads BUSY"),
+	REG(ROCE_REG_MR_CMD_STATUS, "MR_CMD_STATUS", RO, 0, f_cmd_status,
+	    "Result of the last MR command"),
+	REG(ROCE_REG_MR_ACCESS, "MR_ACCESS", RW, 0, f_mr_access,
+	    "Shadow: access rights and VALID"),
+	REG(ROCE_REG_MR_VA_LOW, "MR_VA_LOW", RW, 0, f_low64,
+	    "Shadow: virtual base address (what peers put in RETH.VA)"),
+	REG(ROCE_REG_MR_VA_HIGH, "MR_VA_HIGH", RW, 0, f_high64,
+	    "Shadow: virtual base address; VA + LEN must fit in 64 bits"),
+	REG(ROCE_REG_MR_PA_LOW, "MR_PA_LOW", RW, 0, f_low64,
+	    "Shadow: physical base address in device memory"),
+	REG(ROCE_REG_MR_PA_HIGH, "MR_PA_HIGH", RW, 0, f_high64,
+	    "Shadow: physical base address; PA + LEN <= MEM_SIZE_KB * 1024"),
+	REG(ROCE_REG_MR_LEN_LOW, "MR_LEN_LOW", RW, 0, f_low64,
+	    "Shadow: region length in bytes"),
+	REG(ROCE_REG_MR_LEN_HIGH, "MR_LEN_HIGH", RW, 0, f_high64,
+	    "Shadow: region length; must not be 0 for a valid entry"),
+	REG(ROCE_REG_MR_RKEY, "MR_RKEY", RW, 0, f_key,
+	    "Shadow: R_Key peers present"),
+	REG(ROCE_REG_MR_LKEY, "MR_LKEY", RW, 0, f_key,
+	    "Shadow: L_Key local work requests present"),
+	REG(ROCE_REG_MR_PD, "MR_PD", RW, 0, f_pd, "Shadow: protection domain"),
+	/* STAT region */
+	REG(ROCE_REG_STAT_LINK_STATUS, "STAT_LINK_STATUS", RO, 0, f_link_status,
+	    "Link bring-up status (STATUS[3:0] mirrored here)"),
+	REG(ROCE_REG_STAT_CNT_COUNT, "STAT_CNT_COUNT", RO, ROCE_CNT_COUNT, f_count,
+	    "Number of 64-bit counters that follow"),
+	ROCE_COUNTER_LIST(X_CNT_ROWS)
+	ROCE_DROP_LIST(X_DROP_ROWS)
+};
+
+static const struct roce_reg_region regions[] = {
+	{ "CONTROL", 0x000, 0x03F,
+	  "The seed's address registers (0x00-0x20) and, in the gap after "
+	  "them, identity and status registers a driver needs" },
+	{ "QP_TABLE", 0x040, 0x07F,
+	  "Window onto the QP table: index, command, status, shadow "
+	  "registers of one QP context" },
+	{ "MR_TABLE", 0x080, 0x0FF,
+	  "Window onto the MR table: index, command, status, shadow "
+	  "registers of one memory region" },
+	{ "STAT", ROCE_REG_STAT_BASE, ROCE_REG_STAT_END,
+	  "Link status and 64-bit engine counters, read-only" },
+};
+
+/* ---- lookups ----------------------------------------------------------- */
+
+size_t roce_regmap_count(void)
+{
+	return ARRAY_SIZE(regmap);
+}
+
+const struct roce_reg *roce_regmap_at(size_t i)
+{
+	return i < ARRAY_SIZE(regmap) ? &regmap[i] : NULL;
+}
+
+const struct roce_reg *roce_regmap_find(const char *name)
+{
+	if (!name)
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(regmap); i++)
+		if (strcasecmp(regmap[i].name, name) == 0)
+			return &regmap[i];
+	return NULL;
+}
+
+/* Binary search: the table is sorted by offset (test_regs_map checks). */
+const struct roce_reg *roce_regmap_find_offset(uint32_t off)
+{
+	size_t lo = 0, hi = ARRAY_SIZE(regmap);
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (regmap[mid].offset == off)
+			return &regmap[mid];
+		if (regmap[mid].offset < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+size_t roce_regmap_region_count(void)
+{
+	return ARRAY_SIZE(regions);
+}
+
+const struct roce_reg_region *roce_regmap_region_at(size_t i)
+{
+	return i < ARRAY_SIZE(regions) ? &regions[i] : NULL;
+}
+
+const struct roce_reg_region *roce_regmap_region_of(uint32_t off)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(regions); i++)
+		if (off >= regions[i].base && off <= regions[i].end)
+			return &regions[i];
+	return NULL;
+}
+
+const char *roce_reg_access_name(enum roce_reg_access a)
+{
+	switch (a) {
+	case ROCE_ACC_RO:
+		return "RO";
+	case ROCE_ACC_RW:
+		return "RW";
+	case ROCE_ACC_CMD:
+		return "CMD";
+	}
+	return "?";
+}
+
+static uint32_t field_mask(const struct roce_reg_field *f)
+{
+	return f->width >= 32 ? ~0u : ((1u << f->width) - 1u) << f->lsb;
+}
+
+uint32_t roce_reg_write_mask(const struct roce_reg *r)
+{
+	uint32_t m = 0;
+
+	if (r->access == ROCE_ACC_RO)
+		return 0;
+	for (unsigned i = 0; i < r->n_fields; i++)
+		if (!r->fields[i].ro)
+			m |= field_mask(&r->fields[i]);
+	return m;
+}
+
+int roce_reg_check_write(const struct roce_reg *r, uint32_t val)
+{
+	if (r->access == ROCE_ACC_RO || (val & ~roce_reg_write_mask(r)))
+		return ROCE_E_SLVERR;
+	for (unsigned i = 0; i < r->n_fields; i++) {
+		const struct roce_reg_field *f = &r->fields[i];
+		uint32_t v = roce_reg_field_get(f, val);
+
+		if (f->ro || f->max == 0)
+			continue;
+		if (v < f->min || v > f->max)
+			return ROCE_E_SLVERR;
+	}
+	return ROCE_OK;
+}
