@@ -32,6 +32,7 @@
 #define ROCE_CFG_MAX_QP        256u    /* [qp N] sections in one config */
 #define ROCE_CFG_MAX_MR        256u    /* [mr N] sections in one config */
 #define ROCE_CFG_MAX_LINE      512u    /* longest config line */
+#define ROCE_CFG_MAX_FILE      (1u << 20) /* largest config file */
 #define ROCE_DRV_CMD_TIMEOUT_MS 1000u  /* table command BUSY poll limit */
 #define ROCE_DRV_LINK_TIMEOUT_MS 5000u /* default wait for link-ready */
 #define ROCE_REGSRV_MAX_CLIENTS 16u    /* roced's concurrent connections */

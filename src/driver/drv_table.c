@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Host driver, table windows (roce/regs.h): select an entry with INDEX,
+ * fill the shadow registers, COMMIT applies them atomically (seed 000
+ * section 3.2: shadow registers plus a commit register, so the data path
+ * never sees a half-written QP); LOAD copies an entry back into the shadow.
+ * COMMIT reads BUSY until the command is done; then CMD_STATUS tells
+ * whether the device accepted it.
+ */
+#include "roce/driver.h"
+#include "driver/drv_priv.h"
+
+/* The registers of one table window. */
+struct drv_table {
+	const char *name;		/* "QP", "MR" */
+	uint32_t index, commit, cmd_status, first;
+	unsigned nregs;
+};
+
+static const struct drv_table qp_tbl = {
+	"QP", ROCE_REG_QP_INDEX, ROCE_REG_QP_COMMIT, ROCE_REG_QP_CMD_STATUS,
+	ROCE_REG_QP_STATE, ROCE_QP_NREGS,
+};
+
+static const struct drv_table mr_tbl = {
+	"MR", ROCE_REG_MR_INDEX, ROCE_REG_MR_COMMIT, ROCE_REG_MR_CMD_STATUS,
+	ROCE_REG_MR_ACCESS, ROCE_MR_NREGS,
+};
+
+/* Polls COMMIT until BUSY clears, then checks CMD_STATUS. */
+static int drv_table_wait(struct roce_drv *drv, const struct drv_table *t,
+			  uint32_t index, const char *cmd)
+{
+	uint64_t deadline = roce_drv_now_ms() + drv->cmd_timeout_ms;
+	uint32_t v;
+	int st;
+
+	for (unsigned i = 0;; i++) {
+		if ((st = roce_drv_read(drv, t->commit, &v)) != ROCE_OK)
+			return st;
+		if (!(v & ROCE_TBL_BUSY))
+			break;
+		if (roce_drv_now_ms() > deadline)
+			return roce_drv_fail(drv, ROCE_E_TIMEOUT,
+					     "%s %u: %s still BUSY after %u ms",
+					     t->name, index,
+					     roce_drv_reg_name(t->commit),
+					     drv->cmd_timeout_ms);
+		if (i >= 16)
+			roce_drv_sleep_us(10);
+	}
+	if ((st = roce_drv_read(drv, t->cmd_status, &v)) != ROCE_OK)
+		return st;
+	if (v != ROCE_OK)
+		return roce_drv_fail(drv, (int)v < ROCE_STATUS_COUNT ? (int)v
+								    : ROCE_E_IO,
+				     "%s %u: %s rejected, %s = %u: %s (%s)",
+				     t->name, index, cmd,
+				     roce_drv_reg_name(t->cmd_status), v,
+				     roce_status_name((int)v),
+				     roce_status_str((int)v));
+	return ROCE_OK;
+}
+
+static int drv_table_write(struct roce_drv *drv, const struct drv_table *t,
+			   uint32_t index, const uint32_t *regs)
+{
+	int st = roce_drv_write(drv, t->index, index);
+
+	for (unsigned i = 0; i < t->nregs && st == ROCE_OK; i++)
+		st = roce_drv_write(drv, t->first + 4 * i, regs[i]);
+	if (st == ROCE_OK)
+		st = roce_drv_write(drv, t->commit, ROCE_TBL_CMD_COMMIT);
+	if (st == ROCE_OK)
+		return drv_table_wait(drv, t, index, "COMMIT");
+	return roce_drv_context(drv, st, "%s %u", t->name, index);
+}
+
+static int drv_table_read(struct roce_drv *drv, const struct drv_table *t,
+			  uint32_t index, uint32_t *regs)
+{
+	int st = roce_drv_write(drv, t->index, index);
+
+	if (st == ROCE_OK)
+		st = roce_drv_write(drv, t->commit, ROCE_TBL_CMD_LOAD);
+	if (st == ROCE_OK)
+		st = drv_table_wait(drv, t, index, "LOAD");
+	else
+		return roce_drv_context(drv, st, "%s %u", t->name, index);
+	for (unsigned i = 0; i < t->nregs && st == ROCE_OK; i++)
+		st = roce_drv_read(drv, t->first + 4 * i, &regs[i]);
+	return st;
+}
+
+void roce_qp_to_regs(const struct roce_qp_ctx *qp, uint32_t r[ROCE_QP_NREGS])
+{
+	r[0] = (uint32_t)qp->state;
+	r[1] = qp->type | (uint32_t)qp->mtu << 8 | (uint32_t)qp->access << 16;
+	r[2] = qp->dest_qpn & 0xFFFFFFu;
+	r[3] = qp->sq_psn & 0xFFFFFFu;
+	r[4] = qp->rq_psn & 0xFFFFFFu;
+	r[5] = qp->peer_ip;
+	r[6] = roce_mac_low(qp->peer_mac);
+	r[7] = roce_mac_high(qp->peer_mac);
+	r[8] = qp->pkey;
+	r[9] = (qp->timeout & 0x1Fu) | (uint32_t)(qp->retry_cnt & 7u) << 8 |
+	       (uint32_t)(qp->rnr_retry & 7u) << 16 |
+	       (uint32_t)(qp->min_rnr_timer & 0x1Fu) << 24;
+	r[10] = qp->max_rd_atomic | (uint32_t)qp->max_dest_rd_atomic << 8;
+	r[11] = qp->qkey;
+	r[12] = qp->pd;
+}
+
+void roce_qp_from_regs(uint32_t qpn, const uint32_t r[ROCE_QP_NREGS],
+		       struct roce_qp_ctx *qp)
+{
+	qp->qpn = qpn;
+	qp->state = (enum roce_qp_state)(r[0] & 7u);
+	qp->type = (uint8_t)r[1];
+	qp->mtu = (uint8_t)(r[1] >> 8);
+	qp->access = (uint8_t)(r[1] >> 16);
+	qp->dest_qpn = r[2] & 0xFFFFFFu;
+	qp->sq_psn = r[3] & 0xFFFFFFu;
+	qp->rq_psn = r[4] & 0xFFFFFFu;
+	qp->peer_ip = r[5];
+	roce_mac_from_regs(r[6], r[7], qp->peer_mac);
+	qp->pkey = (uint16_t)r[8];
+	qp->timeout = r[9] & 0x1Fu;
+	qp->retry_cnt = (r[9] >> 8) & 7u;
+	qp->rnr_retry = (r[9] >> 16) & 7u;
+	qp->min_rnr_timer = (r[9] >> 24) & 0x1Fu;
+	qp->max_rd_atomic = (uint8_t)r[10];
+	qp->max_dest_rd_atomic = (uint8_t)(r[10] >> 8);
+	qp->qkey = r[11];
+	qp->pd = r[12];
+}
+
+void roce_mr_to_regs(const struct roce_mr_ctx *mr, uint32_t r[ROCE_MR_NREGS])
+{
+	r[0] = mr->access | (mr->valid ? ROCE_MR_VALID : 0);
+	r[1] = (uint32_t)mr->va;
+	r[2] = (uint32_t)(mr->va >> 32);
+	r[3] = (uint32_t)mr->pa;
+	r[4] = (uint32_t)(mr->pa >> 32);
+	r[5] = (uint32_t)mr->len;
+	r[6] = (uint32_t)(mr->len >> 32);
+	r[7] = mr->rkey;
+	r[8] = mr->lkey;
+	r[9] = mr->pd;
+}
+
+void roce_mr_from_regs(uint32_t index, const uint32_t r[ROCE_MR_NREGS],
+		       struct roce_mr_ctx *mr)
+{
+	mr->index = index;
+	mr->valid = (r[0] & ROCE_MR_VALID) != 0;
+	mr->access = r[0] & ~ROCE_MR_VALID;
+	mr->va = (uint64_t)r[2] << 32 | r[1];
+	mr->pa = (uint64_t)r[4] << 32 | r[3];
+	mr->len = (uint64_t)r[6] << 32 | r[5];
+	mr->rkey = r[7];
+	mr->lkey = r[8];
+	mr->pd = r[9];
+}
+
+int roce_drv_qp_write(struct roce_drv *drv, const struct roce_qp_ctx *qp)
+{
+	uint32_t r[ROCE_QP_NREGS];
+
+	roce_qp_to_regs(qp, r);
+	return drv_table_write(drv, &qp_tbl, qp->qpn, r);
+}
+
+int roce_drv_qp_read_regs(struct roce_drv *drv, uint32_t qpn,
+			  uint32_t regs[ROCE_QP_NREGS])
+{
+	return drv_table_read(drv, &qp_tbl, qpn, regs);
+}
+
+int roce_drv_qp_read(struct roce_drv *drv, uint32_t qpn,
+		     struct roce_qp_ctx *qp)
+{
+	uint32_t r[ROCE_QP_NREGS];
+	int st = drv_table_read(drv, &qp_tbl, qpn, r);
+
+	if (st == ROCE_OK)
+		roce_qp_from_regs(qpn, r, qp);
+	return st;
+}
+
+int roce_drv_mr_write(struct roce_drv *drv, const struct roce_mr_ctx *mr)
+{
+	uint32_t r[ROCE_MR_NREGS];
+
+	roce_mr_to_regs(mr, r);
+	return drv_table_write(drv, &mr_tbl, mr->index, r);
+}
+
+int roce_drv_mr_read_regs(struct roce_drv *drv, uint32_t index,
+			  uint32_t regs[ROCE_MR_NREGS])
+{
+	return drv_table_read(drv, &mr_tbl, index, regs);
+}
+
+int roce_drv_mr_read(struct roce_drv *drv, uint32_t index,
+		     struct roce_mr_ctx *mr)
+{
+	uint32_t r[ROCE_MR_NREGS];
+	int st = drv_table_read(drv, &mr_tbl, index, r);
+
+	if (st == ROCE_OK)
+		roce_mr_from_regs(index, r, mr);
+	return st;
+}

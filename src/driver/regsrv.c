@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * roced's register server (protocol in roce/bus.h). Every request is
+ * answered at once from the model device, whose accesses are thread-safe,
+ * so one poll() loop serves every client without blocking on any of them:
+ * client sockets are non-blocking and a client that does not take its
+ * 12-byte answer is dropped.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "roce/bus.h"
+#include "roce/device.h"
+#include "roce/params.h"
+#include "driver/regsrv.h"
+#include "driver/sockmsg.h"
+
+struct regsrv_client {
+	int fd;				/* -1: free slot */
+	bool hello;
+	size_t have;
+	uint8_t buf[ROCE_SOCK_MSG_LEN];
+};
+
+struct roce_regsrv {
+	struct roce_device *dev;
+	int lfd;
+	int wake[2];			/* stop pipe */
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	struct regsrv_client cl[ROCE_REGSRV_MAX_CLIENTS];
+};
+
+static void client_drop(struct regsrv_client *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	c->hello = false;
+	c->have = 0;
+}
+
+/* Answers one request; returns false when the connection must close. */
+static bool regsrv_answer(struct roce_regsrv *srv, struct regsrv_client *c,
+			  const struct roce_sock_msg *req)
+{
+	struct roce_sock_msg rsp = { .w = { req->w[0], ROCE_SOCK_OKAY, 0 } };
+	uint8_t out[ROCE_SOCK_MSG_LEN];
+	bool keep = true;
+
+	if (req->w[0] == ROCE_SOCK_HELLO) {
+		keep = req->w[1] == ROCE_SOCK_MAGIC &&
+		       req->w[2] == ROCE_SOCK_PROTO_VERSION;
+		rsp.w[1] = keep ? ROCE_SOCK_OKAY : ROCE_SOCK_BAD_VERSION;
+		rsp.w[2] = ROCE_SOCK_PROTO_VERSION;
+		c->hello = keep;
+	} else if (!c->hello) {
+		rsp.w[1] = ROCE_SOCK_NO_HELLO;
+		keep = false;
+	} else if (req->w[0] == ROCE_SOCK_READ) {
+		rsp.w[1] = roce_sock_resp_from_status(
+			roce_device_read32(srv->dev, req->w[1], &rsp.w[2]));
+	} else if (req->w[0] == ROCE_SOCK_WRITE) {
+		rsp.w[1] = roce_sock_resp_from_status(
+			roce_device_write32(srv->dev, req->w[1], req->w[2]));
+	} else {
+		rsp.w[1] = ROCE_SOCK_BAD_OP;
+	}
+	roce_sock_msg_pack(&rsp, out);
+	if (send(c->fd, out, sizeof(out), MSG_NOSIGNAL | MSG_DONTWAIT) !=
+	    (ssize_t)sizeof(out))
+		keep = false;
+	return keep;
+}
+
+static void regsrv_client_input(struct roce_regsrv *srv,
+				struct regsrv_client *c)
+{
+	struct roce_sock_msg req;
+	ssize_t n = recv(c->fd, c->buf + c->have, sizeof(c->buf) - c->have,
+			 MSG_DONTWAIT);
+
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		client_drop(c);
+		return;
+	}
+	c->have += (size_t)n;
+	if (c->have < sizeof(c->buf))
+		return;
+	c->have = 0;
+	roce_sock_msg_unpack(c->buf, &req);
+	if (!regsrv_answer(srv, c, &req))
+		client_drop(c);
+}
+
+static void regsrv_accept(struct roce_regsrv *srv)
+{
+	int fd = accept4(srv->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	for (size_t i = 0; i < ROCE_REGSRV_MAX_CLIENTS; i++) {
+		if (srv->cl[i].fd < 0) {
+			srv->cl[i].fd = fd;
+			return;
+		}
+	}
+	close(fd);	/* full: the client sees the connection close */
+}
+
+int roce_regsrv_run(struct roce_regsrv *srv)
+{
+	struct pollfd pfd[2 + ROCE_REGSRV_MAX_CLIENTS];
+
+	for (;;) {
+		nfds_t n = 2;
+
+		pfd[0] = (struct pollfd){ .fd = srv->wake[0], .events = POLLIN };
+		pfd[1] = (struct pollfd){ .fd = srv->lfd, .events = POLLIN };
+		for (size_t i = 0; i < ROCE_REGSRV_MAX_CLIENTS; i++)
+			pfd[n++] = (struct pollfd){ .fd = srv->cl[i].fd,
+						    .events = POLLIN };
+		if (poll(pfd, n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return ROCE_E_IO;
+		}
+		if (pfd[0].revents)
+			return ROCE_OK;
+		if (pfd[1].revents & POLLIN)
+			regsrv_accept(srv);
+		for (size_t i = 0; i < ROCE_REGSRV_MAX_CLIENTS; i++)
+			if (srv->cl[i].fd >= 0 && pfd[2 + i].revents)
+				regsrv_client_input(srv, &srv->cl[i]);
+	}
+}
+
+void roce_regsrv_stop(struct roce_regsrv *srv)
+{
+	ssize_t n = write(srv->wake[1], "x", 1);
+
+	(void)n;	/* a full pipe already holds a wake-up */
+}
+
+/* Is somebody serving path? A stale socket refuses connections. */
+static bool regsrv_path_live(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	bool live;
+
+	if (fd < 0)
+		return false;
+	strcpy(sa.sun_path, path);
+	live = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0;
+	close(fd);
+	return live;
+}
+
+static int regsrv_listen(struct roce_regsrv *srv)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct stat st;
+	int n;
+
+	if (lstat(srv->path, &st) == 0) {
+		if (!S_ISSOCK(st.st_mode) || regsrv_path_live(srv->path)) {
+			errno = EADDRINUSE;
+			return ROCE_E_EXISTS;
+		}
+		unlink(srv->path);
+	}
+	n = snprintf(sa.sun_path, sizeof(sa.sun_path), "%s.%d", srv->path,
+		     (int)getpid());
+	if (n < 0 || (size_t)n >= sizeof(sa.sun_path)) {
+		errno = ENAMETOOLONG;
+		return ROCE_E_RANGE;
+	}
+	unlink(sa.sun_path);
+	srv->lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (srv->lfd < 0 ||
+	    bind(srv->lfd, (struct sockaddr *)&sa, sizeof(sa)) != 0)
+		return ROCE_E_IO;
+	if (listen(srv->lfd, 16) != 0 || rename(sa.sun_path, srv->path) != 0) {
+		int e = errno;
+
+		unlink(sa.sun_path);
+		errno = e;
+		return ROCE_E_IO;
+	}
+	return ROCE_OK;
+}
+
+int roce_regsrv_create(struct roce_device *dev, const char *path,
+		       struct roce_regsrv **out)
+{
+	struct roce_regsrv *srv;
+	int st;
+
+	if (!dev || !path || !out)
+		return ROCE_E_INVAL;
+	if (strlen(path) + 12 >= sizeof(srv->path)) {	/* room for ".PID" */
+		errno = ENAMETOOLONG;
+		return ROCE_E_RANGE;
+	}
+	srv = calloc(1, sizeof(*srv));
+	if (!srv)
+		return ROCE_E_NOMEM;
+	srv->dev = dev;
+	srv->lfd = -1;
+	srv->wake[0] = srv->wake[1] = -1;
+	strcpy(srv->path, path);
+	for (size_t i = 0; i < ROCE_REGSRV_MAX_CLIENTS; i++)
+		srv->cl[i].fd = -1;
+	if (pipe2(srv->wake, O_NONBLOCK | O_CLOEXEC) != 0)
+		st = ROCE_E_IO;
+	else
+		st = regsrv_listen(srv);
+	if (st != ROCE_OK) {
+		int e = errno;
+
+		if (srv->lfd >= 0)
+			close(srv->lfd);
+		if (srv->wake[0] >= 0) {
+			close(srv->wake[0]);
+			close(srv->wake[1]);
+		}
+		free(srv);
+		errno = e;
+		return st;
+	}
+	*out = srv;
+	return ROCE_OK;
+}
+
+void roce_regsrv_destroy(struct roce_regsrv *srv)
+{
+	if (!srv)
+		return;
+	for (size_t i = 0; i < ROCE_REGSRV_MAX_CLIENTS; i++)
+		client_drop(&srv->cl[i]);
+	close(srv->lfd);
+	unlink(srv->path);
+	close(srv->wake[0]);
+	close(srv->wake[1]);
+	free(srv);
+}
