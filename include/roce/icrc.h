@@ -57,7 +57,7 @@ uint32_t roce_icrc(const uint8_t *l3, size_t len);
  * roce_crc32(state, bytes after the BTH, n). */
 uint32_t roce_icrc_begin(const uint8_t *l3);
 
-/* Bytes from l3 to the end of the BTH (48 for IPv4, 60 for IPv6). */
+/* Bytes from l3 to the end of the BTH (40 for IPv4, 60 for IPv6). */
 size_t roce_icrc_hdr_len(const uint8_t *l3);
 
 #endif
