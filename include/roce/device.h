@@ -51,7 +51,8 @@ void roce_device_destroy(struct roce_device *dev);
  * AXI-Lite access. Returns ROCE_OK (OKAY), ROCE_E_SLVERR (write to a
  * read-only register, reserved bits set, field value out of range) or
  * ROCE_E_DECERR (unmapped or misaligned offset). A failed write changes
- * nothing; a failed read stores 0 in *val. Thread-safe.
+ * nothing; a failed read stores 0 in *val. Thread-safe. (ROCE_E_INVAL
+ * only for a NULL dev or val: a caller bug, not a bus response.)
  */
 int roce_device_read32(struct roce_device *dev, uint32_t off, uint32_t *val);
 int roce_device_write32(struct roce_device *dev, uint32_t off, uint32_t val);

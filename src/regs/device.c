@@ -141,6 +141,8 @@ int roce_device_read32(struct roce_device *dev, uint32_t off, uint32_t *val)
 	const struct roce_reg *r = decode(off);
 	uint32_t v;
 
+	if (!dev || !val)
+		return ROCE_E_INVAL;
 	if (!r) {
 		*val = 0;
 		return ROCE_E_DECERR;
@@ -164,6 +166,8 @@ int roce_device_write32(struct roce_device *dev, uint32_t off, uint32_t val)
 	const struct roce_reg *r = decode(off);
 	int rc;
 
+	if (!dev)
+		return ROCE_E_INVAL;
 	if (!r)
 		return ROCE_E_DECERR;
 	rc = roce_reg_check_write(r, val);

@@ -24,12 +24,22 @@ void roce_link_init(struct roce_link_model *l, uint32_t delay_us,
 	l->delay_ns = (uint64_t)delay_us * 1000u;
 	l->now_ns = now_ns ? now_ns : monotonic_ns;
 	l->clock_ctx = clock_ctx;
+	l->epoch = 0;
+	l->ready_epoch = UINT64_MAX;   /* never seen up yet */
 	roce_link_restart(l);
+}
+
+/* start_ns is stored before the epoch moves, so a reader that sees the
+ * new epoch also sees the new start (see roce_link_ready). */
+static void link_set_start(struct roce_link_model *l, uint64_t start)
+{
+	__atomic_store_n(&l->start_ns, start, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&l->epoch, 1, __ATOMIC_RELEASE);
 }
 
 void roce_link_hold(struct roce_link_model *l)
 {
-	__atomic_store_n(&l->start_ns, ROCE_LINK_HELD, __ATOMIC_RELEASE);
+	link_set_start(l, ROCE_LINK_HELD);
 }
 
 void roce_link_restart(struct roce_link_model *l)
@@ -39,7 +49,7 @@ void roce_link_restart(struct roce_link_model *l)
 	/* an injected clock may start at UINT64_MAX; keep HELD distinct */
 	if (now == ROCE_LINK_HELD)
 		now--;
-	__atomic_store_n(&l->start_ns, now, __ATOMIC_RELEASE);
+	link_set_start(l, now);
 }
 
 uint32_t roce_link_bits(const struct roce_link_model *l)
@@ -65,7 +75,16 @@ uint32_t roce_link_bits(const struct roce_link_model *l)
 	return bits;
 }
 
-bool roce_link_ready(const struct roce_link_model *l)
+bool roce_link_ready(struct roce_link_model *l)
 {
-	return roce_link_bits(l) & ROCE_STATUS_LINK_READY;
+	uint64_t epoch = __atomic_load_n(&l->epoch, __ATOMIC_ACQUIRE);
+
+	if (__atomic_load_n(&l->ready_epoch, __ATOMIC_RELAXED) == epoch)
+		return true;
+	if (!(roce_link_bits(l) & ROCE_STATUS_LINK_READY))
+		return false;
+	/* Seen up in this epoch. If a reset raced in, the epoch has moved
+	 * on and this record no longer matches. */
+	__atomic_store_n(&l->ready_epoch, epoch, __ATOMIC_RELAXED);
+	return true;
 }

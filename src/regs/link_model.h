@@ -8,6 +8,10 @@
  * restart, GT_POWERGOOD rises after delay/2, TX_RESET_DONE after 3*delay/4
  * and RX_RESET_DONE after delay; LINK_READY is all three. delay 0 raises
  * them together at once.
+ *
+ * roce_link_ready() is on the receive path (every frame): once it has seen
+ * the link up it remembers that for the current epoch and stops reading
+ * the clock until the next reset.
  */
 #ifndef ROCE_REGS_LINK_MODEL_H
 #define ROCE_REGS_LINK_MODEL_H
@@ -17,6 +21,8 @@
 
 struct roce_link_model {
 	uint64_t start_ns;      /* atomic; LINK_HELD while in reset */
+	uint64_t epoch;         /* atomic; moves at every hold and restart */
+	uint64_t ready_epoch;   /* atomic; epoch in which LINK_READY was seen */
 	uint64_t delay_ns;
 	uint64_t (*now_ns)(void *ctx);
 	void *clock_ctx;
@@ -32,6 +38,6 @@ void roce_link_restart(struct roce_link_model *l); /* reset released */
 
 /* ROCE_STATUS_LINK_READY | GT_POWERGOOD | TX_ / RX_RESET_DONE bits. */
 uint32_t roce_link_bits(const struct roce_link_model *l);
-bool roce_link_ready(const struct roce_link_model *l);
+bool roce_link_ready(struct roce_link_model *l);  /* fast once up */
 
 #endif
