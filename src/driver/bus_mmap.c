@@ -4,9 +4,10 @@
  * window (PCIe BAR, UIO, XDMA user device), or on a file served by a mirror
  * (see roce/bus.h for why a file needs one and how the doorbell works).
  *
- * Accesses use relaxed __atomic loads/stores on a volatile pointer: each is
- * one aligned 32-bit bus transaction, as MMIO needs, and the mirror running
- * as a thread of the same process does not make them a data race.
+ * Accesses are __atomic loads (acquire) and stores (release) on a volatile
+ * pointer: each is one aligned 32-bit bus transaction, as MMIO needs, and
+ * the mirror running as a thread of the same process does not make them a
+ * data race.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -48,7 +49,8 @@ static int mmap_read32(void *ctx, uint32_t off, uint32_t *val)
 	/* A real window would return all-ones or fault; say DECERR instead. */
 	if (!mmap_off_ok(off))
 		return ROCE_E_DECERR;
-	*val = __atomic_load_n(&mb->regs[off / 4], __ATOMIC_RELAXED);
+	/* acquire: after COMMIT reads idle, the shadow reads are current */
+	*val = __atomic_load_n(&mb->regs[off / 4], __ATOMIC_ACQUIRE);
 	return ROCE_OK;
 }
 

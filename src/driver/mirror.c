@@ -64,19 +64,34 @@ static void win_store(struct roce_mirror *m, uint32_t off, uint32_t val)
 	__atomic_store_n(&m->regs[off / 4], val, __ATOMIC_RELAXED);
 }
 
-/* Copies the model's read-back values into the window (failed reads: 1s). */
+static bool is_commit(uint32_t off)
+{
+	return off == ROCE_REG_QP_COMMIT || off == ROCE_REG_MR_COMMIT;
+}
+
+static uint32_t model_read(struct roce_mirror *m, uint32_t off)
+{
+	uint32_t v;
+
+	return roce_device_read32(m->dev, off, &v) == ROCE_OK ? v : 0xFFFFFFFFu;
+}
+
+/*
+ * Copies the model's read-back values into the window (failed reads: 1s).
+ * The COMMIT registers go last, with release order: a host that sees BUSY
+ * clear must also see the shadow registers a LOAD filled.
+ */
 static void mirror_refresh(struct roce_mirror *m)
 {
-	for (size_t r = 0; r < sizeof(mirror_ranges) / sizeof(mirror_ranges[0]); r++) {
+	for (size_t r = 0; r < sizeof(mirror_ranges) / sizeof(mirror_ranges[0]); r++)
 		for (uint32_t off = mirror_ranges[r].lo; off < mirror_ranges[r].hi;
-		     off += 4) {
-			uint32_t v;
-
-			if (roce_device_read32(m->dev, off, &v) != ROCE_OK)
-				v = 0xFFFFFFFFu;
-			win_store(m, off, v);
-		}
-	}
+		     off += 4)
+			if (!is_commit(off))
+				win_store(m, off, model_read(m, off));
+	__atomic_store_n(&m->regs[ROCE_REG_QP_COMMIT / 4],
+			 model_read(m, ROCE_REG_QP_COMMIT), __ATOMIC_RELEASE);
+	__atomic_store_n(&m->regs[ROCE_REG_MR_COMMIT / 4],
+			 model_read(m, ROCE_REG_MR_COMMIT), __ATOMIC_RELEASE);
 	m->next_refresh_ns = mono_ns() + (uint64_t)m->opts.refresh_ms * 1000000u;
 }
 
@@ -111,8 +126,7 @@ static bool mirror_step(struct roce_mirror *m)
 		return false;
 	off = __atomic_load_n(&m->page->wr_off, __ATOMIC_RELAXED);
 	val = __atomic_load_n(&m->page->wr_val, __ATOMIC_RELAXED);
-	if ((off == ROCE_REG_QP_COMMIT || off == ROCE_REG_MR_COMMIT) &&
-	    m->opts.busy_polls > 0) {
+	if (is_commit(off) && m->opts.busy_polls > 0) {
 		win_store(m, off, val | ROCE_TBL_BUSY);
 		m->pending = true;
 		m->pend_off = off;
