@@ -15,7 +15,7 @@
  * applies the whole shadow to the entry at once (or LOADs the entry into the
  * shadow for reading back). COMMIT reads back with BUSY (bit 31) set while a
  * command is in progress; the driver polls until BUSY clears and then reads
- * the STATUS register (0 = accepted, otherwise an enum roce_status code).
+ * CMD_STATUS (0 = accepted, otherwise an enum roce_status code).
  * The in-process model completes commands at once; a device behind a BAR may
  * take time, so the driver always polls.
  */
