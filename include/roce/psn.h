@@ -19,7 +19,8 @@ static inline uint32_t roce_psn_add(uint32_t a, uint32_t n)
 	return (a + n) & ROCE_PSN_MASK;
 }
 
-/* Signed distance b - a in (-2^23, 2^23]: > 0 when b is after a. */
+/* Signed distance b - a in [-2^23, 2^23): > 0 when b is after a. Exactly
+ * 2^23 apart counts as before, as rxe's psn_compare() has it. */
 static inline int32_t roce_psn_diff(uint32_t b, uint32_t a)
 {
 	uint32_t d = (b - a) & ROCE_PSN_MASK;

@@ -28,9 +28,10 @@ static void test_psn_compare_across_wrap(void **state)
 	assert_true(roce_psn_cmp(100, 200) < 0);
 	assert_int_equal(roce_psn_diff(2, 0xFFFFFE), 4);
 	assert_int_equal(roce_psn_diff(0xFFFFFE, 2), -4);
-	/* half-space boundary: 2^23 ahead counts as ahead, one more as behind */
-	assert_int_equal(roce_psn_diff(0x800000, 0), 0x800000);
-	assert_true(roce_psn_diff(0x800001, 0) < 0);
+	/* half-space boundary: 2^23 - 1 ahead is ahead, 2^23 is behind */
+	assert_int_equal(roce_psn_diff(0x7FFFFF, 0), 0x7FFFFF);
+	assert_int_equal(roce_psn_diff(0x800000, 0), -0x800000);
+	assert_true(roce_psn_cmp(0x800000, 0) < 0);
 	assert_int_equal(roce_psn_dist(0xFFFFF0, 0x10), 0x20);
 	assert_int_equal(roce_psn_dist(7, 7), 0);
 }
@@ -60,8 +61,8 @@ static void test_opcode_table_offsets(void **state)
 		assert_int_equal(op->hdr_len, off);
 		assert_true(op->pos & (ROCE_POS_FIRST | ROCE_POS_MIDDLE | ROCE_POS_LAST));
 	}
-	/* RC 22, UC 12, UD 2, CNP 1 */
-	assert_int_equal(known, 37);
+	/* RC 23, UC 12, UD 2, CNP 1 */
+	assert_int_equal(known, 38);
 }
 
 static void test_opcode_rows(void **state)
