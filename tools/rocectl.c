@@ -751,6 +751,15 @@ int main(int argc, char **argv)
 
 	if (i < 0)
 		return rc;
+	/* --json may also follow the command: take it out of its arguments. */
+	for (int a = i + 1, out = i + 1; a <= argc; a++) {
+		if (a < argc && strcmp(argv[a], "--json") == 0)
+			c.json = 1;
+		else
+			argv[out++] = argv[a];
+		if (a == argc)
+			argc = out - 1;
+	}
 	for (k = 0; k < sizeof(commands) / sizeof(commands[0]); k++)
 		if (strcmp(argv[i], commands[k].name) == 0)
 			break;

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "roce/driver.h"
+#include "roce/tables.h"
 #include "driver/drv_priv.h"
 
 static int poweron_check_sizes(struct roce_drv *drv,
@@ -53,7 +54,8 @@ static int poweron_qp_state(struct roce_drv *drv, const struct roce_qp_ctx *qp)
 		q.state = qp->state;	/* SQD, SQE from RTS; ERR from any */
 		st = roce_drv_qp_write(drv, &q);
 	}
-	return st;
+	return roce_drv_context(drv, st, "moving to %s",
+				roce_qp_state_name(q.state));
 }
 
 static int poweron_tables(struct roce_drv *drv, const struct roce_config *cfg)
