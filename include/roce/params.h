@@ -37,4 +37,16 @@
 #define ROCE_DRV_LINK_TIMEOUT_MS 5000u /* default wait for link-ready */
 #define ROCE_REGSRV_MAX_CLIENTS 16u    /* roced's concurrent connections */
 
+/* In-memory link (roce/memlink.h) */
+#define ROCE_MEMLINK_MAX_PORTS    64u     /* switch ports per link */
+#define ROCE_MEMLINK_RING_DEFAULT 1024u   /* RX ring slots per port */
+#define ROCE_MEMLINK_RING_MIN     2u
+#define ROCE_MEMLINK_RING_MAX     65536u
+#define ROCE_MEMLINK_RING_BYTES_MAX (1ull << 30) /* slots x slot size per port */
+#define ROCE_MEMLINK_MIN_FRAME    60u     /* smallest slot: a minimum Ethernet frame */
+#define ROCE_MEMLINK_MAX_FRAME    65535u  /* largest slot: a pcap record, an IPv4 packet */
+#define ROCE_MEMLINK_HOLD_SLOTS   4u      /* frames a port may hold back (reorder) */
+#define ROCE_MEMLINK_HOLD_NS      10000u  /* default longest hold */
+#define ROCE_MEMLINK_BATCH        64u     /* copies staged per ring reservation */
+
 #endif
