@@ -54,8 +54,8 @@ static void usage(FILE *f)
 	      "                       XDMA (/dev/xdma0_user), or a file served\n"
 	      "                       by roced --mmap FILE\n"
 	      "  --local              a throwaway in-process device\n"
-	      "  --json               machine-readable output (read, dump,\n"
-	      "                       counters, verify, info, qp, mr)\n"
+	      "  --json               machine-readable output (every command\n"
+	      "                       but write)\n"
 	      "\n"
 	      "commands:\n"
 	      "  info                 device ID, version, sizes, status\n"
@@ -484,7 +484,10 @@ static int cmd_init(struct ctl *c, int argc, char **argv)
 	if (!(cfg = load_config(c, argv[0])))
 		return EXIT_USAGE;
 	st = roce_drv_power_on(&c->drv, cfg);
-	if (st == ROCE_OK)
+	if (st == ROCE_OK && c->json)
+		printf("{\"ok\":true,\"qps\":%u,\"mrs\":%u}\n", cfg->n_qp,
+		       cfg->n_mr);
+	else if (st == ROCE_OK)
 		printf("init: %s: device up, %u QP(s), %u MR(s)\n", argv[0],
 		       cfg->n_qp, cfg->n_mr);
 	free(cfg);
@@ -650,6 +653,14 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static void sleep_s(double secs)
+{
+	struct timespec ts = { .tv_sec = (time_t)secs };
+
+	ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
+	nanosleep(&ts, NULL);	/* SIGINT cuts it short: the loop then ends */
+}
+
 static void on_interrupt(int sig)
 {
 	(void)sig;
@@ -680,9 +691,7 @@ static int cmd_counters(struct ctl *c, int argc, char **argv)
 		for (size_t i = 0; i < n; i++)
 			prev[i] = v[i].value;
 		t_prev = t;
-		struct timespec ts = { .tv_sec = (time_t)w.secs,
-				       .tv_nsec = (long)((w.secs - (double)(time_t)w.secs) * 1e9) };
-		nanosleep(&ts, NULL);
+		sleep_s(w.secs);
 	}
 	return 0;
 }
