@@ -28,6 +28,20 @@
 #define ROCE_MAX_HDR_LEN       128u
 #define ROCE_MAX_FRAME         (ROCE_MAX_MTU + ROCE_MAX_HDR_LEN)
 
+/* Transport engine */
+#define ROCE_MAX_SGE           4u      /* scatter/gather entries per WQE */
+#define ROCE_MAX_WR            8192u   /* send or receive queue depth */
+#define ROCE_MAX_CQE           65536u  /* completion queue depth */
+#define ROCE_TX_BURST          32u     /* frames staged per link call */
+#define ROCE_RX_BURST          32u     /* frames received per link call */
+#define ROCE_ACKREQ_EVERY      32u     /* AckReq at least every N packets of a message */
+#define ROCE_RESP_QUEUE        (2u * ROCE_MAX_RD_ATOMIC + 4u) /* responder's ordered replies */
+#define ROCE_ATOMIC_REPLAY     ROCE_MAX_RD_ATOMIC /* saved atomic results (duplicates) */
+#define ROCE_MAX_MSG           (1u << 31) /* largest message (IBA: 2^31) */
+#define ROCE_DMA_TIMEOUT_US    1000u   /* default local DMA timeout (seed 001) */
+#define ROCE_MAX_INFLIGHT_PSN  (1u << 20) /* unacknowledged PSNs per QP (< 2^23) */
+#define ROCE_FIRST_QPN         0x11u   /* QPs 0 and 1 are special (IBA 3.5.1) */
+
 /* Host driver, config files, roced */
 #define ROCE_CFG_MAX_QP        256u    /* [qp N] sections in one config */
 #define ROCE_CFG_MAX_MR        256u    /* [mr N] sections in one config */

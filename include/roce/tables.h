@@ -78,6 +78,11 @@ int roce_qp_table_commit(struct roce_qp_table *t, uint32_t qpn,
 int roce_qp_table_lookup(const struct roce_qp_table *t, uint32_t qpn,
 			 struct roce_qp_cfg *out, uint32_t *generation);
 
+/* The generation alone, as lookup reports it: one load, for a data path
+ * that keeps its own copy and looks the entry up again only when this
+ * moved. */
+uint32_t roce_qp_table_generation(const struct roce_qp_table *t, uint32_t qpn);
+
 /*
  * Engine-driven state change (e.g. RTS -> ERR after the retry count is
  * exhausted, RTS -> SQE). Visible to LOAD. Moves the engine may make: any

@@ -257,3 +257,11 @@ void roce_qp_table_reset_all(struct roce_qp_table *t)
 		seq_write_end(&slot->seq, s);
 	}
 }
+
+uint32_t roce_qp_table_generation(const struct roce_qp_table *t, uint32_t qpn)
+{
+	if (qpn >= ROCE_MAX_QP)
+		return 0;
+	/* as lookup reports it: a write under way still shows the old one */
+	return __atomic_load_n(&t->slot[qpn].seq, __ATOMIC_ACQUIRE) >> 1;
+}

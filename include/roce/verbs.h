@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The verbs API: what an RDMA programmer knows from libibverbs, in front of
+ * the engine. Opaque handles, post_send(qp, wr, &bad_wr), poll_cq(cq, n,
+ * wc[]), enums with string tables. Values of the enums are ibverbs' own, so
+ * code moves between the two with a rename.
+ *
+ * A context owns one device model (register file, tables, DDR), its host
+ * driver, and the engine that runs the data path on a link port. Every QP
+ * and MR setting is written through the register file (roce/driver.h), so
+ * the model is configured exactly as the board is.
+ *
+ * Buffers: the engine's memory is the device DDR. roce_mem_alloc() hands
+ * out DDR; roce_reg_mr() registers a range of it. A virtual address is the
+ * buffer's pointer value, as with ibverbs, so the peer uses it in RETHs.
+ *
+ * Threads: post_send, post_recv and poll_cq are lock-free (single producer,
+ * single consumer queues) and may run on another thread than the engine.
+ * Control calls (create, modify, destroy) may too; they take the engine's
+ * lock. The engine runs when roce_engine_poll() is called, or on its own
+ * thread (roce_engine_start()).
+ */
+#ifndef ROCE_VERBS_H
+#define ROCE_VERBS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "roce/device.h"
+#include "roce/link.h"
+#include "roce/regs.h"
+
+struct roce_context;
+struct roce_pd;
+struct roce_mr;
+struct roce_cq;
+struct roce_qp;
+
+/* ---- context ------------------------------------------------------------ */
+
+struct roce_context_attr {
+	uint8_t mac[6];                 /* station address (MAC_LOW/HIGH) */
+	uint32_t ip;                    /* IPv4, host order (IP_ADDR) */
+	struct roce_port *port;         /* the link; required */
+	struct roce_device_config dev;  /* device model: DDR size, link delay */
+	uint32_t link_timeout_ms;       /* power-on wait for link-ready; 0 = default */
+	uint64_t (*now_ns)(void *ctx);  /* engine clock (timers); NULL = monotonic */
+	void *clock_ctx;
+};
+
+/* Create the device, run the power-on sequence through the driver (soft
+ * reset, addresses, wait for link-ready, enable) and attach the engine to
+ * the port. */
+int roce_open(const struct roce_context_attr *attr, struct roce_context **out);
+void roce_close(struct roce_context *ctx);
+
+struct roce_device *roce_context_device(struct roce_context *ctx);
+struct roce_drv *roce_context_driver(struct roce_context *ctx);
+
+/* Run the data path once: receive a burst, run timers, transmit a burst.
+ * Returns how many frames moved (0 = idle). */
+unsigned roce_engine_poll(struct roce_context *ctx);
+/* Run the engine on its own thread (pinned to cpu, -1 = not pinned). */
+int roce_engine_start(struct roce_context *ctx, int cpu);
+void roce_engine_stop(struct roce_context *ctx);
+
+/* DDR for buffers (control path; not for the per-packet path). */
+void *roce_mem_alloc(struct roce_context *ctx, size_t len, size_t align);
+void roce_mem_free(struct roce_context *ctx, void *p);
+
+/* ---- protection domain, memory region ----------------------------------- */
+
+struct roce_pd *roce_alloc_pd(struct roce_context *ctx);
+int roce_dealloc_pd(struct roce_pd *pd);
+
+struct roce_mr {
+	struct roce_context *ctx;
+	struct roce_pd *pd;
+	void *addr;
+	size_t length;
+	uint32_t lkey, rkey;
+	uint32_t index;                 /* MR table entry */
+	unsigned access;
+};
+
+/* access: enum roce_access bits. addr must lie in the DDR (roce_mem_alloc).
+ * The key byte is random, so keys are not guessable from the index. */
+struct roce_mr *roce_reg_mr(struct roce_pd *pd, void *addr, size_t length,
+			    unsigned access);
+int roce_dereg_mr(struct roce_mr *mr);
+
+/* ---- completion queue --------------------------------------------------- */
+
+enum roce_wc_status {
+	ROCE_WC_SUCCESS = 0,
+	ROCE_WC_LOC_LEN_ERR = 1,
+	ROCE_WC_LOC_QP_OP_ERR = 2,
+	ROCE_WC_LOC_PROT_ERR = 4,
+	ROCE_WC_WR_FLUSH_ERR = 5,
+	ROCE_WC_MW_BIND_ERR = 6,
+	ROCE_WC_BAD_RESP_ERR = 7,
+	ROCE_WC_LOC_ACCESS_ERR = 8,
+	ROCE_WC_REM_INV_REQ_ERR = 9,
+	ROCE_WC_REM_ACCESS_ERR = 10,
+	ROCE_WC_REM_OP_ERR = 11,
+	ROCE_WC_RETRY_EXC_ERR = 12,
+	ROCE_WC_RNR_RETRY_EXC_ERR = 13,
+	ROCE_WC_FATAL_ERR = 19,
+	ROCE_WC_GENERAL_ERR = 21,
+};
+
+enum roce_wc_opcode {
+	ROCE_WC_SEND = 0,
+	ROCE_WC_RDMA_WRITE = 1,
+	ROCE_WC_RDMA_READ = 2,
+	ROCE_WC_COMP_SWAP = 3,
+	ROCE_WC_FETCH_ADD = 4,
+	ROCE_WC_RECV = 128,
+	ROCE_WC_RECV_RDMA_WITH_IMM = 129,
+};
+
+enum roce_wc_flags {
+	ROCE_WC_WITH_IMM = 1u << 1,
+};
+
+struct roce_wc {
+	uint64_t wr_id;
+	enum roce_wc_status status;
+	enum roce_wc_opcode opcode;
+	uint32_t byte_len;
+	uint32_t imm_data;              /* network order, as ibverbs */
+	uint32_t qp_num;
+	uint32_t src_qp;
+	unsigned wc_flags;
+};
+
+const char *roce_wc_status_str(enum roce_wc_status status);
+const char *roce_wc_opcode_str(enum roce_wc_opcode opcode);
+
+/* cqe: capacity (rounded up to a power of two). */
+struct roce_cq *roce_create_cq(struct roce_context *ctx, int cqe);
+int roce_destroy_cq(struct roce_cq *cq);
+/* Returns the number of completions stored in wc (0..n), or a negative
+ * status (-ROCE_E_FULL: the CQ overflowed and completions were lost). */
+int roce_poll_cq(struct roce_cq *cq, int n, struct roce_wc *wc);
+
+/* ---- queue pair --------------------------------------------------------- */
+
+struct roce_qp_cap {
+	uint32_t max_send_wr, max_recv_wr;
+	uint32_t max_send_sge, max_recv_sge;
+};
+
+struct roce_qp_init_attr {
+	struct roce_cq *send_cq, *recv_cq;
+	struct roce_qp_cap cap;
+	enum roce_qp_type qp_type;      /* ROCE_QPT_RC */
+	bool sq_sig_all;
+};
+
+enum roce_qp_attr_mask {
+	ROCE_QP_STATE = 1u << 0,
+	ROCE_QP_ACCESS_FLAGS = 1u << 3,
+	ROCE_QP_PKEY_INDEX = 1u << 4,
+	ROCE_QP_AV = 1u << 7,
+	ROCE_QP_PATH_MTU = 1u << 8,
+	ROCE_QP_TIMEOUT = 1u << 9,
+	ROCE_QP_RETRY_CNT = 1u << 10,
+	ROCE_QP_RNR_RETRY = 1u << 11,
+	ROCE_QP_RQ_PSN = 1u << 12,
+	ROCE_QP_MAX_QP_RD_ATOMIC = 1u << 13,
+	ROCE_QP_MIN_RNR_TIMER = 1u << 15,
+	ROCE_QP_SQ_PSN = 1u << 16,
+	ROCE_QP_MAX_DEST_RD_ATOMIC = 1u << 17,
+	ROCE_QP_DEST_QPN = 1u << 20,
+};
+
+/* Address vector: where the peer is (RoCE v2 over IPv4). */
+struct roce_ah_attr {
+	uint32_t dest_ip;               /* host order */
+	uint8_t dest_mac[6];
+};
+
+struct roce_qp_attr {
+	enum roce_qp_state qp_state;
+	enum roce_mtu path_mtu;
+	uint32_t qp_access_flags;
+	uint32_t dest_qp_num;
+	uint32_t rq_psn, sq_psn;
+	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer;
+	uint8_t max_rd_atomic, max_dest_rd_atomic;
+	uint16_t pkey;                  /* P_Key itself (the table has one entry) */
+	struct roce_ah_attr ah_attr;
+};
+
+struct roce_qp *roce_create_qp(struct roce_pd *pd, const struct roce_qp_init_attr *attr);
+int roce_destroy_qp(struct roce_qp *qp);
+uint32_t roce_qp_num(const struct roce_qp *qp);
+/* RESET -> INIT -> RTR -> RTS as with ibverbs; mask says which fields. */
+int roce_modify_qp(struct roce_qp *qp, const struct roce_qp_attr *attr, unsigned mask);
+/* The QP context as the register file holds it (LOAD). */
+int roce_query_qp(struct roce_qp *qp, struct roce_qp_attr *attr);
+
+struct roce_sge {
+	uint64_t addr;
+	uint32_t length;
+	uint32_t lkey;
+};
+
+enum roce_wr_opcode {
+	ROCE_WR_RDMA_WRITE = 0,
+	ROCE_WR_RDMA_WRITE_WITH_IMM = 1,
+	ROCE_WR_SEND = 2,
+	ROCE_WR_SEND_WITH_IMM = 3,
+	ROCE_WR_RDMA_READ = 4,
+	ROCE_WR_ATOMIC_CMP_AND_SWP = 5,
+	ROCE_WR_ATOMIC_FETCH_AND_ADD = 6,
+};
+
+enum roce_send_flags {
+	ROCE_SEND_FENCE = 1u << 0,
+	ROCE_SEND_SIGNALED = 1u << 1,
+	ROCE_SEND_SOLICITED = 1u << 2,
+};
+
+struct roce_send_wr {
+	uint64_t wr_id;
+	struct roce_send_wr *next;
+	struct roce_sge *sg_list;
+	int num_sge;
+	enum roce_wr_opcode opcode;
+	unsigned send_flags;
+	uint32_t imm_data;              /* network order, as ibverbs */
+	union {
+		struct {
+			uint64_t remote_addr;
+			uint32_t rkey;
+		} rdma;
+		struct {
+			uint64_t remote_addr;
+			uint64_t compare_add;
+			uint64_t swap;
+			uint32_t rkey;
+		} atomic;
+	} wr;
+};
+
+struct roce_recv_wr {
+	uint64_t wr_id;
+	struct roce_recv_wr *next;
+	struct roce_sge *sg_list;
+	int num_sge;
+};
+
+/* Returns ROCE_OK, or an error with *bad_wr at the first WR not posted:
+ * ROCE_E_FULL (queue full), ROCE_E_INVAL (bad opcode, too many SGEs),
+ * ROCE_E_STATE (QP in RESET or INIT for sends). */
+int roce_post_send(struct roce_qp *qp, struct roce_send_wr *wr,
+		   struct roce_send_wr **bad_wr);
+int roce_post_recv(struct roce_qp *qp, struct roce_recv_wr *wr,
+		   struct roce_recv_wr **bad_wr);
+
+/* Test and fault hooks. */
+/* Stall the local DMA engine: WRITE/SEND data reads time out after
+ * timeout_us and complete with ROCE_WC_GENERAL_ERR (seed 001 WRITE_DATA). */
+void roce_engine_set_dma_stall(struct roce_context *ctx, bool stall, uint32_t timeout_us);
+
+#endif

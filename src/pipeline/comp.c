@@ -1,0 +1,379 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The completer: ACKs, NAKs, READ responses and atomic ACKs coming back to
+ * the requester; the retransmit and RNR timers; completions in order.
+ *
+ * una is the oldest PSN not yet acknowledged. An ACK for PSN p
+ * acknowledges every PSN up to p (IBA 9.7.5.1.1); READ responses and
+ * atomic ACKs must arrive for una exactly, anything later means responses
+ * were lost and the READ is asked again from una (IBA 9.7.7.1, "implied
+ * NAK"). Releasing a WQE is a move of the SQ consumer index: it never
+ * stalls the requester (SPEC: release work is queued, not done inline).
+ */
+#include <string.h>
+
+#include "pipeline/engine.h"
+#include "roce/psn.h"
+#include "roce/status.h"
+
+/* IBA 9.7.5.2.8 table 45: RNR timer codes in units of 10 us. */
+static const uint32_t rnr_10us[32] = {
+	65536, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192,
+	256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288,
+	16384, 24576, 32768, 49152,
+};
+
+uint64_t comp_timeout_ns(const struct roce_qp *qp)
+{
+	/* IBA 9.7.6.1.3: 4.096 us * 2^timeout; 0 means infinite */
+	return qp->cfg.timeout ? 4096ull << qp->cfg.timeout : 0;
+}
+
+void comp_reset(struct roce_qp *qp)
+{
+	memset(&qp->comp, 0, sizeof(qp->comp));
+}
+
+static bool is_rd_atomic(const struct swqe *w)
+{
+	return w->opcode == ROCE_WR_RDMA_READ ||
+	       w->opcode == ROCE_WR_ATOMIC_CMP_AND_SWP ||
+	       w->opcode == ROCE_WR_ATOMIC_FETCH_AND_ADD;
+}
+
+static uint32_t last_psn(const struct swqe *w)
+{
+	return roce_psn_add(w->first_psn, w->npsn - 1);
+}
+
+static enum roce_wc_opcode wc_opcode(const struct swqe *w)
+{
+	switch (w->opcode) {
+	case ROCE_WR_RDMA_WRITE:
+	case ROCE_WR_RDMA_WRITE_WITH_IMM: return ROCE_WC_RDMA_WRITE;
+	case ROCE_WR_RDMA_READ: return ROCE_WC_RDMA_READ;
+	case ROCE_WR_ATOMIC_CMP_AND_SWP: return ROCE_WC_COMP_SWAP;
+	case ROCE_WR_ATOMIC_FETCH_AND_ADD: return ROCE_WC_FETCH_ADD;
+	default: return ROCE_WC_SEND;
+	}
+}
+
+/* Pop finished WQEs in order and raise their completions. */
+void comp_complete(struct roce_engine *e, struct roce_qp *qp)
+{
+	uint32_t cons = atomic_load_explicit(&qp->sq.cons, memory_order_relaxed);
+	bool moved = false;
+
+	while (cons != qp->req.cur) {
+		struct swqe *w = sq_at(qp, cons);
+
+		if (w->state != SWQE_DONE)
+			break;
+		if (is_rd_atomic(w) && qp->req.rd_atomic)
+			qp->req.rd_atomic--;
+		if (w->status != ROCE_WC_SUCCESS || qp->sq_sig_all ||
+		    (w->flags & ROCE_SEND_SIGNALED)) {
+			struct roce_wc wc = {
+				.wr_id = w->wr_id,
+				.status = (enum roce_wc_status)w->status,
+				.opcode = wc_opcode(w),
+				.byte_len = w->length,
+				.qp_num = qp->qpn,
+			};
+			engine_cq_push(e, qp->send_cq, &wc);
+		}
+		cons++;
+		moved = true;
+	}
+	if (moved)
+		atomic_store_explicit(&qp->sq.cons, cons, memory_order_release);
+	/* timer: running while anything is outstanding */
+	if (roce_psn_cmp(qp->comp.una, qp->req.psn) >= 0)
+		qp->comp.timer = 0;
+}
+
+/* The oldest WQE not done: where a response for una belongs. */
+static struct swqe *oldest(struct roce_qp *qp)
+{
+	uint32_t i = atomic_load_explicit(&qp->sq.cons, memory_order_relaxed);
+
+	for (; i != qp->req.cur + 1; i++) {
+		struct swqe *w = sq_at(qp, i);
+
+		if (w->state == SWQE_POSTED)
+			return NULL;
+		if (w->state != SWQE_DONE)
+			return w;
+	}
+	return NULL;
+}
+
+static void progress(struct roce_engine *e, struct roce_qp *qp, uint32_t new_una)
+{
+	qp->comp.una = new_una;
+	qp->comp.go_back = false;
+	/* a late ACK can overtake a requester rewound by a timeout: never
+	 * send again what is acknowledged */
+	if (roce_psn_cmp(new_una, qp->req.psn) > 0)
+		req_go_back(e, qp, new_una);
+	qp->comp.retry_left = qp->cfg.retry_cnt;
+	qp->comp.rnr_left = qp->cfg.rnr_retry;
+	if (qp->comp.timer && qp->cfg.timeout)
+		qp->comp.timer = e->now + comp_timeout_ns(qp);
+}
+
+/*
+ * Everything up to and including psn is acknowledged. SEND and WRITE
+ * WQEs that end there are done; a READ or atomic met on the way had its
+ * responses lost (the ACK proves the responder went past it): ask again.
+ */
+static void ack_upto(struct roce_engine *e, struct roce_qp *qp, uint32_t psn)
+{
+	struct swqe *w;
+
+	while ((w = oldest(qp)) && roce_psn_cmp(w->first_psn, psn) <= 0) {
+		if (is_rd_atomic(w)) {
+			if (roce_psn_cmp(qp->comp.una, w->first_psn) < 0)
+				progress(e, qp, w->first_psn);
+			if (!qp->comp.go_back) {
+				qp->comp.go_back = true;
+				req_go_back(e, qp, qp->comp.una);
+			}
+			return;
+		}
+		if (roce_psn_cmp(last_psn(w), psn) > 0)
+			break;          /* partly acknowledged */
+		w->state = SWQE_DONE;
+		w->status = ROCE_WC_SUCCESS;
+	}
+	if (roce_psn_cmp(roce_psn_add(psn, 1), qp->comp.una) > 0)
+		progress(e, qp, roce_psn_add(psn, 1));
+}
+
+static void fail_at(struct roce_engine *e, struct roce_qp *qp,
+		    enum roce_wc_status status)
+{
+	struct swqe *w = oldest(qp);
+
+	if (w) {
+		w->state = SWQE_DONE;
+		w->status = (uint8_t)status;
+	}
+	engine_qp_error(e, qp);
+}
+
+static void on_nak(struct roce_engine *e, struct roce_qp *qp, uint32_t psn,
+		   uint8_t syndrome)
+{
+	uint8_t code = syndrome & ROCE_AETH_VALUE_MASK;
+
+	if ((syndrome & ROCE_AETH_TYPE_MASK) == ROCE_AETH_RNR_NAK) {
+		roce_cnt_inc(e->cnt, ROCE_CNT_NAKS_RX_RNR);
+		ack_upto(e, qp, roce_psn_add(psn, -1u));
+		if (qp->comp.rnr_left == 0) {
+			fail_at(e, qp, ROCE_WC_RNR_RETRY_EXC_ERR);
+			return;
+		}
+		if (qp->comp.rnr_left != 7)     /* 7 = retry forever (IBA 9.7.5.2.8) */
+			qp->comp.rnr_left--;
+		roce_cnt_inc(e->cnt, ROCE_CNT_RNR_RETRIES);
+		qp->comp.rnr_until = e->now + (uint64_t)rnr_10us[code] * 10000u;
+		req_go_back(e, qp, psn);
+		return;
+	}
+	switch (code) {
+	case ROCE_NAK_PSN_SEQ_ERR:
+		roce_cnt_inc(e->cnt, ROCE_CNT_NAKS_RX_PSN_SEQ_ERR);
+		ack_upto(e, qp, roce_psn_add(psn, -1u));
+		if (qp->comp.go_back)
+			return;         /* a retry from here is already under way */
+		if (qp->comp.retry_left == 0) {
+			fail_at(e, qp, ROCE_WC_RETRY_EXC_ERR);
+			return;
+		}
+		qp->comp.retry_left--;
+		qp->comp.go_back = true;
+		req_go_back(e, qp, psn);
+		return;
+	case ROCE_NAK_INVALID_REQ:
+		roce_cnt_inc(e->cnt, ROCE_CNT_NAKS_RX_INVALID_REQ);
+		ack_upto(e, qp, roce_psn_add(psn, -1u));
+		fail_at(e, qp, ROCE_WC_REM_INV_REQ_ERR);
+		return;
+	case ROCE_NAK_REMOTE_ACCESS:
+		roce_cnt_inc(e->cnt, ROCE_CNT_NAKS_RX_REMOTE_ACCESS);
+		ack_upto(e, qp, roce_psn_add(psn, -1u));
+		fail_at(e, qp, ROCE_WC_REM_ACCESS_ERR);
+		return;
+	default:
+		roce_cnt_inc(e->cnt, ROCE_CNT_NAKS_RX_REMOTE_OP);
+		ack_upto(e, qp, roce_psn_add(psn, -1u));
+		fail_at(e, qp, ROCE_WC_REM_OP_ERR);
+		return;
+	}
+}
+
+static void on_read_resp(struct roce_engine *e, struct roce_qp *qp,
+			 const struct roce_pkt *p, uint32_t psn)
+{
+	struct swqe *w = oldest(qp);
+	uint32_t off, expect;
+	int rc;
+
+	if (!w || w->opcode != ROCE_WR_RDMA_READ || psn != qp->comp.una ||
+	    roce_psn_dist(w->first_psn, psn) >= w->npsn) {
+		/* later than una: responses were lost; ask again, once */
+		if (w && roce_psn_cmp(psn, qp->comp.una) > 0 && !qp->comp.go_back) {
+			qp->comp.go_back = true;
+			req_go_back(e, qp, qp->comp.una);
+		}
+		roce_cnt_drop(e->cnt, ROCE_E_PSN);
+		return;
+	}
+	off = roce_psn_dist(w->first_psn, psn) * qp->mtu;
+	expect = w->length - off < qp->mtu ? w->length - off : qp->mtu;
+	/* FIRST and MIDDLE carry exactly one MTU, LAST and ONLY the rest */
+	if (p->payload_len != expect ||
+	    ((p->op->pos & ROCE_POS_LAST) != 0) != (off + expect == w->length)) {
+		fail_at(e, qp, ROCE_WC_BAD_RESP_ERR);
+		return;
+	}
+	rc = mem_scatter(e, w->sge, w->num_sge, off, roce_pkt_payload(p), p->payload_len);
+	if (rc) {
+		fail_at(e, qp, ROCE_WC_LOC_PROT_ERR);
+		return;
+	}
+	if (psn == last_psn(w)) {
+		w->state = SWQE_DONE;
+		w->status = ROCE_WC_SUCCESS;
+	}
+	progress(e, qp, roce_psn_add(psn, 1));
+}
+
+static void on_atomic_ack(struct roce_engine *e, struct roce_qp *qp,
+			  const struct roce_pkt *p, uint32_t psn)
+{
+	struct swqe *w;
+	uint8_t orig[8];
+	uint64_t v;
+
+	ack_upto(e, qp, roce_psn_add(psn, -1u));
+	w = oldest(qp);
+	if (!w || psn != qp->comp.una || w->first_psn != psn ||
+	    (w->opcode != ROCE_WR_ATOMIC_CMP_AND_SWP &&
+	     w->opcode != ROCE_WR_ATOMIC_FETCH_AND_ADD)) {
+		roce_cnt_drop(e->cnt, ROCE_E_PSN);
+		return;
+	}
+	/* the original value lands in local memory in host byte order */
+	v = roce_get_be64(roce_pkt_hdr(p, ROCE_HDR_ATMACK));
+	memcpy(orig, &v, 8);
+	if (mem_scatter(e, w->sge, w->num_sge, 0, orig, 8) != ROCE_OK) {
+		fail_at(e, qp, ROCE_WC_LOC_PROT_ERR);
+		return;
+	}
+	w->state = SWQE_DONE;
+	w->status = ROCE_WC_SUCCESS;
+	progress(e, qp, roce_psn_add(psn, 1));
+}
+
+void comp_response(struct roce_engine *e, struct roce_qp *qp, const struct roce_pkt *p)
+{
+	uint32_t psn = roce_bth_psn(roce_pkt_bth(p));
+	const uint8_t *aeth = roce_pkt_hdr(p, ROCE_HDR_AETH);
+	uint8_t syn = aeth ? aeth[0] : 0;
+
+	/* only PSNs in [una - 1, highest sent) mean anything; older ones
+	 * are duplicates, newer ones were never sent: drop them silently */
+	if (roce_psn_cmp(psn, qp->req.psn_max) >= 0 ||
+	    roce_psn_cmp(psn, roce_psn_add(qp->comp.una, -1u)) < 0) {
+		roce_cnt_drop(e->cnt, ROCE_E_PSN);
+		return;
+	}
+	switch (p->op->cls) {
+	case ROCE_OPC_ACK:
+		if ((syn & ROCE_AETH_TYPE_MASK) == ROCE_AETH_ACK) {
+			roce_cnt_inc(e->cnt, ROCE_CNT_ACKS_RX);
+			ack_upto(e, qp, psn);
+		} else {
+			on_nak(e, qp, psn, syn);
+		}
+		break;
+	case ROCE_OPC_ATOMIC_ACK:
+		roce_cnt_inc(e->cnt, ROCE_CNT_ACKS_RX);
+		on_atomic_ack(e, qp, p, psn);
+		break;
+	case ROCE_OPC_READ_RESP:
+		on_read_resp(e, qp, p, psn);
+		break;
+	default:
+		roce_cnt_drop(e->cnt, ROCE_E_OPCODE);
+		return;
+	}
+	comp_complete(e, qp);
+}
+
+void comp_timers(struct roce_engine *e, struct roce_qp *qp)
+{
+	if (!qp->comp.timer || e->now < qp->comp.timer || qp->flushed)
+		return;
+	roce_cnt_inc(e->cnt, ROCE_CNT_TIMEOUTS);
+	if (roce_psn_cmp(qp->comp.una, qp->req.psn) >= 0) {
+		qp->comp.timer = 0;     /* nothing outstanding after all */
+		return;
+	}
+	if (qp->comp.retry_left == 0) {
+		fail_at(e, qp, ROCE_WC_RETRY_EXC_ERR);
+		return;
+	}
+	qp->comp.retry_left--;
+	qp->comp.go_back = true;
+	qp->comp.timer = e->now + comp_timeout_ns(qp);
+	req_go_back(e, qp, qp->comp.una);
+}
+
+/* ERR: every WQE not yet completed ends with WR_FLUSH_ERR (the one that
+ * failed keeps its status), every receive WQE too (IBA 10.3.1). */
+void comp_flush(struct roce_engine *e, struct roce_qp *qp)
+{
+	uint32_t prod = atomic_load_explicit(&qp->sq.prod, memory_order_acquire);
+	uint32_t cons = atomic_load_explicit(&qp->sq.cons, memory_order_relaxed);
+
+	for (; cons != prod; cons++) {
+		struct swqe *w = sq_at(qp, cons);
+		struct roce_wc wc = {
+			.wr_id = w->wr_id,
+			.status = w->state == SWQE_DONE ? (enum roce_wc_status)w->status
+							: ROCE_WC_WR_FLUSH_ERR,
+			.opcode = wc_opcode(w),
+			.qp_num = qp->qpn,
+		};
+
+		if (wc.status == ROCE_WC_SUCCESS && !qp->sq_sig_all &&
+		    !(w->flags & ROCE_SEND_SIGNALED)) {
+			continue;
+		}
+		if (wc.status == ROCE_WC_SUCCESS)
+			wc.byte_len = w->length;
+		engine_cq_push(e, qp->send_cq, &wc);
+	}
+	atomic_store_explicit(&qp->sq.cons, cons, memory_order_release);
+	qp->req.cur = cons;
+	qp->req.rd_atomic = 0;
+
+	prod = atomic_load_explicit(&qp->rq.prod, memory_order_acquire);
+	cons = atomic_load_explicit(&qp->rq.cons, memory_order_relaxed);
+	for (; cons != prod; cons++) {
+		struct rwqe *r = &qp->rwqe[cons & qp->rq.mask];
+		struct roce_wc wc = {
+			.wr_id = r->wr_id,
+			.status = ROCE_WC_WR_FLUSH_ERR,
+			.opcode = ROCE_WC_RECV,
+			.qp_num = qp->qpn,
+		};
+
+		engine_cq_push(e, qp->recv_cq, &wc);
+	}
+	atomic_store_explicit(&qp->rq.cons, cons, memory_order_release);
+	qp->comp.timer = 0;
+}

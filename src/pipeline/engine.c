@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The engine's top level: it only wires the stages together (STYLE: the
+ * top level wires, the stages work). One poll = receive a burst, follow the
+ * QP contexts the register file changed, run timers, let every QP's
+ * responder and requester fill the transmit burst, send it.
+ */
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "pipeline/engine.h"
+#include "roce/device.h"
+#include "roce/psn.h"
+#include "roce/status.h"
+
+static uint64_t mono_ns(void *ctx)
+{
+	struct timespec ts;
+
+	(void)ctx;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int engine_init(struct roce_engine *e, struct roce_context *ctx,
+		const struct roce_context_attr *attr)
+{
+	size_t mem_size;
+
+	e->ctx = ctx;
+	e->dev = ctx->dev;
+	e->cnt = roce_device_counters(ctx->dev);
+	e->qpt = roce_device_qp_table(ctx->dev);
+	e->mrt = roce_device_mr_table(ctx->dev);
+	e->mem = roce_device_mem(ctx->dev, &mem_size);
+	e->mem_size = mem_size;
+	e->port = attr->port;
+	memcpy(e->mac, attr->mac, 6);
+	e->ip = attr->ip;
+	e->now_ns = attr->now_ns ? attr->now_ns : mono_ns;
+	e->clock_ctx = attr->clock_ctx;
+	e->dma_timeout_us = ROCE_DMA_TIMEOUT_US;
+	e->tx = calloc(ROCE_TX_BURST, sizeof(*e->tx));
+	e->active = calloc(ROCE_MAX_QP, sizeof(*e->active));
+	if (!e->tx || !e->active) {
+		free(e->tx);
+		free(e->active);
+		return ROCE_E_NOMEM;
+	}
+	for (unsigned i = 0; i < ROCE_TX_BURST; i++)
+		e->tx_frames[i].data = e->tx[i].data;
+	pthread_mutex_init(&e->lock, NULL);
+	return ROCE_OK;
+}
+
+void engine_fini(struct roce_engine *e)
+{
+	free(e->tx);
+	free(e->active);
+	pthread_mutex_destroy(&e->lock);
+}
+
+void engine_add_qp(struct roce_engine *e, struct roce_qp *qp)
+{
+	qp->active_idx = e->n_active;
+	e->active[e->n_active++] = qp;
+	e->qp_by_qpn[qp->qpn] = qp;
+}
+
+void engine_del_qp(struct roce_engine *e, struct roce_qp *qp)
+{
+	struct roce_qp *last = e->active[--e->n_active];
+
+	e->active[qp->active_idx] = last;
+	last->active_idx = qp->active_idx;
+	e->qp_by_qpn[qp->qpn] = NULL;
+}
+
+void engine_cq_push(struct roce_engine *e, struct roce_cq *cq, const struct roce_wc *wc)
+{
+	uint32_t prod = atomic_load_explicit(&cq->ring.prod, memory_order_relaxed);
+	uint32_t cons = atomic_load_explicit(&cq->ring.cons, memory_order_acquire);
+
+	roce_cnt_inc(e->cnt, ROCE_CNT_COMPLETIONS);
+	if (wc->status != ROCE_WC_SUCCESS)
+		roce_cnt_inc(e->cnt, ROCE_CNT_ERROR_COMPLETIONS);
+	if (prod - cons > cq->ring.mask) {
+		/* CQ overrun (IBA 11.4.2.1): lost, and reported by poll_cq */
+		atomic_store_explicit(&cq->overflow, true, memory_order_release);
+		return;
+	}
+	cq->wc[prod & cq->ring.mask] = *wc;
+	atomic_store_explicit(&cq->ring.prod, prod + 1, memory_order_release);
+}
+
+/* The engine moves a QP to ERR (IBA 10.3.1): the register file shows it,
+ * the queues are flushed. */
+void engine_qp_error(struct roce_engine *e, struct roce_qp *qp)
+{
+	roce_qp_table_set_state((struct roce_qp_table *)e->qpt, qp->qpn, ROCE_QPS_ERR);
+	qp->cfg.state = ROCE_QPS_ERR;
+	qp->resp.goto_err = false;
+	comp_complete(e, qp);
+	comp_flush(e, qp);
+	qp->flushed = true;
+}
+
+/* Follow the register file: a commit changed the QP context. */
+static void sync_cfg(struct roce_engine *e, struct roce_qp *qp)
+{
+	uint32_t gen = roce_qp_table_generation(e->qpt, qp->qpn);
+	struct roce_qp_cfg c;
+	uint8_t old;
+
+	if (gen == qp->cfg_gen)
+		goto flush;
+	old = qp->cfg.state;
+	roce_qp_table_lookup(e->qpt, qp->qpn, &c, &qp->cfg_gen);
+	qp->cfg = c;
+	qp->mtu = roce_mtu_bytes((enum roce_mtu)c.mtu);
+	if (!qp->mtu)
+		qp->mtu = ROCE_MIN_MTU;
+	qp->sport = roce_udp_sport(qp->qpn, c.dest_qpn);
+	if (c.state == old)
+		goto flush;
+	switch (c.state) {
+	case ROCE_QPS_RESET:
+		/* RESET empties both queues without completions (IBA 10.3.1) */
+		atomic_store_explicit(&qp->sq.cons,
+				      atomic_load_explicit(&qp->sq.prod, memory_order_acquire),
+				      memory_order_release);
+		atomic_store_explicit(&qp->rq.cons,
+				      atomic_load_explicit(&qp->rq.prod, memory_order_acquire),
+				      memory_order_release);
+		/* fall through */
+	case ROCE_QPS_INIT:
+		req_reset(qp);
+		comp_reset(qp);
+		resp_reset(qp);
+		qp->flushed = false;
+		break;
+	case ROCE_QPS_RTR:
+		resp_reset(qp);
+		qp->resp.psn = c.rq_psn;
+		break;
+	case ROCE_QPS_RTS:
+		if (old == ROCE_QPS_RTR) {
+			req_reset(qp);
+			comp_reset(qp);
+			qp->req.psn = qp->req.psn_max = qp->comp.una = c.sq_psn;
+			qp->comp.retry_left = c.retry_cnt;
+			qp->comp.rnr_left = c.rnr_retry;
+		}
+		break;
+	default:
+		break;
+	}
+flush:
+	/* ERR flushes whatever is posted, now and later (IBA 10.3.1) */
+	if (qp->cfg.state == ROCE_QPS_ERR) {
+		comp_flush(e, qp);
+		qp->flushed = true;
+	}
+}
+
+static unsigned poll_once(struct roce_engine *e)
+{
+	struct roce_frame rx[ROCE_RX_BURST];
+	unsigned n, moved, i;
+
+	e->now = e->now_ns(e->clock_ctx);
+	for (i = 0; i < e->n_active; i++)
+		sync_cfg(e, e->active[i]);
+
+	n = roce_port_rx(e->port, rx, ROCE_RX_BURST);
+	for (i = 0; i < n; i++)
+		recv_frame(e, rx[i].data, rx[i].len);
+	if (n)
+		roce_port_rx_release(e->port, n);
+	moved = n;
+
+	for (i = 0; i < e->n_active; i++)
+		comp_timers(e, e->active[i]);
+	/* replies first (they free the peer's window), then new requests;
+	 * a rotating start keeps one busy QP from starving the others */
+	for (i = 0; i < e->n_active && tx_room(e); i++) {
+		struct roce_qp *qp = e->active[(e->rr + i) % e->n_active];
+
+		resp_tx(e, qp);
+		req_tx(e, qp);
+	}
+	if (e->n_active)
+		e->rr = (e->rr + 1) % e->n_active;
+	moved += tx_flush(e);
+	return moved;
+}
+
+unsigned roce_engine_poll(struct roce_context *ctx)
+{
+	struct roce_engine *e = &ctx->eng;
+	unsigned moved;
+
+	pthread_mutex_lock(&e->lock);
+	moved = poll_once(e);
+	pthread_mutex_unlock(&e->lock);
+	return moved;
+}
+
+static void *engine_thread(void *arg)
+{
+	struct roce_engine *e = arg;
+
+	while (atomic_load_explicit(&e->running, memory_order_acquire)) {
+		pthread_mutex_lock(&e->lock);
+		poll_once(e);
+		pthread_mutex_unlock(&e->lock);
+	}
+	return NULL;
+}
+
+int roce_engine_start(struct roce_context *ctx, int cpu)
+{
+	struct roce_engine *e = &ctx->eng;
+
+	if (e->has_thread)
+		return ROCE_E_STATE;
+	atomic_store(&e->running, true);
+	if (pthread_create(&e->thread, NULL, engine_thread, e) != 0) {
+		atomic_store(&e->running, false);
+		return ROCE_E_NOMEM;
+	}
+	if (cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		pthread_setaffinity_np(e->thread, sizeof(set), &set);
+	}
+	e->has_thread = true;
+	return ROCE_OK;
+}
+
+void roce_engine_stop(struct roce_context *ctx)
+{
+	struct roce_engine *e = &ctx->eng;
+
+	if (!e->has_thread)
+		return;
+	atomic_store(&e->running, false);
+	pthread_join(e->thread, NULL);
+	e->has_thread = false;
+}
+
+void roce_engine_set_dma_stall(struct roce_context *ctx, bool stall, uint32_t timeout_us)
+{
+	pthread_mutex_lock(&ctx->eng.lock);
+	ctx->eng.dma_stall = stall;
+	ctx->eng.dma_timeout_us = timeout_us ? timeout_us : ROCE_DMA_TIMEOUT_US;
+	pthread_mutex_unlock(&ctx->eng.lock);
+}

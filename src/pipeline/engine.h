@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The transport engine's private state: the pipeline stages share these
+ * structures; nothing here is public API.
+ *
+ *   link port --rx--> recv.c (receive checks) --+--> resp.c (responder)
+ *                                               +--> comp.c (completer)
+ *   SQ --> req.c (requester, seed 001 state machine) --+
+ *   resp.c reply queue -------------------------------+--> tx.c --> link port
+ *
+ * One engine thread owns every field not marked otherwise. The send and
+ * receive queues and the CQs are single-producer/single-consumer rings
+ * shared with the application thread through acquire/release indices.
+ */
+#ifndef ROCE_PIPELINE_ENGINE_H
+#define ROCE_PIPELINE_ENGINE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "roce/counters.h"
+#include "roce/driver.h"
+#include "roce/link.h"
+#include "roce/packet.h"
+#include "roce/params.h"
+#include "roce/tables.h"
+#include "roce/verbs.h"
+
+/* ---- SPSC ring indices ---------------------------------------------------- */
+
+/* prod is written by the producer, cons by the consumer; both run freely
+ * and are masked by (size - 1) on use. */
+struct ring_idx {
+	_Atomic uint32_t prod;
+	_Atomic uint32_t cons;
+	uint32_t mask;
+};
+
+static inline uint32_t ring_count(struct ring_idx *r)
+{
+	return atomic_load_explicit(&r->prod, memory_order_acquire) -
+	       atomic_load_explicit(&r->cons, memory_order_acquire);
+}
+
+/* ---- work requests -------------------------------------------------------- */
+
+enum swqe_state {
+	SWQE_POSTED,            /* not started */
+	SWQE_SENDING,           /* some packets sent */
+	SWQE_SENT,              /* every packet sent, waiting for the response */
+	SWQE_DONE,              /* acknowledged / responses in; may complete */
+};
+
+struct swqe {
+	/* from the application */
+	uint64_t wr_id;
+	uint8_t opcode;                 /* enum roce_wr_opcode */
+	uint8_t flags;                  /* enum roce_send_flags */
+	uint8_t num_sge;
+	uint8_t state;                  /* enum swqe_state */
+	uint32_t length;                /* sum of the SGEs */
+	struct roce_sge sge[ROCE_MAX_SGE];
+	uint64_t remote_addr;
+	uint64_t compare_add, swap;
+	uint32_t rkey;
+	uint32_t imm;                   /* network order */
+	/* set by the requester */
+	uint32_t first_psn;             /* PSN of the first packet */
+	uint32_t npsn;                  /* PSNs it occupies (READ: responses) */
+	uint8_t status;                 /* enum roce_wc_status when DONE */
+};
+
+struct rwqe {
+	uint64_t wr_id;
+	uint8_t num_sge;
+	uint32_t length;
+	struct roce_sge sge[ROCE_MAX_SGE];
+};
+
+/* ---- the requester (seed 001 request state machine) ---------------------- */
+
+enum req_state {
+	REQ_IDLE,
+	REQ_SEND,
+	REQ_READ,
+	REQ_WRITE_HEAD,
+	REQ_WRITE_DATA,
+	REQ_ATOMIC,             /* extension: CmpSwap / FetchAdd request */
+	REQ_DONE,
+	REQ_STATE_COUNT
+};
+
+extern const char *const req_state_names[REQ_STATE_COUNT];
+
+struct req_ctx {
+	enum req_state state;
+	uint32_t cur;                   /* SQ index of the WQE being sent */
+	uint32_t psn;                   /* next PSN to send */
+	uint32_t psn_max;               /* highest next-PSN ever (resends are below) */
+	uint32_t offset;                /* bytes of the current WQE sent */
+	uint32_t noack;                 /* packets since the last AckReq */
+	uint32_t rd_atomic;             /* READ/atomic WQEs outstanding */
+	uint64_t dma_deadline;          /* WRITE_DATA: local DMA timeout */
+};
+
+/* ---- the completer -------------------------------------------------------- */
+
+struct comp_ctx {
+	uint32_t una;                   /* oldest unacknowledged PSN */
+	uint32_t tail;                  /* SQ index of the oldest WQE */
+	uint32_t read_psn;              /* next READ response PSN expected */
+	uint8_t retry_left;
+	uint8_t rnr_left;
+	bool go_back;                   /* a retry is under way: ignore stale responses */
+	uint64_t timer;                 /* retransmit deadline (0 = off) */
+	uint64_t rnr_until;             /* RNR wait: no transmission before */
+};
+
+/* ---- the responder -------------------------------------------------------- */
+
+enum reply_kind {
+	REPLY_ACK,              /* ACK up to psn (coalesced) */
+	REPLY_NAK,              /* NAK / RNR NAK: syndrome, psn */
+	REPLY_READ,             /* READ responses: psn .. psn + n - 1 */
+	REPLY_ATOMIC,           /* ATOMIC ACKNOWLEDGE with orig */
+};
+
+struct reply {
+	uint8_t kind;
+	uint8_t syndrome;
+	uint32_t psn;                   /* next PSN to send (READ: advances) */
+	uint32_t msn;
+	/* READ */
+	uint64_t pa;                    /* device address of the next byte */
+	uint32_t resid;                 /* bytes left */
+	uint32_t first_psn, last_psn;
+	/* ATOMIC */
+	uint64_t orig;
+};
+
+struct atomic_saved {
+	uint32_t psn;
+	bool valid;
+	uint64_t orig;
+};
+
+struct resp_ctx {
+	uint32_t psn;                   /* expected PSN (ePSN) */
+	uint32_t msn;
+	bool nak_sent;                  /* one NAK per sequence error (C9-?) */
+	bool goto_err;                  /* enter ERR once the NAK is out */
+	/* a multi-packet SEND or WRITE in progress */
+	bool in_send, in_write;
+	uint32_t rcv_offset;            /* SEND: bytes placed in the RWQE */
+	uint64_t write_pa;              /* WRITE: next device address */
+	uint32_t write_resid;
+	/* replies in PSN order */
+	struct reply replies[ROCE_RESP_QUEUE];
+	uint32_t rep_head, rep_tail;    /* free-running */
+	uint32_t rd_outstanding;        /* READ/atomic replies queued */
+	struct atomic_saved atomics[ROCE_ATOMIC_REPLAY];
+	uint32_t atomic_next;
+};
+
+/* ---- queue pair ----------------------------------------------------------- */
+
+struct roce_cq {
+	struct roce_context *ctx;
+	struct ring_idx ring;
+	struct roce_wc *wc;
+	_Atomic bool overflow;
+};
+
+struct roce_pd {
+	struct roce_context *ctx;
+	uint32_t pdn;
+};
+
+struct roce_qp {
+	struct roce_context *ctx;
+	struct roce_pd *pd;
+	uint32_t qpn;
+	struct roce_cq *send_cq, *recv_cq;
+	bool sq_sig_all;
+	uint32_t max_send_sge, max_recv_sge;
+
+	/* send queue: app produces, engine consumes (cons = completer tail) */
+	struct ring_idx sq;
+	struct swqe *swqe;
+	/* receive queue */
+	struct ring_idx rq;
+	struct rwqe *rwqe;
+
+	/* the QP context as last read from the table (engine thread) */
+	struct roce_qp_cfg cfg;
+	uint32_t cfg_gen;
+	uint32_t mtu;                   /* bytes */
+	uint16_t sport;                 /* UDP source port */
+	bool flushed;                   /* ERR: queues flushed */
+
+	struct req_ctx req;
+	struct comp_ctx comp;
+	struct resp_ctx resp;
+	uint32_t active_idx;            /* position in engine.active[] */
+};
+
+/* ---- engine ----------------------------------------------------------------- */
+
+struct tx_slot {
+	uint8_t data[ROCE_MAX_FRAME];
+};
+
+struct roce_engine {
+	struct roce_context *ctx;
+	struct roce_device *dev;
+	struct roce_counters *cnt;
+	const struct roce_qp_table *qpt;
+	const struct roce_mr_table *mrt;
+	uint8_t *mem;                   /* device DDR */
+	uint64_t mem_size;
+	struct roce_port *port;
+	uint8_t mac[6];
+	uint32_t ip;
+	uint16_t ip_id;
+
+	uint64_t (*now_ns)(void *);
+	void *clock_ctx;
+	uint64_t now;                   /* this poll's time */
+
+	struct roce_qp *qp_by_qpn[ROCE_MAX_QP];
+	struct roce_qp **active;        /* QPs that exist, dense */
+	uint32_t n_active;
+	uint32_t rr;                    /* round-robin start for TX */
+
+	/* TX staging: frames built here go to the port in one burst */
+	struct tx_slot *tx;
+	struct roce_frame tx_frames[ROCE_TX_BURST];
+	uint32_t tx_n;
+
+	bool dma_stall;
+	uint32_t dma_timeout_us;
+
+	pthread_mutex_t lock;           /* held by the engine around a poll */
+	pthread_t thread;
+	_Atomic bool running;
+	bool has_thread;
+};
+
+struct roce_context {
+	struct roce_device *dev;
+	struct roce_bus bus;
+	struct roce_drv drv;
+	struct roce_engine eng;
+	/* control-path allocations */
+	uint8_t qpn_used[ROCE_MAX_QP / 8];
+	uint8_t mr_used[ROCE_MAX_MR / 8];
+	uint32_t next_pdn;
+	struct devmem *mem;
+	uint64_t rng;
+};
+
+/* engine.c */
+int engine_init(struct roce_engine *e, struct roce_context *ctx,
+		const struct roce_context_attr *attr);
+void engine_fini(struct roce_engine *e);
+void engine_add_qp(struct roce_engine *e, struct roce_qp *qp);
+void engine_del_qp(struct roce_engine *e, struct roce_qp *qp);
+void engine_qp_error(struct roce_engine *e, struct roce_qp *qp);
+void engine_cq_push(struct roce_engine *e, struct roce_cq *cq, const struct roce_wc *wc);
+
+/* tx.c: staging, frame building and local memory (DMA) */
+static inline bool tx_room(const struct roce_engine *e)
+{
+	return e->tx_n < ROCE_TX_BURST;
+}
+unsigned tx_flush(struct roce_engine *e);
+/* Build one packet for qp into the next staging slot; payload from
+ * device memory at pa (len bytes, may be 0), or NULL source. */
+struct tx_pkt {
+	uint8_t opcode;
+	uint32_t psn;
+	bool ackreq, se;
+	const struct roce_hdrs *ext;    /* RETH/AETH/... values (or NULL) */
+	const struct roce_sge *sge;     /* gather payload from SGEs ... */
+	uint32_t nsge, sge_off;         /* ... starting this far in */
+	uint64_t pa;                    /* ... or from one device range */
+	uint32_t len;
+};
+int tx_build(struct roce_engine *e, struct roce_qp *qp, const struct tx_pkt *p);
+/* Translate [va, va + len) under lkey with the given access; returns the
+ * device address or a status (ROCE_E_LKEY, ROCE_E_BOUNDS, ROCE_E_ACCESS). */
+int mem_lkey(struct roce_engine *e, uint32_t lkey, uint64_t va, uint64_t len,
+	     unsigned access, uint64_t *pa);
+int mem_rkey(struct roce_engine *e, struct roce_qp *qp, uint32_t rkey,
+	     uint64_t va, uint64_t len, unsigned access, uint64_t *pa);
+/* Scatter len bytes of src into SGEs starting at byte offset off. */
+int mem_scatter(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge,
+		uint32_t off, const uint8_t *src, uint32_t len);
+
+/* recv.c */
+void recv_frame(struct roce_engine *e, const uint8_t *frame, uint32_t len);
+
+/* resp.c */
+void resp_request(struct roce_engine *e, struct roce_qp *qp, const struct roce_pkt *p);
+void resp_tx(struct roce_engine *e, struct roce_qp *qp);
+void resp_reset(struct roce_qp *qp);
+
+/* req.c */
+void req_tx(struct roce_engine *e, struct roce_qp *qp);
+void req_reset(struct roce_qp *qp);
+void req_go_back(struct roce_engine *e, struct roce_qp *qp, uint32_t psn);
+
+/* comp.c */
+void comp_response(struct roce_engine *e, struct roce_qp *qp, const struct roce_pkt *p);
+void comp_timers(struct roce_engine *e, struct roce_qp *qp);
+void comp_complete(struct roce_engine *e, struct roce_qp *qp);
+void comp_flush(struct roce_engine *e, struct roce_qp *qp);
+void comp_reset(struct roce_qp *qp);
+uint64_t comp_timeout_ns(const struct roce_qp *qp);
+
+static inline struct swqe *sq_at(struct roce_qp *qp, uint32_t i)
+{
+	return &qp->swqe[i & qp->sq.mask];
+}
+
+#endif

@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Queue pairs: create, modify (through the register file), destroy, and
+ * the lock-free post_send / post_recv side of the SQ and RQ rings.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pipeline/engine.h"
+#include "roce/driver.h"
+#include "roce/status.h"
+
+static uint32_t pow2_at_least(uint32_t n)
+{
+	uint32_t p = 1;
+
+	while (p < n)
+		p <<= 1;
+	return p;
+}
+
+static int alloc_qpn(struct roce_context *ctx, uint32_t *qpn)
+{
+	for (uint32_t i = ROCE_FIRST_QPN; i < ROCE_MAX_QP; i++) {
+		if (!(ctx->qpn_used[i / 8] & (1u << (i % 8)))) {
+			ctx->qpn_used[i / 8] |= (uint8_t)(1u << (i % 8));
+			*qpn = i;
+			return ROCE_OK;
+		}
+	}
+	return ROCE_E_FULL;
+}
+
+static void free_qp_mem(struct roce_qp *qp)
+{
+	free(qp->swqe);
+	free(qp->rwqe);
+	free(qp);
+}
+
+struct roce_qp *roce_create_qp(struct roce_pd *pd, const struct roce_qp_init_attr *attr)
+{
+	struct roce_context *ctx = pd->ctx;
+	struct roce_qp_ctx qc = { 0 };
+	struct roce_qp *qp;
+	uint32_t ns, nr;
+
+	if (!attr || !attr->send_cq || !attr->recv_cq || attr->qp_type != ROCE_QPT_RC ||
+	    attr->cap.max_send_wr > ROCE_MAX_WR || attr->cap.max_recv_wr > ROCE_MAX_WR ||
+	    attr->cap.max_send_sge > ROCE_MAX_SGE || attr->cap.max_recv_sge > ROCE_MAX_SGE)
+		return NULL;
+	ns = pow2_at_least(attr->cap.max_send_wr ? attr->cap.max_send_wr : 1);
+	nr = pow2_at_least(attr->cap.max_recv_wr ? attr->cap.max_recv_wr : 1);
+	qp = calloc(1, sizeof(*qp));
+	if (!qp)
+		return NULL;
+	qp->swqe = calloc(ns, sizeof(*qp->swqe));
+	qp->rwqe = calloc(nr, sizeof(*qp->rwqe));
+	if (!qp->swqe || !qp->rwqe) {
+		free_qp_mem(qp);
+		return NULL;
+	}
+	qp->ctx = ctx;
+	qp->pd = pd;
+	qp->send_cq = attr->send_cq;
+	qp->recv_cq = attr->recv_cq;
+	qp->sq_sig_all = attr->sq_sig_all;
+	qp->max_send_sge = attr->cap.max_send_sge ? attr->cap.max_send_sge : 1;
+	qp->max_recv_sge = attr->cap.max_recv_sge ? attr->cap.max_recv_sge : 1;
+	qp->sq.mask = ns - 1;
+	qp->rq.mask = nr - 1;
+
+	pthread_mutex_lock(&ctx->eng.lock);
+	if (alloc_qpn(ctx, &qp->qpn) != ROCE_OK)
+		goto fail;
+	/* the QP context starts in RESET with its type and PD */
+	qc.qpn = qp->qpn;
+	qc.state = ROCE_QPS_RESET;
+	qc.type = ROCE_QPT_RC;
+	qc.pkey = ROCE_DEFAULT_PKEY;
+	qc.pd = pd->pdn;
+	if (roce_drv_qp_write(&ctx->drv, &qc) != ROCE_OK) {
+		ctx->qpn_used[qp->qpn / 8] &= (uint8_t)~(1u << (qp->qpn % 8));
+		goto fail;
+	}
+	qp->cfg_gen = ~0u;      /* the engine reads the context at its next poll */
+	qp->cfg.state = ROCE_QPS_RESET;
+	engine_add_qp(&ctx->eng, qp);
+	pthread_mutex_unlock(&ctx->eng.lock);
+	return qp;
+fail:
+	pthread_mutex_unlock(&ctx->eng.lock);
+	free_qp_mem(qp);
+	return NULL;
+}
+
+int roce_destroy_qp(struct roce_qp *qp)
+{
+	struct roce_context *ctx = qp->ctx;
+	struct roce_qp_ctx qc;
+
+	pthread_mutex_lock(&ctx->eng.lock);
+	if (roce_drv_qp_read(&ctx->drv, qp->qpn, &qc) == ROCE_OK) {
+		qc.state = ROCE_QPS_RESET;
+		roce_drv_qp_write(&ctx->drv, &qc);
+	}
+	engine_del_qp(&ctx->eng, qp);
+	ctx->qpn_used[qp->qpn / 8] &= (uint8_t)~(1u << (qp->qpn % 8));
+	pthread_mutex_unlock(&ctx->eng.lock);
+	free_qp_mem(qp);
+	return ROCE_OK;
+}
+
+uint32_t roce_qp_num(const struct roce_qp *qp)
+{
+	return qp->qpn;
+}
+
+int roce_modify_qp(struct roce_qp *qp, const struct roce_qp_attr *a, unsigned mask)
+{
+	struct roce_context *ctx = qp->ctx;
+	struct roce_qp_ctx qc;
+	int rc;
+
+	if (!a)
+		return ROCE_E_INVAL;
+	pthread_mutex_lock(&ctx->eng.lock);
+	rc = roce_drv_qp_read(&ctx->drv, qp->qpn, &qc);
+	if (rc)
+		goto out;
+	if (mask & ROCE_QP_STATE)
+		qc.state = a->qp_state;
+	if (mask & ROCE_QP_ACCESS_FLAGS)
+		qc.access = (uint8_t)a->qp_access_flags;
+	if (mask & ROCE_QP_PKEY_INDEX)
+		qc.pkey = a->pkey ? a->pkey : ROCE_DEFAULT_PKEY;
+	if (mask & ROCE_QP_AV) {
+		qc.peer_ip = a->ah_attr.dest_ip;
+		memcpy(qc.peer_mac, a->ah_attr.dest_mac, 6);
+	}
+	if (mask & ROCE_QP_PATH_MTU)
+		qc.mtu = (uint8_t)a->path_mtu;
+	if (mask & ROCE_QP_TIMEOUT)
+		qc.timeout = a->timeout;
+	if (mask & ROCE_QP_RETRY_CNT)
+		qc.retry_cnt = a->retry_cnt;
+	if (mask & ROCE_QP_RNR_RETRY)
+		qc.rnr_retry = a->rnr_retry;
+	if (mask & ROCE_QP_RQ_PSN)
+		qc.rq_psn = a->rq_psn & 0xFFFFFF;
+	if (mask & ROCE_QP_MAX_QP_RD_ATOMIC)
+		qc.max_rd_atomic = a->max_rd_atomic;
+	if (mask & ROCE_QP_MIN_RNR_TIMER)
+		qc.min_rnr_timer = a->min_rnr_timer;
+	if (mask & ROCE_QP_SQ_PSN)
+		qc.sq_psn = a->sq_psn & 0xFFFFFF;
+	if (mask & ROCE_QP_MAX_DEST_RD_ATOMIC)
+		qc.max_dest_rd_atomic = a->max_dest_rd_atomic;
+	if (mask & ROCE_QP_DEST_QPN)
+		qc.dest_qpn = a->dest_qp_num & 0xFFFFFF;
+	rc = roce_drv_qp_write(&ctx->drv, &qc);
+out:
+	pthread_mutex_unlock(&ctx->eng.lock);
+	return rc;
+}
+
+int roce_query_qp(struct roce_qp *qp, struct roce_qp_attr *a)
+{
+	struct roce_context *ctx = qp->ctx;
+	struct roce_qp_ctx qc;
+	int rc;
+
+	pthread_mutex_lock(&ctx->eng.lock);
+	rc = roce_drv_qp_read(&ctx->drv, qp->qpn, &qc);
+	pthread_mutex_unlock(&ctx->eng.lock);
+	if (rc)
+		return rc;
+	memset(a, 0, sizeof(*a));
+	a->qp_state = qc.state;
+	a->path_mtu = (enum roce_mtu)qc.mtu;
+	a->qp_access_flags = qc.access;
+	a->dest_qp_num = qc.dest_qpn;
+	a->rq_psn = qc.rq_psn;
+	a->sq_psn = qc.sq_psn;
+	a->timeout = qc.timeout;
+	a->retry_cnt = qc.retry_cnt;
+	a->rnr_retry = qc.rnr_retry;
+	a->min_rnr_timer = qc.min_rnr_timer;
+	a->max_rd_atomic = qc.max_rd_atomic;
+	a->max_dest_rd_atomic = qc.max_dest_rd_atomic;
+	a->pkey = qc.pkey;
+	a->ah_attr.dest_ip = qc.peer_ip;
+	memcpy(a->ah_attr.dest_mac, qc.peer_mac, 6);
+	return ROCE_OK;
+}
+
+/* ---- posting ---------------------------------------------------------------- */
+
+static uint8_t qp_state_now(struct roce_qp *qp)
+{
+	struct roce_qp_cfg c;
+
+	roce_qp_table_lookup(qp->ctx->eng.qpt, qp->qpn, &c, NULL);
+	return c.state;
+}
+
+static int check_send_wr(const struct roce_qp *qp, const struct roce_send_wr *wr,
+			 uint64_t *len)
+{
+	uint64_t total = 0;
+
+	if (wr->num_sge < 0 || (uint32_t)wr->num_sge > qp->max_send_sge ||
+	    (wr->num_sge && !wr->sg_list))
+		return ROCE_E_INVAL;
+	for (int i = 0; i < wr->num_sge; i++)
+		total += wr->sg_list[i].length;
+	if (total > ROCE_MAX_MSG)
+		return ROCE_E_RANGE;
+	switch (wr->opcode) {
+	case ROCE_WR_RDMA_WRITE:
+	case ROCE_WR_RDMA_WRITE_WITH_IMM:
+	case ROCE_WR_SEND:
+	case ROCE_WR_SEND_WITH_IMM:
+	case ROCE_WR_RDMA_READ:
+		break;
+	case ROCE_WR_ATOMIC_CMP_AND_SWP:
+	case ROCE_WR_ATOMIC_FETCH_AND_ADD:
+		/* the result lands in one 8-byte local buffer (IBA 10.8.3.2) */
+		if (wr->num_sge != 1 || total != 8 || (wr->wr.atomic.remote_addr & 7))
+			return ROCE_E_INVAL;
+		break;
+	default:
+		return ROCE_E_INVAL;
+	}
+	*len = total;
+	return ROCE_OK;
+}
+
+int roce_post_send(struct roce_qp *qp, struct roce_send_wr *wr,
+		   struct roce_send_wr **bad_wr)
+{
+	uint32_t prod = atomic_load_explicit(&qp->sq.prod, memory_order_relaxed);
+	uint8_t state = qp_state_now(qp);
+	int rc = ROCE_OK;
+
+	/* IBA 10.8.2: a send queue takes work from RTS on (and in ERR, where
+	 * it is flushed) */
+	if (state == ROCE_QPS_RESET || state == ROCE_QPS_INIT || state == ROCE_QPS_RTR)
+		rc = ROCE_E_STATE;
+	for (; wr && rc == ROCE_OK; wr = wr->next) {
+		uint32_t cons = atomic_load_explicit(&qp->sq.cons, memory_order_acquire);
+		struct swqe *w;
+		uint64_t len;
+
+		if (prod - cons > qp->sq.mask) {
+			rc = ROCE_E_FULL;
+			break;
+		}
+		rc = check_send_wr(qp, wr, &len);
+		if (rc)
+			break;
+		w = sq_at(qp, prod);
+		memset(w, 0, sizeof(*w));
+		w->wr_id = wr->wr_id;
+		w->opcode = (uint8_t)wr->opcode;
+		w->flags = (uint8_t)wr->send_flags;
+		w->num_sge = (uint8_t)wr->num_sge;
+		w->length = (uint32_t)len;
+		memcpy(w->sge, wr->sg_list, sizeof(struct roce_sge) * (size_t)wr->num_sge);
+		w->imm = wr->imm_data;
+		if (wr->opcode == ROCE_WR_ATOMIC_CMP_AND_SWP ||
+		    wr->opcode == ROCE_WR_ATOMIC_FETCH_AND_ADD) {
+			w->remote_addr = wr->wr.atomic.remote_addr;
+			w->rkey = wr->wr.atomic.rkey;
+			w->compare_add = wr->wr.atomic.compare_add;
+			w->swap = wr->wr.atomic.swap;
+		} else {
+			w->remote_addr = wr->wr.rdma.remote_addr;
+			w->rkey = wr->wr.rdma.rkey;
+		}
+		w->state = SWQE_POSTED;
+		prod++;
+		/* the doorbell: the engine sees the WQE only once it is whole */
+		atomic_store_explicit(&qp->sq.prod, prod, memory_order_release);
+	}
+	if (rc && bad_wr)
+		*bad_wr = wr;
+	return rc;
+}
+
+int roce_post_recv(struct roce_qp *qp, struct roce_recv_wr *wr,
+		   struct roce_recv_wr **bad_wr)
+{
+	uint32_t prod = atomic_load_explicit(&qp->rq.prod, memory_order_relaxed);
+	int rc = ROCE_OK;
+
+	if (qp_state_now(qp) == ROCE_QPS_RESET)
+		rc = ROCE_E_STATE;
+	for (; wr && rc == ROCE_OK; wr = wr->next) {
+		uint32_t cons = atomic_load_explicit(&qp->rq.cons, memory_order_acquire);
+		struct rwqe *r;
+		uint64_t total = 0;
+
+		if (prod - cons > qp->rq.mask) {
+			rc = ROCE_E_FULL;
+			break;
+		}
+		if (wr->num_sge < 0 || (uint32_t)wr->num_sge > qp->max_recv_sge ||
+		    (wr->num_sge && !wr->sg_list)) {
+			rc = ROCE_E_INVAL;
+			break;
+		}
+		for (int i = 0; i < wr->num_sge; i++)
+			total += wr->sg_list[i].length;
+		if (total > ROCE_MAX_MSG) {
+			rc = ROCE_E_RANGE;
+			break;
+		}
+		r = &qp->rwqe[prod & qp->rq.mask];
+		r->wr_id = wr->wr_id;
+		r->num_sge = (uint8_t)wr->num_sge;
+		r->length = (uint32_t)total;
+		memcpy(r->sge, wr->sg_list, sizeof(struct roce_sge) * (size_t)wr->num_sge);
+		prod++;
+		atomic_store_explicit(&qp->rq.prod, prod, memory_order_release);
+	}
+	if (rc && bad_wr)
+		*bad_wr = wr;
+	return rc;
+}
+
+/* ---- names -------------------------------------------------------------------- */
+
+const char *roce_wc_status_str(enum roce_wc_status s)
+{
+	switch (s) {
+	case ROCE_WC_SUCCESS: return "success";
+	case ROCE_WC_LOC_LEN_ERR: return "local length error";
+	case ROCE_WC_LOC_QP_OP_ERR: return "local QP operation error";
+	case ROCE_WC_LOC_PROT_ERR: return "local protection error";
+	case ROCE_WC_WR_FLUSH_ERR: return "Work Request Flushed Error";
+	case ROCE_WC_MW_BIND_ERR: return "memory bind operation error";
+	case ROCE_WC_BAD_RESP_ERR: return "bad response error";
+	case ROCE_WC_LOC_ACCESS_ERR: return "local access error";
+	case ROCE_WC_REM_INV_REQ_ERR: return "remote invalid request error";
+	case ROCE_WC_REM_ACCESS_ERR: return "remote access error";
+	case ROCE_WC_REM_OP_ERR: return "remote operation error";
+	case ROCE_WC_RETRY_EXC_ERR: return "transport retry counter exceeded";
+	case ROCE_WC_RNR_RETRY_EXC_ERR: return "RNR retry counter exceeded";
+	case ROCE_WC_FATAL_ERR: return "fatal error";
+	case ROCE_WC_GENERAL_ERR: return "general error";
+	}
+	return "unknown";
+}
+
+const char *roce_wc_opcode_str(enum roce_wc_opcode op)
+{
+	switch (op) {
+	case ROCE_WC_SEND: return "SEND";
+	case ROCE_WC_RDMA_WRITE: return "RDMA_WRITE";
+	case ROCE_WC_RDMA_READ: return "RDMA_READ";
+	case ROCE_WC_COMP_SWAP: return "COMP_SWAP";
+	case ROCE_WC_FETCH_ADD: return "FETCH_ADD";
+	case ROCE_WC_RECV: return "RECV";
+	case ROCE_WC_RECV_RDMA_WITH_IMM: return "RECV_RDMA_WITH_IMM";
+	}
+	return "unknown";
+}

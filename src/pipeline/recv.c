@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Receive checks, in the order SPEC.md gives: the engine is running and the
+ * link up; the destination MAC is ours; IPv4, UDP port 4791, lengths and
+ * ICRC (roce_parse); the destination IP is ours; the QP exists and its
+ * state accepts the packet; the P_Key matches. A frame that fails a check
+ * is dropped and counted under the reason, never answered. Requests go to
+ * the responder, responses to the completer.
+ */
+#include <string.h>
+
+#include "pipeline/engine.h"
+#include "roce/device.h"
+#include "roce/status.h"
+
+static bool state_accepts(const struct roce_qp *qp, bool request)
+{
+	uint8_t s = qp->cfg.state;
+
+	/* IBA 10.3.1: a QP receives from RTR on; responses need a requester */
+	if (request)
+		return s == ROCE_QPS_RTR || s == ROCE_QPS_RTS || s == ROCE_QPS_SQD ||
+		       s == ROCE_QPS_SQE;
+	return s == ROCE_QPS_RTS || s == ROCE_QPS_SQD || s == ROCE_QPS_SQE;
+}
+
+/* IBA 10.9.3: P_Keys match when their low 15 bits agree and at least one
+ * is a full member. */
+static bool pkey_match(uint16_t a, uint16_t b)
+{
+	return (a & 0x7FFF) == (b & 0x7FFF) && ((a | b) & 0x8000);
+}
+
+void recv_frame(struct roce_engine *e, const uint8_t *frame, uint32_t len)
+{
+	struct roce_pkt p;
+	struct roce_qp *qp;
+	uint32_t dqpn;
+	int rc;
+
+	if (!roce_device_rx_admit(e->dev))
+		return;                 /* counted as lost by the device */
+	if (len < ROCE_ETH_HLEN || memcmp(frame, e->mac, 6) != 0) {
+		roce_cnt_drop(e->cnt, len < ROCE_ETH_HLEN ? ROCE_E_TOO_SHORT : ROCE_E_MAC);
+		return;
+	}
+	rc = roce_parse(frame, len, 0, &p);
+	if (rc) {
+		roce_cnt_drop(e->cnt, rc);
+		return;
+	}
+	if (p.ipv6 || roce_get_be32(frame + p.l3_off + 16) != e->ip) {
+		roce_cnt_drop(e->cnt, ROCE_E_IP_ADDR);
+		return;
+	}
+	dqpn = roce_bth_dqpn(roce_pkt_bth(&p));
+	qp = dqpn < ROCE_MAX_QP ? e->qp_by_qpn[dqpn] : NULL;
+	if (!qp || p.op->transport != ROCE_TRANSPORT_RC) {
+		roce_cnt_drop(e->cnt, qp ? ROCE_E_OPCODE : ROCE_E_QPN);
+		return;
+	}
+	if (!state_accepts(qp, p.op->request) || qp->flushed) {
+		roce_cnt_drop(e->cnt, ROCE_E_QP_STATE);
+		return;
+	}
+	if (!pkey_match(roce_bth_pkey(roce_pkt_bth(&p)), qp->cfg.pkey)) {
+		roce_cnt_drop(e->cnt, ROCE_E_PKEY);
+		return;
+	}
+	roce_cnt_inc(e->cnt, ROCE_CNT_RX_PKTS);
+	roce_cnt_add(e->cnt, ROCE_CNT_RX_BYTES, len);
+	if (p.op->request)
+		resp_request(e, qp, &p);
+	else
+		comp_response(e, qp, &p);
+}

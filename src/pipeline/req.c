@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The requester: seed 001's request state machine, one packet per step.
+ *
+ *   IDLE        take the next WQE; SEND -> SEND, READ -> READ,
+ *               WRITE -> WRITE_HEAD, atomics -> ATOMIC; an invalid WQE
+ *               stays in IDLE and raises an error completion
+ *   SEND        one SEND packet; more to send -> SEND, else -> DONE
+ *   READ        the READ request (remote VA, length, R_Key; no payload)
+ *   WRITE_HEAD  choose FIRST/MIDDLE/LAST/ONLY, hand the local address and
+ *               length to the DMA engine -> WRITE_DATA
+ *   WRITE_DATA  take up to one MTU of data from DMA into the packet; more
+ *               left -> WRITE_HEAD, done -> DONE; DMA timeout -> IDLE with
+ *               an error completion
+ *   ATOMIC      the CmpSwap / FetchAdd request (extension)
+ *   DONE        the last frame is out; the WQE waits for its ACK -> IDLE
+ *
+ * Packets are regenerated from the WQE when they must be sent again
+ * (go-back-N from a NAK or a timeout), so nothing but the WQE is kept per
+ * unacknowledged packet (docs/design.md, "Retransmission").
+ */
+#include <string.h>
+
+#include "pipeline/engine.h"
+#include "roce/psn.h"
+#include "roce/status.h"
+
+const char *const req_state_names[REQ_STATE_COUNT] = {
+	[REQ_IDLE] = "IDLE",
+	[REQ_SEND] = "SEND",
+	[REQ_READ] = "READ",
+	[REQ_WRITE_HEAD] = "WRITE_HEAD",
+	[REQ_WRITE_DATA] = "WRITE_DATA",
+	[REQ_ATOMIC] = "ATOMIC",
+	[REQ_DONE] = "DONE",
+};
+
+/* Packets (PSNs) a message of len bytes takes: at least one. */
+static uint32_t npackets(uint32_t len, uint32_t mtu)
+{
+	return len ? (len + mtu - 1) / mtu : 1;
+}
+
+static bool is_rd_atomic(const struct swqe *w)
+{
+	return w->opcode == ROCE_WR_RDMA_READ ||
+	       w->opcode == ROCE_WR_ATOMIC_CMP_AND_SWP ||
+	       w->opcode == ROCE_WR_ATOMIC_FETCH_AND_ADD;
+}
+
+void req_reset(struct roce_qp *qp)
+{
+	memset(&qp->req, 0, sizeof(qp->req));
+	qp->req.cur = atomic_load_explicit(&qp->sq.cons, memory_order_relaxed);
+}
+
+/* Local error while sending: the WQE completes with status, the QP goes to
+ * the error state and the rest is flushed (IBA 10.8.3.1). */
+static void req_fail(struct roce_engine *e, struct roce_qp *qp,
+		     struct swqe *w, enum roce_wc_status status)
+{
+	w->status = (uint8_t)status;
+	w->state = SWQE_DONE;
+	qp->req.state = REQ_IDLE;
+	engine_qp_error(e, qp);
+}
+
+static void sent_one(struct roce_engine *e, struct roce_qp *qp)
+{
+	if (roce_psn_cmp(qp->req.psn, qp->req.psn_max) < 0)
+		roce_cnt_inc(e->cnt, ROCE_CNT_RETRANSMISSIONS);
+	qp->req.psn = roce_psn_add(qp->req.psn, 1);
+	if (roce_psn_cmp(qp->req.psn, qp->req.psn_max) > 0)
+		qp->req.psn_max = qp->req.psn;
+	if (!qp->comp.timer && qp->cfg.timeout)
+		qp->comp.timer = e->now + comp_timeout_ns(qp);
+}
+
+/* AckReq on the last packet of a message and at least every N packets
+ * (IBA 9.7.6.1.4 leaves the rate to the requester). */
+static bool want_ack(struct roce_qp *qp, bool last)
+{
+	if (last || ++qp->req.noack >= ROCE_ACKREQ_EVERY) {
+		qp->req.noack = 0;
+		return true;
+	}
+	return false;
+}
+
+static uint8_t pick_opcode(const struct swqe *w, bool first, bool last)
+{
+	bool send = w->opcode == ROCE_WR_SEND || w->opcode == ROCE_WR_SEND_WITH_IMM;
+	bool imm = w->opcode == ROCE_WR_SEND_WITH_IMM ||
+		   w->opcode == ROCE_WR_RDMA_WRITE_WITH_IMM;
+	uint8_t base = send ? ROCE_OP_RC_SEND_FIRST : ROCE_OP_RC_WRITE_FIRST;
+
+	/* FIRST +0, MIDDLE +1, LAST +2, LAST_IMM +3, ONLY +4, ONLY_IMM +5 */
+	if (first && last)
+		return (uint8_t)(base + (imm ? 5 : 4));
+	if (first)
+		return base;
+	if (last)
+		return (uint8_t)(base + (imm ? 3 : 2));
+	return (uint8_t)(base + 1);
+}
+
+/* One SEND or WRITE packet from the current offset. */
+static int emit_data(struct roce_engine *e, struct roce_qp *qp, struct swqe *w)
+{
+	uint32_t chunk = w->length - qp->req.offset;
+	bool first = qp->req.offset == 0, last;
+	struct roce_hdrs ext;
+	struct tx_pkt p = { 0 };
+	int rc;
+
+	if (chunk > qp->mtu)
+		chunk = qp->mtu;
+	last = qp->req.offset + chunk == w->length;
+	p.opcode = pick_opcode(w, first, last);
+	p.psn = qp->req.psn;
+	p.ackreq = want_ack(qp, last);
+	p.se = last && (w->flags & ROCE_SEND_SOLICITED);
+	p.sge = w->sge;
+	p.nsge = w->num_sge;
+	p.sge_off = qp->req.offset;
+	p.len = chunk;
+	memset(&ext, 0, sizeof(ext));
+	ext.reth.va = w->remote_addr;
+	ext.reth.rkey = w->rkey;
+	ext.reth.len = w->length;
+	ext.imm = __builtin_bswap32(w->imm);
+	p.ext = &ext;
+	rc = tx_build(e, qp, &p);
+	if (rc)
+		return rc;
+	qp->req.offset += chunk;
+	sent_one(e, qp);
+	return ROCE_OK;
+}
+
+static void emit_read(struct roce_engine *e, struct roce_qp *qp, struct swqe *w)
+{
+	uint32_t done = qp->req.offset, left = w->length - done;
+	uint32_t n = npackets(left, qp->mtu);
+	struct roce_hdrs ext;
+	struct tx_pkt p = { 0 };
+
+	/* a retried READ asks only for what is still missing (IBA 9.7.7.1) */
+	memset(&ext, 0, sizeof(ext));
+	ext.reth.va = w->remote_addr + done;
+	ext.reth.rkey = w->rkey;
+	ext.reth.len = left;
+	p.opcode = ROCE_OP_RC_READ_REQUEST;
+	p.psn = qp->req.psn;
+	p.ackreq = true;
+	p.ext = &ext;
+	if (tx_build(e, qp, &p) != ROCE_OK) {
+		req_fail(e, qp, w, ROCE_WC_LOC_QP_OP_ERR);
+		return;
+	}
+	sent_one(e, qp);
+	/* the responses take the following PSNs */
+	qp->req.psn = roce_psn_add(qp->req.psn, n - 1);
+	if (roce_psn_cmp(qp->req.psn, qp->req.psn_max) > 0)
+		qp->req.psn_max = qp->req.psn;
+	qp->req.offset = w->length;
+}
+
+static void emit_atomic(struct roce_engine *e, struct roce_qp *qp, struct swqe *w)
+{
+	struct roce_hdrs ext;
+	struct tx_pkt p = { 0 };
+
+	memset(&ext, 0, sizeof(ext));
+	ext.atomic.va = w->remote_addr;
+	ext.atomic.rkey = w->rkey;
+	ext.atomic.swap_add = w->opcode == ROCE_WR_ATOMIC_CMP_AND_SWP ? w->swap
+								       : w->compare_add;
+	ext.atomic.compare = w->opcode == ROCE_WR_ATOMIC_CMP_AND_SWP ? w->compare_add : 0;
+	p.opcode = w->opcode == ROCE_WR_ATOMIC_CMP_AND_SWP ? ROCE_OP_RC_CMP_SWAP
+							   : ROCE_OP_RC_FETCH_ADD;
+	p.psn = qp->req.psn;
+	p.ackreq = true;
+	p.ext = &ext;
+	if (tx_build(e, qp, &p) != ROCE_OK) {
+		req_fail(e, qp, w, ROCE_WC_LOC_QP_OP_ERR);
+		return;
+	}
+	sent_one(e, qp);
+	qp->req.offset = 8;
+}
+
+/* IDLE: take the next WQE, or stay when there is none or it must wait. */
+static enum req_state step_idle(struct roce_engine *e, struct roce_qp *qp)
+{
+	uint32_t prod = atomic_load_explicit(&qp->sq.prod, memory_order_acquire);
+	struct swqe *w;
+
+	/* finished already (met again after a go-back): skip */
+	while (qp->req.cur != prod && sq_at(qp, qp->req.cur)->state == SWQE_DONE) {
+		qp->req.cur++;
+		qp->req.offset = 0;
+	}
+	if (qp->req.cur == prod)
+		return REQ_IDLE;
+	w = sq_at(qp, qp->req.cur);
+	if (w->state == SWQE_POSTED) {
+		/* fence: wait for earlier READs and atomics (IBA 10.8.3.3) */
+		if ((w->flags & ROCE_SEND_FENCE) && qp->req.rd_atomic)
+			return REQ_IDLE;
+		if (is_rd_atomic(w) && qp->req.rd_atomic >= qp->cfg.max_rd_atomic)
+			return REQ_IDLE;
+		/* keep the PSN window within half the PSN space (IBA 9.7.1) */
+		if (roce_psn_dist(qp->comp.una, qp->req.psn) >= ROCE_MAX_INFLIGHT_PSN)
+			return REQ_IDLE;
+		w->first_psn = qp->req.psn;
+		w->npsn = is_rd_atomic(w) && w->opcode != ROCE_WR_RDMA_READ
+				  ? 1 : npackets(w->length, qp->mtu);
+		w->state = SWQE_SENDING;
+		if (is_rd_atomic(w))
+			qp->req.rd_atomic++;
+		qp->req.offset = 0;
+	}
+	switch (w->opcode) {
+	case ROCE_WR_SEND:
+	case ROCE_WR_SEND_WITH_IMM:
+		return REQ_SEND;
+	case ROCE_WR_RDMA_READ:
+		return REQ_READ;
+	case ROCE_WR_RDMA_WRITE:
+	case ROCE_WR_RDMA_WRITE_WITH_IMM:
+		return REQ_WRITE_HEAD;
+	case ROCE_WR_ATOMIC_CMP_AND_SWP:
+	case ROCE_WR_ATOMIC_FETCH_AND_ADD:
+		return REQ_ATOMIC;
+	default:
+		/* seed 001: an invalid request type reports an error */
+		req_fail(e, qp, w, ROCE_WC_LOC_QP_OP_ERR);
+		return REQ_IDLE;
+	}
+}
+
+static enum req_state step_send(struct roce_engine *e, struct roce_qp *qp)
+{
+	struct swqe *w = sq_at(qp, qp->req.cur);
+	int rc = emit_data(e, qp, w);
+
+	if (rc) {
+		req_fail(e, qp, w, ROCE_WC_LOC_PROT_ERR);
+		return REQ_IDLE;
+	}
+	return qp->req.offset < w->length ? REQ_SEND : REQ_DONE;
+}
+
+static enum req_state step_write_head(struct roce_engine *e, struct roce_qp *qp)
+{
+	/* hand the local range to the DMA engine and start its clock */
+	qp->req.dma_deadline = e->now + (uint64_t)e->dma_timeout_us * 1000u;
+	return REQ_WRITE_DATA;
+}
+
+static enum req_state step_write_data(struct roce_engine *e, struct roce_qp *qp)
+{
+	struct swqe *w = sq_at(qp, qp->req.cur);
+
+	if (e->dma_stall) {
+		if (e->now < qp->req.dma_deadline)
+			return REQ_WRITE_DATA;          /* still waiting for data */
+		req_fail(e, qp, w, ROCE_WC_GENERAL_ERR);
+		return REQ_IDLE;
+	}
+	if (emit_data(e, qp, w)) {
+		req_fail(e, qp, w, ROCE_WC_LOC_PROT_ERR);
+		return REQ_IDLE;
+	}
+	return qp->req.offset < w->length ? REQ_WRITE_HEAD : REQ_DONE;
+}
+
+static enum req_state step_done(struct roce_engine *e, struct roce_qp *qp)
+{
+	struct swqe *w = sq_at(qp, qp->req.cur);
+
+	(void)e;
+	if (w->state == SWQE_SENDING)
+		w->state = SWQE_SENT;
+	qp->req.cur++;
+	qp->req.offset = 0;
+	return REQ_IDLE;
+}
+
+static bool can_send(struct roce_engine *e, struct roce_qp *qp)
+{
+	return qp->cfg.state == ROCE_QPS_RTS && !qp->flushed &&
+	       e->now >= qp->comp.rnr_until;
+}
+
+void req_tx(struct roce_engine *e, struct roce_qp *qp)
+{
+	while (tx_room(e) && can_send(e, qp)) {
+		enum req_state prev = qp->req.state, next;
+
+		switch (prev) {
+		case REQ_IDLE: next = step_idle(e, qp); break;
+		case REQ_SEND: next = step_send(e, qp); break;
+		case REQ_READ:
+			emit_read(e, qp, sq_at(qp, qp->req.cur));
+			next = qp->req.state == REQ_READ ? REQ_DONE : REQ_IDLE;
+			break;
+		case REQ_WRITE_HEAD: next = step_write_head(e, qp); break;
+		case REQ_WRITE_DATA: next = step_write_data(e, qp); break;
+		case REQ_ATOMIC:
+			emit_atomic(e, qp, sq_at(qp, qp->req.cur));
+			next = qp->req.state == REQ_ATOMIC ? REQ_DONE : REQ_IDLE;
+			break;
+		case REQ_DONE: next = step_done(e, qp); break;
+		default: next = REQ_IDLE; break;
+		}
+		if (qp->flushed || qp->cfg.state != ROCE_QPS_RTS)
+			return;
+		qp->req.state = next;
+		/* idle with nothing to do, or waiting on DMA: stop */
+		if ((next == REQ_IDLE && prev == REQ_IDLE) ||
+		    (next == REQ_WRITE_DATA && prev == REQ_WRITE_DATA))
+			return;
+	}
+}
+
+/*
+ * Go back N: send again from psn, which lies in a WQE already (partly)
+ * sent. Later WQEs keep their PSNs: segmentation is deterministic, so
+ * regenerating gives the same packets. Also moves forward, when a late
+ * ACK acknowledges more than a rewound requester would send.
+ */
+void req_go_back(struct roce_engine *e, struct roce_qp *qp, uint32_t psn)
+{
+	uint32_t i = atomic_load_explicit(&qp->sq.cons, memory_order_relaxed);
+	uint32_t prod = atomic_load_explicit(&qp->sq.prod, memory_order_acquire);
+
+	(void)e;
+	for (; i != prod; i++) {
+		struct swqe *w = sq_at(qp, i);
+
+		if (w->state == SWQE_POSTED || w->state == SWQE_DONE)
+			continue;
+		if (roce_psn_dist(w->first_psn, psn) < w->npsn) {
+			qp->req.cur = i;
+			qp->req.psn = psn;
+			qp->req.offset = roce_psn_dist(w->first_psn, psn) * qp->mtu;
+			if (qp->req.offset > w->length)
+				qp->req.offset = w->length;
+			qp->req.state = REQ_IDLE;
+			qp->req.noack = 0;
+			return;
+		}
+	}
+}

@@ -1,0 +1,508 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The responder: requests arriving on a QP, checked and executed in PSN
+ * order; its replies (ACK, NAK, READ responses, atomic ACKs) queue in PSN
+ * order and go out from resp_tx(), so the receive path never waits for
+ * transmit room and a READ response is never overtaken by a later ACK.
+ */
+#include <string.h>
+
+#include "pipeline/engine.h"
+#include "roce/psn.h"
+#include "roce/status.h"
+
+void resp_reset(struct roce_qp *qp)
+{
+	memset(&qp->resp, 0, sizeof(qp->resp));
+}
+
+static uint32_t rep_count(const struct resp_ctx *r)
+{
+	return r->rep_tail - r->rep_head;
+}
+
+static struct reply *rep_push(struct resp_ctx *r)
+{
+	struct reply *x;
+
+	if (rep_count(r) == ROCE_RESP_QUEUE)
+		return NULL;
+	x = &r->replies[r->rep_tail++ % ROCE_RESP_QUEUE];
+	memset(x, 0, sizeof(*x));
+	return x;
+}
+
+/* ACKs are cumulative: a new one replaces an ACK still waiting at the
+ * tail (coalescing, IBA 9.7.5.1.1), without passing a READ response. */
+static void queue_ack(struct roce_engine *e, struct roce_qp *qp, uint32_t psn)
+{
+	struct resp_ctx *r = &qp->resp;
+	struct reply *x;
+
+	if (rep_count(r)) {
+		x = &r->replies[(r->rep_tail - 1) % ROCE_RESP_QUEUE];
+		if (x->kind == REPLY_ACK) {
+			x->psn = psn;
+			x->msn = r->msn;
+			return;
+		}
+	}
+	x = rep_push(r);
+	if (!x) {
+		roce_cnt_drop(e->cnt, ROCE_E_FULL);
+		return;
+	}
+	x->kind = REPLY_ACK;
+	x->psn = psn;
+	x->msn = r->msn;
+}
+
+static void queue_nak(struct roce_engine *e, struct roce_qp *qp, uint32_t psn,
+		      uint8_t syndrome)
+{
+	struct reply *x = rep_push(&qp->resp);
+
+	if (!x) {
+		roce_cnt_drop(e->cnt, ROCE_E_FULL);
+		return;
+	}
+	x->kind = REPLY_NAK;
+	x->syndrome = syndrome;
+	x->psn = psn;
+	x->msn = qp->resp.msn;
+}
+
+/* A request the responder refuses (IBA 9.9.2 class B/C errors): NAK it,
+ * and enter the error state once the NAK is out. */
+static void resp_error(struct roce_engine *e, struct roce_qp *qp, uint32_t psn,
+		       enum roce_nak_code code, int reason)
+{
+	static const enum roce_cnt cnt[] = {
+		[ROCE_NAK_INVALID_REQ] = ROCE_CNT_NAKS_TX_INVALID_REQ,
+		[ROCE_NAK_REMOTE_ACCESS] = ROCE_CNT_NAKS_TX_REMOTE_ACCESS,
+		[ROCE_NAK_REMOTE_OP] = ROCE_CNT_NAKS_TX_REMOTE_OP,
+	};
+
+	roce_cnt_drop(e->cnt, reason);
+	roce_cnt_inc(e->cnt, cnt[code]);
+	queue_nak(e, qp, psn, (uint8_t)(ROCE_AETH_NAK | code));
+	qp->resp.goto_err = true;
+}
+
+static void recv_complete(struct roce_engine *e, struct roce_qp *qp,
+			  enum roce_wc_status status, enum roce_wc_opcode op,
+			  uint32_t len, const struct roce_pkt *p)
+{
+	uint32_t cons = atomic_load_explicit(&qp->rq.cons, memory_order_relaxed);
+	struct rwqe *r = &qp->rwqe[cons & qp->rq.mask];
+	const uint8_t *imm = p ? roce_pkt_hdr(p, ROCE_HDR_IMMDT) : NULL;
+	struct roce_wc wc = {
+		.wr_id = r->wr_id,
+		.status = status,
+		.opcode = op,
+		.byte_len = len,
+		.qp_num = qp->qpn,
+		.src_qp = qp->cfg.dest_qpn,
+	};
+
+	if (imm) {
+		memcpy(&wc.imm_data, imm, 4);   /* network order, as ibverbs */
+		wc.wc_flags |= ROCE_WC_WITH_IMM;
+	}
+	atomic_store_explicit(&qp->rq.cons, cons + 1, memory_order_release);
+	engine_cq_push(e, qp->recv_cq, &wc);
+}
+
+static bool rq_empty(struct roce_qp *qp)
+{
+	return ring_count(&qp->rq) == 0;
+}
+
+/* RNR NAK: no receive WQE; the requester tries again after the timer. */
+static void rnr(struct roce_engine *e, struct roce_qp *qp, uint32_t psn)
+{
+	roce_cnt_inc(e->cnt, ROCE_CNT_NAKS_TX_RNR);
+	queue_nak(e, qp, psn, (uint8_t)(ROCE_AETH_RNR_NAK |
+					(qp->cfg.min_rnr_timer & ROCE_AETH_VALUE_MASK)));
+}
+
+/* Returns true when the packet was accepted (the ePSN moves on). */
+static bool do_send(struct roce_engine *e, struct roce_qp *qp,
+		    const struct roce_pkt *p, uint32_t psn)
+{
+	struct resp_ctx *r = &qp->resp;
+	uint8_t pos = p->op->pos;
+	struct rwqe *w;
+	int rc;
+
+	if (pos & ROCE_POS_FIRST) {
+		if (r->in_send || r->in_write) {
+			resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_OPCODE);
+			return false;
+		}
+		if (rq_empty(qp)) {
+			rnr(e, qp, psn);
+			return false;
+		}
+		r->in_send = true;
+		r->rcv_offset = 0;
+	} else if (!r->in_send) {
+		/* MIDDLE or LAST without a FIRST (C9-?: out of sequence opcode) */
+		resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_OPCODE);
+		return false;
+	}
+	/* FIRST and MIDDLE carry exactly one MTU (C9-?) */
+	if (!(pos & ROCE_POS_LAST) ? p->payload_len != qp->mtu : p->payload_len > qp->mtu) {
+		resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_HDR_LEN);
+		return false;
+	}
+	w = &qp->rwqe[atomic_load_explicit(&qp->rq.cons, memory_order_relaxed) & qp->rq.mask];
+	if (r->rcv_offset + p->payload_len > w->length) {
+		recv_complete(e, qp, ROCE_WC_LOC_LEN_ERR, ROCE_WC_RECV, 0, NULL);
+		r->in_send = false;
+		resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_RANGE);
+		return false;
+	}
+	rc = mem_scatter(e, w->sge, w->num_sge, r->rcv_offset, roce_pkt_payload(p),
+			 p->payload_len);
+	if (rc) {
+		recv_complete(e, qp, ROCE_WC_LOC_PROT_ERR, ROCE_WC_RECV, 0, NULL);
+		r->in_send = false;
+		resp_error(e, qp, psn, ROCE_NAK_REMOTE_OP, rc);
+		return false;
+	}
+	r->rcv_offset += p->payload_len;
+	if (pos & ROCE_POS_LAST) {
+		recv_complete(e, qp, ROCE_WC_SUCCESS, ROCE_WC_RECV, r->rcv_offset, p);
+		r->in_send = false;
+		r->msn = roce_psn_add(r->msn, 1);
+	}
+	return true;
+}
+
+static bool do_write(struct roce_engine *e, struct roce_qp *qp,
+		     const struct roce_pkt *p, uint32_t psn)
+{
+	struct resp_ctx *r = &qp->resp;
+	uint8_t pos = p->op->pos;
+	bool imm = roce_op_has(p->op, ROCE_HDR_IMMDT);
+
+	if (pos & ROCE_POS_FIRST) {
+		const uint8_t *reth = roce_pkt_hdr(p, ROCE_HDR_RETH);
+		uint64_t va = roce_get_be64(reth), pa;
+		uint32_t rkey = roce_get_be32(reth + 8), len = roce_get_be32(reth + 12);
+		int rc;
+
+		if (r->in_send || r->in_write) {
+			resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_OPCODE);
+			return false;
+		}
+		/* C9-?: key, access rights and bounds before any byte lands */
+		rc = !(qp->cfg.access & ROCE_ACCESS_REMOTE_WRITE) ? ROCE_E_ACCESS
+			: mem_rkey(e, qp, rkey, va, len, ROCE_ACCESS_REMOTE_WRITE, &pa);
+		if (rc) {
+			resp_error(e, qp, psn, ROCE_NAK_REMOTE_ACCESS, rc);
+			return false;
+		}
+		r->in_write = true;
+		r->write_pa = pa;
+		r->write_resid = len;
+	} else if (!r->in_write) {
+		resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_OPCODE);
+		return false;
+	}
+	if ((pos & ROCE_POS_LAST) ? p->payload_len != r->write_resid
+				  : (p->payload_len != qp->mtu ||
+				     p->payload_len >= r->write_resid)) {
+		r->in_write = false;
+		resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_HDR_LEN);
+		return false;
+	}
+	/* WRITE with immediate consumes a receive WQE: check before writing */
+	if ((pos & ROCE_POS_LAST) && imm && rq_empty(qp)) {
+		if (pos & ROCE_POS_FIRST)
+			r->in_write = false;
+		rnr(e, qp, psn);
+		return false;
+	}
+	memcpy(e->mem + r->write_pa, roce_pkt_payload(p), p->payload_len);
+	r->write_pa += p->payload_len;
+	r->write_resid -= p->payload_len;
+	if (pos & ROCE_POS_LAST) {
+		r->in_write = false;
+		r->msn = roce_psn_add(r->msn, 1);
+		if (imm)
+			recv_complete(e, qp, ROCE_WC_SUCCESS, ROCE_WC_RECV_RDMA_WITH_IMM,
+				      0, p);
+	}
+	return true;
+}
+
+/* READ: validate now, answer later from resp_tx(). Returns the PSNs it
+ * takes (0 = refused). */
+static uint32_t do_read(struct roce_engine *e, struct roce_qp *qp,
+			const struct roce_pkt *p, uint32_t psn, bool duplicate)
+{
+	const uint8_t *reth = roce_pkt_hdr(p, ROCE_HDR_RETH);
+	uint64_t va = roce_get_be64(reth), pa;
+	uint32_t rkey = roce_get_be32(reth + 8), len = roce_get_be32(reth + 12);
+	uint32_t n = len ? (len + qp->mtu - 1) / qp->mtu : 1;
+	struct reply *x;
+	int rc;
+
+	if (qp->resp.rd_outstanding >= qp->cfg.max_dest_rd_atomic) {
+		if (!duplicate)
+			resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_FULL);
+		return 0;
+	}
+	rc = !(qp->cfg.access & ROCE_ACCESS_REMOTE_READ) ? ROCE_E_ACCESS
+		: mem_rkey(e, qp, rkey, va, len, ROCE_ACCESS_REMOTE_READ, &pa);
+	if (rc) {
+		resp_error(e, qp, psn, ROCE_NAK_REMOTE_ACCESS, rc);
+		return 0;
+	}
+	x = rep_push(&qp->resp);
+	if (!x)
+		return 0;
+	if (!duplicate)
+		qp->resp.msn = roce_psn_add(qp->resp.msn, 1);
+	x->kind = REPLY_READ;
+	x->psn = x->first_psn = psn;
+	x->last_psn = roce_psn_add(psn, n - 1);
+	x->pa = pa;
+	x->resid = len;
+	x->msn = qp->resp.msn;
+	qp->resp.rd_outstanding++;
+	return n;
+}
+
+static bool do_atomic(struct roce_engine *e, struct roce_qp *qp,
+		      const struct roce_pkt *p, uint32_t psn)
+{
+	const struct roce_atomiceth *a = (const void *)roce_pkt_hdr(p, ROCE_HDR_ATMETH);
+	uint64_t va = roce_get_be64(a->va), pa, orig, val;
+	uint32_t rkey = roce_get_be32(a->rkey);
+	struct atomic_saved *s;
+	struct reply *x;
+	int rc;
+
+	if (qp->resp.rd_outstanding >= qp->cfg.max_dest_rd_atomic ||
+	    rep_count(&qp->resp) == ROCE_RESP_QUEUE) {
+		resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_FULL);
+		return false;
+	}
+	/* C9-?: atomics address an aligned 64-bit word */
+	if (va & 7) {
+		resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_ALIGN);
+		return false;
+	}
+	rc = !(qp->cfg.access & ROCE_ACCESS_REMOTE_ATOMIC) ? ROCE_E_ACCESS
+		: mem_rkey(e, qp, rkey, va, 8, ROCE_ACCESS_REMOTE_ATOMIC, &pa);
+	if (rc) {
+		resp_error(e, qp, psn, ROCE_NAK_REMOTE_ACCESS, rc);
+		return false;
+	}
+	/* one engine thread owns the DDR: the read-modify-write is atomic
+	 * with respect to every other request */
+	memcpy(&orig, e->mem + pa, 8);
+	if (p->opcode == ROCE_OP_RC_CMP_SWAP)
+		val = orig == roce_get_be64(a->compare) ? roce_get_be64(a->swap_add) : orig;
+	else
+		val = orig + roce_get_be64(a->swap_add);
+	memcpy(e->mem + pa, &val, 8);
+
+	/* kept for a duplicate request, which must not execute again */
+	s = &qp->resp.atomics[qp->resp.atomic_next++ % ROCE_ATOMIC_REPLAY];
+	s->valid = true;
+	s->psn = psn;
+	s->orig = orig;
+	qp->resp.msn = roce_psn_add(qp->resp.msn, 1);
+	x = rep_push(&qp->resp);
+	x->kind = REPLY_ATOMIC;
+	x->psn = psn;
+	x->orig = orig;
+	x->msn = qp->resp.msn;
+	qp->resp.rd_outstanding++;
+	return true;
+}
+
+/* A request already executed (IBA 9.9.2.2): answer again, never redo. */
+static void duplicate(struct roce_engine *e, struct roce_qp *qp,
+		      const struct roce_pkt *p, uint32_t psn)
+{
+	switch (p->op->cls) {
+	case ROCE_OPC_READ_REQ:
+		do_read(e, qp, p, psn, true);
+		break;
+	case ROCE_OPC_ATOMIC:
+		for (unsigned i = 0; i < ROCE_ATOMIC_REPLAY; i++) {
+			struct atomic_saved *s = &qp->resp.atomics[i];
+			struct reply *x;
+
+			if (!s->valid || s->psn != psn)
+				continue;
+			x = rep_push(&qp->resp);
+			if (!x)
+				return;
+			x->kind = REPLY_ATOMIC;
+			x->psn = psn;
+			x->orig = s->orig;
+			x->msn = qp->resp.msn;
+			qp->resp.rd_outstanding++;
+			return;
+		}
+		break;
+	default:
+		/* SEND / WRITE: acknowledge what we have */
+		if (roce_bth_ackreq(roce_pkt_bth(p)))
+			queue_ack(e, qp, roce_psn_add(qp->resp.psn, -1u));
+		break;
+	}
+}
+
+void resp_request(struct roce_engine *e, struct roce_qp *qp, const struct roce_pkt *p)
+{
+	struct resp_ctx *r = &qp->resp;
+	uint32_t psn = roce_bth_psn(roce_pkt_bth(p));
+	int32_t d = roce_psn_diff(psn, r->psn);
+	uint32_t n = 1;
+	bool ok;
+
+	if (r->goto_err)
+		return;                 /* an error NAK is on its way */
+	if (d > 0) {
+		/* a gap: NAK once with the PSN we expect (C9-?) */
+		roce_cnt_drop(e->cnt, ROCE_E_PSN);
+		if (!r->nak_sent) {
+			r->nak_sent = true;
+			roce_cnt_inc(e->cnt, ROCE_CNT_NAKS_TX_PSN_SEQ_ERR);
+			queue_nak(e, qp, r->psn, ROCE_AETH_NAK | ROCE_NAK_PSN_SEQ_ERR);
+		}
+		return;
+	}
+	if (d < 0) {
+		duplicate(e, qp, p, psn);
+		return;
+	}
+	switch (p->op->cls) {
+	case ROCE_OPC_SEND:
+		ok = do_send(e, qp, p, psn);
+		break;
+	case ROCE_OPC_WRITE:
+		ok = do_write(e, qp, p, psn);
+		break;
+	case ROCE_OPC_READ_REQ:
+		n = do_read(e, qp, p, psn, false);
+		ok = n != 0;
+		break;
+	case ROCE_OPC_ATOMIC:
+		ok = do_atomic(e, qp, p, psn);
+		break;
+	default:
+		resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_OPCODE);
+		ok = false;
+		break;
+	}
+	if (!ok)
+		return;
+	r->psn = roce_psn_add(r->psn, n);
+	r->nak_sent = false;
+	if (p->op->cls != ROCE_OPC_READ_REQ && p->op->cls != ROCE_OPC_ATOMIC &&
+	    roce_bth_ackreq(roce_pkt_bth(p)))
+		queue_ack(e, qp, psn);
+}
+
+/* ---- replies ---------------------------------------------------------------- */
+
+static int send_ack(struct roce_engine *e, struct roce_qp *qp, const struct reply *x)
+{
+	struct roce_hdrs ext;
+	struct tx_pkt p = { 0 };
+
+	memset(&ext, 0, sizeof(ext));
+	/* credits: "invalid" (no end-to-end flow control), as rxe sends */
+	ext.aeth.syndrome = x->kind == REPLY_ACK
+				    ? ROCE_AETH_ACK | ROCE_AETH_CREDIT_INVALID : x->syndrome;
+	ext.aeth.msn = x->msn;
+	p.opcode = ROCE_OP_RC_ACK;
+	p.psn = x->psn;
+	p.ext = &ext;
+	return tx_build(e, qp, &p);
+}
+
+static int send_atomic_ack(struct roce_engine *e, struct roce_qp *qp,
+			   const struct reply *x)
+{
+	struct roce_hdrs ext;
+	struct tx_pkt p = { 0 };
+
+	memset(&ext, 0, sizeof(ext));
+	ext.aeth.syndrome = ROCE_AETH_ACK | ROCE_AETH_CREDIT_INVALID;
+	ext.aeth.msn = x->msn;
+	ext.atomic_ack.orig = x->orig;
+	p.opcode = ROCE_OP_RC_ATOMIC_ACK;
+	p.psn = x->psn;
+	p.ext = &ext;
+	return tx_build(e, qp, &p);
+}
+
+/* One READ response packet; returns true when the READ is answered (or
+ * cannot be: a response that cannot be built is abandoned, the requester
+ * will ask again). */
+static bool send_read(struct roce_engine *e, struct roce_qp *qp, struct reply *x)
+{
+	bool first = x->psn == x->first_psn, last = x->psn == x->last_psn;
+	uint32_t len = x->resid < qp->mtu ? x->resid : qp->mtu;
+	struct roce_hdrs ext;
+	struct tx_pkt p = { 0 };
+
+	memset(&ext, 0, sizeof(ext));
+	ext.aeth.syndrome = ROCE_AETH_ACK | ROCE_AETH_CREDIT_INVALID;
+	ext.aeth.msn = x->msn;
+	p.opcode = first && last ? ROCE_OP_RC_READ_RESP_ONLY
+		 : first ? ROCE_OP_RC_READ_RESP_FIRST
+		 : last ? ROCE_OP_RC_READ_RESP_LAST : ROCE_OP_RC_READ_RESP_MIDDLE;
+	p.psn = x->psn;
+	p.ext = &ext;
+	p.pa = x->pa;
+	p.len = len;
+	if (tx_build(e, qp, &p) != ROCE_OK)
+		return true;
+	x->pa += len;
+	x->resid -= len;
+	x->psn = roce_psn_add(x->psn, 1);
+	return last;
+}
+
+void resp_tx(struct roce_engine *e, struct roce_qp *qp)
+{
+	struct resp_ctx *r = &qp->resp;
+
+	while (tx_room(e) && rep_count(r)) {
+		struct reply *x = &r->replies[r->rep_head % ROCE_RESP_QUEUE];
+		bool done = true;
+
+		switch (x->kind) {
+		case REPLY_ACK:
+			roce_cnt_inc(e->cnt, ROCE_CNT_ACKS_TX);
+			send_ack(e, qp, x);
+			break;
+		case REPLY_NAK:
+			send_ack(e, qp, x);
+			break;
+		case REPLY_ATOMIC:
+			send_atomic_ack(e, qp, x);
+			r->rd_outstanding--;
+			break;
+		case REPLY_READ:
+			done = send_read(e, qp, x);
+			if (done)
+				r->rd_outstanding--;
+			break;
+		}
+		if (done)
+			r->rep_head++;
+	}
+	if (r->goto_err && !rep_count(r))
+		engine_qp_error(e, qp);
+}

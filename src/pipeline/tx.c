@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The transmit side and the local DMA: frames are built into fixed staging
+ * slots and handed to the link port in bursts; payload is gathered from the
+ * device memory through the MR table, never from a copy of the message.
+ */
+#include <string.h>
+
+#include "pipeline/engine.h"
+#include "roce/icrc.h"
+#include "roce/status.h"
+
+unsigned tx_flush(struct roce_engine *e)
+{
+	unsigned sent;
+
+	if (!e->tx_n)
+		return 0;
+	sent = roce_port_tx(e->port, e->tx_frames, e->tx_n);
+	if (sent < e->tx_n) {
+		/* the link is full: keep the rest staged, in order, for the
+		 * next poll (backpressure, not loss) */
+		for (uint32_t i = sent; i < e->tx_n; i++) {
+			memcpy(e->tx[i - sent].data, e->tx[i].data, e->tx_frames[i].len);
+			e->tx_frames[i - sent].len = e->tx_frames[i].len;
+		}
+	}
+	e->tx_n -= sent;
+	return sent;
+}
+
+static bool range_ok(uint64_t base, uint64_t size, uint64_t start, uint64_t len)
+{
+	return start >= base && len <= size && start - base <= size - len;
+}
+
+static int mem_check(struct roce_engine *e, const struct roce_mr_entry *mr,
+		     uint64_t va, uint64_t len, unsigned access, uint64_t *pa)
+{
+	if ((mr->access & access) != access)
+		return ROCE_E_ACCESS;
+	if (!range_ok(mr->va, mr->len, va, len))
+		return ROCE_E_BOUNDS;
+	*pa = mr->pa + (va - mr->va);
+	/* the table guarantees [pa, pa + len) lies in the DDR; check anyway,
+	 * the data path must never trust a control-plane invariant blindly */
+	if (!range_ok(0, e->mem_size, *pa, len))
+		return ROCE_E_BOUNDS;
+	return ROCE_OK;
+}
+
+int mem_lkey(struct roce_engine *e, uint32_t lkey, uint64_t va, uint64_t len,
+	     unsigned access, uint64_t *pa)
+{
+	struct roce_mr_entry mr;
+
+	if (len == 0) {
+		*pa = 0;
+		return ROCE_OK;
+	}
+	if (roce_mr_table_lookup_lkey(e->mrt, lkey, &mr) != ROCE_OK)
+		return ROCE_E_LKEY;
+	return mem_check(e, &mr, va, len, access, pa);
+}
+
+int mem_rkey(struct roce_engine *e, struct roce_qp *qp, uint32_t rkey,
+	     uint64_t va, uint64_t len, unsigned access, uint64_t *pa)
+{
+	struct roce_mr_entry mr;
+
+	/* C9-88: a zero-length RDMA access does not check the R_Key */
+	if (len == 0) {
+		*pa = 0;
+		return ROCE_OK;
+	}
+	if (roce_mr_table_lookup_rkey(e->mrt, rkey, &mr) != ROCE_OK ||
+	    mr.pd != qp->cfg.pd)
+		return ROCE_E_RKEY;
+	return mem_check(e, &mr, va, len, access, pa);
+}
+
+/* Gather len bytes from the SGEs, starting off bytes in, into dst. */
+static int mem_gather(struct roce_engine *e, const struct roce_sge *sge,
+		      unsigned nsge, uint32_t off, uint8_t *dst, uint32_t len)
+{
+	for (unsigned i = 0; i < nsge && len; i++) {
+		uint32_t n;
+		uint64_t pa;
+		int rc;
+
+		if (off >= sge[i].length) {
+			off -= sge[i].length;
+			continue;
+		}
+		n = sge[i].length - off;
+		if (n > len)
+			n = len;
+		rc = mem_lkey(e, sge[i].lkey, sge[i].addr + off, n, 0, &pa);
+		if (rc)
+			return rc;
+		memcpy(dst, e->mem + pa, n);
+		dst += n;
+		len -= n;
+		off = 0;
+	}
+	return len ? ROCE_E_BOUNDS : ROCE_OK;
+}
+
+int mem_scatter(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge,
+		uint32_t off, const uint8_t *src, uint32_t len)
+{
+	for (unsigned i = 0; i < nsge && len; i++) {
+		uint32_t n;
+		uint64_t pa;
+		int rc;
+
+		if (off >= sge[i].length) {
+			off -= sge[i].length;
+			continue;
+		}
+		n = sge[i].length - off;
+		if (n > len)
+			n = len;
+		rc = mem_lkey(e, sge[i].lkey, sge[i].addr + off, n,
+			      ROCE_ACCESS_LOCAL_WRITE, &pa);
+		if (rc)
+			return rc;
+		memcpy(e->mem + pa, src, n);
+		src += n;
+		len -= n;
+		off = 0;
+	}
+	return len ? ROCE_E_BOUNDS : ROCE_OK;
+}
+
+static void fill_hdrs(struct roce_engine *e, struct roce_qp *qp,
+		      const struct tx_pkt *p, struct roce_hdrs *h)
+{
+	if (p->ext)
+		*h = *p->ext;
+	else
+		memset(h, 0, sizeof(*h));
+	memcpy(h->eth.dst, qp->cfg.peer_mac, 6);
+	memcpy(h->eth.src, e->mac, 6);
+	h->eth.vlan = false;
+	h->ip.v6 = false;
+	h->ip.tos = 0;
+	h->ip.id = e->ip_id++;
+	h->ip.frag = ROCE_IPV4_DF;
+	h->ip.ttl = 64;
+	roce_put_be32(h->ip.src, e->ip);
+	roce_put_be32(h->ip.dst, qp->cfg.peer_ip);
+	h->udp.sport = qp->sport;
+	h->udp.dport = ROCE_UDP_PORT;
+	h->bth.opcode = p->opcode;
+	h->bth.se = p->se;
+	h->bth.mig = false;     /* no path migration (IBA 17.2.8); rxe sends 0 too */
+	h->bth.pad = 0;
+	h->bth.tver = 0;
+	h->bth.pkey = qp->cfg.pkey;
+	h->bth.resv8a = 0;
+	h->bth.dqpn = qp->cfg.dest_qpn;
+	h->bth.ackreq = p->ackreq;
+	h->bth.resv7 = 0;
+	h->bth.psn = p->psn;
+}
+
+int tx_build(struct roce_engine *e, struct roce_qp *qp, const struct tx_pkt *p)
+{
+	uint8_t *buf = e->tx[e->tx_n].data;
+	struct roce_hdrs h;
+	size_t hlen, len;
+	int rc = ROCE_OK;
+
+	fill_hdrs(e, qp, p, &h);
+	hlen = roce_build_hdrs(&h, p->len, buf, ROCE_MAX_FRAME);
+	if (!hlen)
+		return ROCE_E_RANGE;
+	if (p->len) {
+		if (p->sge)
+			rc = mem_gather(e, p->sge, p->nsge, p->sge_off, buf + hlen, p->len);
+		else
+			memcpy(buf + hlen, e->mem + p->pa, p->len);
+		if (rc)
+			return rc;
+	}
+	len = hlen + p->len + (-p->len & 3u) + ROCE_ICRC_LEN;
+	roce_finish(buf, ROCE_ETH_HLEN, 0);
+	e->tx_frames[e->tx_n].data = buf;
+	e->tx_frames[e->tx_n].len = (uint32_t)len;
+	e->tx_n++;
+	roce_cnt_inc(e->cnt, ROCE_CNT_TX_PKTS);
+	roce_cnt_add(e->cnt, ROCE_CNT_TX_BYTES, len);
+	if (e->tx_n == ROCE_TX_BURST)
+		tx_flush(e);
+	return ROCE_OK;
+}

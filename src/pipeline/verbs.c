@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The verbs objects: context, PD, MR, CQ, QP. Every QP and MR setting goes
+ * through the host driver and the register file, exactly as it would to the
+ * board; the engine follows the QP table on its own.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "pipeline/devmem.h"
+#include "pipeline/engine.h"
+#include "roce/bus.h"
+#include "roce/driver.h"
+#include "roce/psn.h"
+#include "roce/status.h"
+
+/* ---- context --------------------------------------------------------------- */
+
+int roce_open(const struct roce_context_attr *attr, struct roce_context **out)
+{
+	struct roce_context *ctx;
+	struct roce_config *cfg;
+	size_t mem_size;
+	uint8_t *mem;
+	int rc;
+
+	if (!attr || !attr->port || !out)
+		return ROCE_E_INVAL;
+	ctx = calloc(1, sizeof(*ctx));
+	cfg = calloc(1, sizeof(*cfg));
+	if (!ctx || !cfg) {
+		free(ctx);
+		free(cfg);
+		return ROCE_E_NOMEM;
+	}
+	rc = roce_device_create(&attr->dev, &ctx->dev);
+	if (rc)
+		goto fail;
+	rc = roce_bus_open_local(&ctx->bus, ctx->dev);
+	if (rc)
+		goto fail;
+	roce_drv_init(&ctx->drv, &ctx->bus);
+	/* the seed's power-on sequence, with the tables still empty */
+	roce_config_defaults(cfg);
+	memcpy(cfg->local.mac, attr->mac, 6);
+	cfg->local.ip = attr->ip;
+	cfg->local.udp_port = ROCE_UDP_PORT;
+	if (attr->link_timeout_ms)
+		cfg->link_timeout_ms = attr->link_timeout_ms;
+	rc = roce_drv_power_on(&ctx->drv, cfg);
+	if (rc)
+		goto fail;
+	mem = roce_device_mem(ctx->dev, &mem_size);
+	ctx->mem = devmem_create(mem, mem_size);
+	if (!ctx->mem) {
+		rc = ROCE_E_NOMEM;
+		goto fail;
+	}
+	rc = engine_init(&ctx->eng, ctx, attr);
+	if (rc)
+		goto fail;
+	if (getrandom(&ctx->rng, sizeof(ctx->rng), 0) != sizeof(ctx->rng))
+		ctx->rng = (uint64_t)(uintptr_t)ctx ^ 0x9E3779B97F4A7C15ull;
+	free(cfg);
+	*out = ctx;
+	return ROCE_OK;
+fail:
+	free(cfg);
+	devmem_destroy(ctx->mem);
+	if (ctx->bus.ops)
+		roce_bus_close(&ctx->bus);
+	if (ctx->dev)
+		roce_device_destroy(ctx->dev);
+	free(ctx);
+	return rc;
+}
+
+void roce_close(struct roce_context *ctx)
+{
+	if (!ctx)
+		return;
+	roce_engine_stop(ctx);
+	engine_fini(&ctx->eng);
+	devmem_destroy(ctx->mem);
+	roce_bus_close(&ctx->bus);
+	roce_device_destroy(ctx->dev);
+	free(ctx);
+}
+
+struct roce_device *roce_context_device(struct roce_context *ctx)
+{
+	return ctx->dev;
+}
+
+struct roce_drv *roce_context_driver(struct roce_context *ctx)
+{
+	return &ctx->drv;
+}
+
+void *roce_mem_alloc(struct roce_context *ctx, size_t len, size_t align)
+{
+	return devmem_alloc(ctx->mem, len, align);
+}
+
+void roce_mem_free(struct roce_context *ctx, void *p)
+{
+	if (p)
+		devmem_free(ctx->mem, p);
+}
+
+/* ---- PD, MR ----------------------------------------------------------------- */
+
+struct roce_pd *roce_alloc_pd(struct roce_context *ctx)
+{
+	struct roce_pd *pd = calloc(1, sizeof(*pd));
+
+	if (!pd)
+		return NULL;
+	pd->ctx = ctx;
+	pd->pdn = ++ctx->next_pdn;
+	return pd;
+}
+
+int roce_dealloc_pd(struct roce_pd *pd)
+{
+	free(pd);
+	return ROCE_OK;
+}
+
+static int bit_alloc(uint8_t *map, uint32_t first, uint32_t n, uint32_t *out)
+{
+	for (uint32_t i = first; i < n; i++) {
+		if (!(map[i / 8] & (1u << (i % 8)))) {
+			map[i / 8] |= (uint8_t)(1u << (i % 8));
+			*out = i;
+			return ROCE_OK;
+		}
+	}
+	return ROCE_E_FULL;
+}
+
+static void bit_free(uint8_t *map, uint32_t i)
+{
+	map[i / 8] &= (uint8_t)~(1u << (i % 8));
+}
+
+static uint8_t random_byte(struct roce_context *ctx)
+{
+	/* xorshift64*: key bytes only need to be unpredictable from the index */
+	ctx->rng ^= ctx->rng >> 12;
+	ctx->rng ^= ctx->rng << 25;
+	ctx->rng ^= ctx->rng >> 27;
+	return (uint8_t)((ctx->rng * 0x2545F4914F6CDD1Dull) >> 56);
+}
+
+struct roce_mr *roce_reg_mr(struct roce_pd *pd, void *addr, size_t length,
+			    unsigned access)
+{
+	struct roce_context *ctx = pd->ctx;
+	struct roce_mr_ctx e = { 0 };
+	size_t mem_size;
+	uint8_t *mem = roce_device_mem(ctx->dev, &mem_size);
+	struct roce_mr *mr;
+	uint32_t index;
+
+	if ((uint8_t *)addr < mem || length > mem_size ||
+	    (size_t)((uint8_t *)addr - mem) > mem_size - length)
+		return NULL;    /* only device memory is reachable by the engine */
+	mr = calloc(1, sizeof(*mr));
+	if (!mr)
+		return NULL;
+	pthread_mutex_lock(&ctx->eng.lock);
+	if (bit_alloc(ctx->mr_used, 0, ROCE_MAX_MR, &index) != ROCE_OK) {
+		pthread_mutex_unlock(&ctx->eng.lock);
+		free(mr);
+		return NULL;
+	}
+	e.index = index;
+	e.valid = true;
+	e.access = access;
+	e.va = (uint64_t)(uintptr_t)addr;
+	e.pa = (uint64_t)((uint8_t *)addr - mem);
+	e.len = length;
+	e.lkey = e.rkey = ROCE_MR_KEY(index, random_byte(ctx));
+	e.pd = pd->pdn;
+	if (roce_drv_mr_write(&ctx->drv, &e) != ROCE_OK) {
+		bit_free(ctx->mr_used, index);
+		pthread_mutex_unlock(&ctx->eng.lock);
+		free(mr);
+		return NULL;
+	}
+	pthread_mutex_unlock(&ctx->eng.lock);
+	mr->ctx = ctx;
+	mr->pd = pd;
+	mr->addr = addr;
+	mr->length = length;
+	mr->lkey = e.lkey;
+	mr->rkey = e.rkey;
+	mr->index = index;
+	mr->access = access;
+	return mr;
+}
+
+int roce_dereg_mr(struct roce_mr *mr)
+{
+	struct roce_context *ctx = mr->ctx;
+	struct roce_mr_ctx e = { .index = mr->index, .valid = false };
+	int rc;
+
+	pthread_mutex_lock(&ctx->eng.lock);
+	rc = roce_drv_mr_write(&ctx->drv, &e);
+	if (rc == ROCE_OK)
+		bit_free(ctx->mr_used, mr->index);
+	pthread_mutex_unlock(&ctx->eng.lock);
+	if (rc == ROCE_OK)
+		free(mr);
+	return rc;
+}
+
+/* ---- CQ ----------------------------------------------------------------------- */
+
+static uint32_t pow2_at_least(uint32_t n)
+{
+	uint32_t p = 1;
+
+	while (p < n)
+		p <<= 1;
+	return p;
+}
+
+struct roce_cq *roce_create_cq(struct roce_context *ctx, int cqe)
+{
+	struct roce_cq *cq;
+	uint32_t n;
+
+	if (cqe < 1 || (uint32_t)cqe > ROCE_MAX_CQE)
+		return NULL;
+	n = pow2_at_least((uint32_t)cqe);
+	cq = calloc(1, sizeof(*cq));
+	if (!cq)
+		return NULL;
+	cq->wc = calloc(n, sizeof(*cq->wc));
+	if (!cq->wc) {
+		free(cq);
+		return NULL;
+	}
+	cq->ctx = ctx;
+	cq->ring.mask = n - 1;
+	return cq;
+}
+
+int roce_destroy_cq(struct roce_cq *cq)
+{
+	free(cq->wc);
+	free(cq);
+	return ROCE_OK;
+}
+
+int roce_poll_cq(struct roce_cq *cq, int n, struct roce_wc *wc)
+{
+	uint32_t cons = atomic_load_explicit(&cq->ring.cons, memory_order_relaxed);
+	uint32_t prod = atomic_load_explicit(&cq->ring.prod, memory_order_acquire);
+	int got = 0;
+
+	if (atomic_load_explicit(&cq->overflow, memory_order_acquire))
+		return -ROCE_E_FULL;
+	while (got < n && cons != prod) {
+		wc[got++] = cq->wc[cons & cq->ring.mask];
+		cons++;
+	}
+	atomic_store_explicit(&cq->ring.cons, cons, memory_order_release);
+	return got;
+}
