@@ -92,12 +92,15 @@ void comp_complete(struct roce_engine *e, struct roce_qp *qp)
 		qp->comp.timer = 0;
 }
 
-/* The oldest WQE not done: where a response for una belongs. */
+/* The oldest WQE not done: where a response for una belongs. It may lie
+ * beyond the requester's position, when a go-back rewound the requester
+ * past WQEs it had already sent. */
 static struct swqe *oldest(struct roce_qp *qp)
 {
 	uint32_t i = atomic_load_explicit(&qp->sq.cons, memory_order_relaxed);
+	uint32_t prod = atomic_load_explicit(&qp->sq.prod, memory_order_acquire);
 
-	for (; i != qp->req.cur + 1; i++) {
+	for (; i != prod; i++) {
 		struct swqe *w = sq_at(qp, i);
 
 		if (w->state == SWQE_POSTED)
@@ -135,6 +138,10 @@ static void ack_upto(struct roce_engine *e, struct roce_qp *qp, uint32_t psn)
 		if (is_rd_atomic(w)) {
 			if (roce_psn_cmp(qp->comp.una, w->first_psn) < 0)
 				progress(e, qp, w->first_psn);
+			/* inside its own range: a READ response acknowledging
+			 * what came before it; the response itself is next */
+			if (roce_psn_cmp(last_psn(w), psn) > 0)
+				return;
 			if (!qp->comp.go_back) {
 				qp->comp.go_back = true;
 				req_go_back(e, qp, qp->comp.una);
@@ -187,11 +194,8 @@ static void on_nak(struct roce_engine *e, struct roce_qp *qp, uint32_t psn,
 		ack_upto(e, qp, roce_psn_add(psn, -1u));
 		if (qp->comp.go_back)
 			return;         /* a retry from here is already under way */
-		if (qp->comp.retry_left == 0) {
-			fail_at(e, qp, ROCE_WC_RETRY_EXC_ERR);
-			return;
-		}
-		qp->comp.retry_left--;
+		/* the responder is alive and says where to resume: this
+		 * costs no retry (the retry count is for a silent peer) */
 		qp->comp.go_back = true;
 		req_go_back(e, qp, psn);
 		return;
@@ -216,10 +220,13 @@ static void on_nak(struct roce_engine *e, struct roce_qp *qp, uint32_t psn,
 static void on_read_resp(struct roce_engine *e, struct roce_qp *qp,
 			 const struct roce_pkt *p, uint32_t psn)
 {
-	struct swqe *w = oldest(qp);
+	struct swqe *w;
 	uint32_t off, expect;
 	int rc;
 
+	/* a response acknowledges every request before it (IBA 9.7.5.1.2) */
+	ack_upto(e, qp, roce_psn_add(psn, -1u));
+	w = oldest(qp);
 	if (!w || w->opcode != ROCE_WR_RDMA_READ || psn != qp->comp.una ||
 	    roce_psn_dist(w->first_psn, psn) >= w->npsn) {
 		/* later than una: responses were lost; ask again, once */
@@ -290,6 +297,7 @@ void comp_response(struct roce_engine *e, struct roce_qp *qp, const struct roce_
 		roce_cnt_drop(e->cnt, ROCE_E_PSN);
 		return;
 	}
+	qp->comp.alive = true;
 	switch (p->op->cls) {
 	case ROCE_OPC_ACK:
 		if ((syn & ROCE_AETH_TYPE_MASK) == ROCE_AETH_ACK) {
@@ -322,11 +330,22 @@ void comp_timers(struct roce_engine *e, struct roce_qp *qp)
 		qp->comp.timer = 0;     /* nothing outstanding after all */
 		return;
 	}
-	if (qp->comp.retry_left == 0) {
-		fail_at(e, qp, ROCE_WC_RETRY_EXC_ERR);
-		return;
+	/*
+	 * IBA 9.7.6.1.3: after retry_cnt retries the path is declared
+	 * broken. A round in which the responder answered, only not in
+	 * order (its responses or our requests were lost again), proves the
+	 * path works: it does not use up a retry. A vanished peer still
+	 * exhausts the count after retry_cnt silent timeouts.
+	 */
+	if (qp->comp.alive) {
+		qp->comp.alive = false;
+	} else {
+		if (qp->comp.retry_left == 0) {
+			fail_at(e, qp, ROCE_WC_RETRY_EXC_ERR);
+			return;
+		}
+		qp->comp.retry_left--;
 	}
-	qp->comp.retry_left--;
 	qp->comp.go_back = true;
 	qp->comp.timer = e->now + comp_timeout_ns(qp);
 	req_go_back(e, qp, qp->comp.una);

@@ -125,8 +125,7 @@ static void sync_cfg(struct roce_engine *e, struct roce_qp *qp)
 	qp->sport = roce_udp_sport(qp->qpn, c.dest_qpn);
 	if (c.state == old)
 		goto flush;
-	switch (c.state) {
-	case ROCE_QPS_RESET:
+	if (c.state == ROCE_QPS_RESET) {
 		/* RESET empties both queues without completions (IBA 10.3.1) */
 		atomic_store_explicit(&qp->sq.cons,
 				      atomic_load_explicit(&qp->sq.prod, memory_order_acquire),
@@ -134,28 +133,27 @@ static void sync_cfg(struct roce_engine *e, struct roce_qp *qp)
 		atomic_store_explicit(&qp->rq.cons,
 				      atomic_load_explicit(&qp->rq.prod, memory_order_acquire),
 				      memory_order_release);
-		/* fall through */
-	case ROCE_QPS_INIT:
+	}
+	if (c.state <= ROCE_QPS_INIT) {
 		req_reset(qp);
 		comp_reset(qp);
 		resp_reset(qp);
 		qp->flushed = false;
-		break;
-	case ROCE_QPS_RTR:
+	}
+	/* The application may climb several steps between two polls: what
+	 * matters is which thresholds the QP crossed. Entering RTR (or
+	 * beyond) from below starts the responder at rq_psn ... */
+	if (old <= ROCE_QPS_INIT && c.state >= ROCE_QPS_RTR && c.state <= ROCE_QPS_SQE) {
 		resp_reset(qp);
 		qp->resp.psn = c.rq_psn;
-		break;
-	case ROCE_QPS_RTS:
-		if (old == ROCE_QPS_RTR) {
-			req_reset(qp);
-			comp_reset(qp);
-			qp->req.psn = qp->req.psn_max = qp->comp.una = c.sq_psn;
-			qp->comp.retry_left = c.retry_cnt;
-			qp->comp.rnr_left = c.rnr_retry;
-		}
-		break;
-	default:
-		break;
+	}
+	/* ... entering RTS (or beyond) from below starts the requester */
+	if (old <= ROCE_QPS_RTR && c.state >= ROCE_QPS_RTS && c.state <= ROCE_QPS_SQE) {
+		req_reset(qp);
+		comp_reset(qp);
+		qp->req.psn = qp->req.psn_max = qp->comp.una = c.sq_psn;
+		qp->comp.retry_left = c.retry_cnt;
+		qp->comp.rnr_left = c.rnr_retry;
 	}
 flush:
 	/* ERR flushes whatever is posted, now and later (IBA 10.3.1) */

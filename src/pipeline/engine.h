@@ -114,6 +114,7 @@ struct comp_ctx {
 	uint8_t retry_left;
 	uint8_t rnr_left;
 	bool go_back;                   /* a retry is under way: ignore stale responses */
+	bool alive;                     /* a response came since the last timeout */
 	uint64_t timer;                 /* retransmit deadline (0 = off) */
 	uint64_t rnr_until;             /* RNR wait: no transmission before */
 };

@@ -280,11 +280,13 @@ static enum req_state step_done(struct roce_engine *e, struct roce_qp *qp)
 {
 	struct swqe *w = sq_at(qp, qp->req.cur);
 
-	(void)e;
 	if (w->state == SWQE_SENDING)
 		w->state = SWQE_SENT;
 	qp->req.cur++;
 	qp->req.offset = 0;
+	/* its ACK may have overtaken this step: complete it now */
+	if (w->state == SWQE_DONE)
+		comp_complete(e, qp);
 	return REQ_IDLE;
 }
 

@@ -326,15 +326,36 @@ static bool do_atomic(struct roce_engine *e, struct roce_qp *qp,
 	return true;
 }
 
+/*
+ * A requester that asks again from psn will also ask again for everything
+ * after it (go-back-N), so replies queued for psn and later are obsolete:
+ * drop them, freeing their resources for the replays (IBA 9.9.2.2).
+ */
+static void rep_truncate(struct resp_ctx *r, uint32_t psn)
+{
+	while (rep_count(r)) {
+		struct reply *x = &r->replies[(r->rep_tail - 1) % ROCE_RESP_QUEUE];
+		uint32_t reach = x->kind == REPLY_READ ? x->last_psn : x->psn;
+
+		if (roce_psn_cmp(reach, psn) < 0)
+			break;
+		if (x->kind == REPLY_READ || x->kind == REPLY_ATOMIC)
+			r->rd_outstanding--;
+		r->rep_tail--;
+	}
+}
+
 /* A request already executed (IBA 9.9.2.2): answer again, never redo. */
 static void duplicate(struct roce_engine *e, struct roce_qp *qp,
 		      const struct roce_pkt *p, uint32_t psn)
 {
 	switch (p->op->cls) {
 	case ROCE_OPC_READ_REQ:
+		rep_truncate(&qp->resp, psn);
 		do_read(e, qp, p, psn, true);
 		break;
 	case ROCE_OPC_ATOMIC:
+		rep_truncate(&qp->resp, psn);
 		for (unsigned i = 0; i < ROCE_ATOMIC_REPLAY; i++) {
 			struct atomic_saved *s = &qp->resp.atomics[i];
 			struct reply *x;

@@ -191,7 +191,7 @@ int tx_build(struct roce_engine *e, struct roce_qp *qp, const struct tx_pkt *p)
 	e->tx_n++;
 	roce_cnt_inc(e->cnt, ROCE_CNT_TX_PKTS);
 	roce_cnt_add(e->cnt, ROCE_CNT_TX_BYTES, len);
-	if (e->tx_n == ROCE_TX_BURST)
-		tx_flush(e);
+	/* a full staging area ends this poll's transmission: one burst per
+	 * poll keeps a fast sender from overrunning the peer's ring */
 	return ROCE_OK;
 }

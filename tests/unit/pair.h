@@ -38,6 +38,8 @@ struct pair {
 	struct roce_memlink *link;
 	struct side a, b;
 	enum roce_mtu mtu;
+	bool virtual_time;
+	uint64_t vclock;                /* ns; advanced by pair_poll() */
 };
 
 struct pair_opts {
@@ -51,7 +53,16 @@ struct pair_opts {
 	uint8_t min_rnr_timer;          /* 0 = 1 (10 us) */
 	uint8_t max_rd_atomic;          /* 0 = 16 */
 	uint32_t sq_depth;              /* 0 = 256 */
+	bool virtual_time;              /* engines and link on a clock that
+					 * pair_poll() advances 1 us a call:
+					 * timers no longer depend on how
+					 * fast this machine runs the test */
 };
+
+static inline uint64_t pair_vclock(void *ctx)
+{
+	return *(const uint64_t *)ctx;
+}
 
 #define PAIR_ZERO 0xFF
 
@@ -77,6 +88,10 @@ static inline void side_open(struct pair *p, struct side *s, uint8_t id,
 	ca.ip = 0x0A000000u | id;
 	ca.port = &s->port;
 	ca.dev.mem_size = o->mem_size;
+	if (p->virtual_time) {
+		ca.now_ns = pair_vclock;
+		ca.clock_ctx = &p->vclock;
+	}
 	assert_int_equal(roce_open(&ca, &s->ctx), ROCE_OK);
 	s->pd = roce_alloc_pd(s->ctx);
 	s->scq = roce_create_cq(s->ctx, 4096);
@@ -151,10 +166,17 @@ static inline void side_connect(struct pair *p, struct side *s, struct side *pee
 static inline struct pair *pair_open(const struct pair_opts *o)
 {
 	struct pair *p = calloc(1, sizeof(*p));
+	struct roce_memlink_config lc = o->link;
 
 	assert_non_null(p);
 	p->mtu = o->mtu ? o->mtu : ROCE_MTU_1024;
-	assert_int_equal(roce_memlink_create(&o->link, &p->link), ROCE_OK);
+	p->virtual_time = o->virtual_time;
+	p->vclock = 1000000;
+	if (p->virtual_time) {
+		lc.now_ns = pair_vclock;
+		lc.clock_ctx = &p->vclock;
+	}
+	assert_int_equal(roce_memlink_create(&lc, &p->link), ROCE_OK);
 	side_open(p, &p->a, 1, o);
 	side_open(p, &p->b, 2, o);
 	side_connect(p, &p->a, &p->b, o);
@@ -185,6 +207,7 @@ static inline void pair_poll(struct pair *p)
 {
 	roce_engine_poll(p->a.ctx);
 	roce_engine_poll(p->b.ctx);
+	p->vclock += 1000;
 }
 
 /* Poll both engines until cq yields n completions (stored in wc) or
