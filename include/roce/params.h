@@ -63,4 +63,15 @@
 #define ROCE_MEMLINK_HOLD_NS      10000u  /* default longest hold */
 #define ROCE_MEMLINK_BATCH        64u     /* copies staged per ring reservation */
 
+/* roce-demo (tools/roce-demo.c) */
+#define ROCE_DEMO_SIZE_DEFAULT    (1u << 20)  /* the flow's WRITE/READ size */
+#define ROCE_DEMO_SIZE_MAX        (256u << 20) /* each side holds up to 2x in DDR */
+#define ROCE_DEMO_ITERS_DEFAULT   1000u   /* bandwidth table, per row */
+#define ROCE_DEMO_ITERS_QUICK     50u
+#define ROCE_DEMO_ITERS_MAX       1000000u
+#define ROCE_DEMO_BW_MAX_MSG      65536u  /* largest size in the table */
+#define ROCE_DEMO_BW_DEPTH        128u    /* outstanding WRs (perftest's tx depth) */
+#define ROCE_DEMO_ROW_MS          3000u   /* time cap of one bandwidth row */
+#define ROCE_DEMO_STEP_MS         10000u  /* time cap of one flow step */
+
 #endif
