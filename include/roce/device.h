@@ -67,6 +67,7 @@ struct roce_mr_table *roce_device_mr_table(struct roce_device *dev);
 /* What the data path asks before accepting a frame. Lock-free. */
 bool roce_device_link_ready(struct roce_device *dev);
 bool roce_device_running(struct roce_device *dev); /* out of reset, ENGINE_EN */
+bool roce_device_loopback(struct roce_device *dev); /* CTRL.LOOPBACK */
 
 /*
  * The data path reports a received frame. Returns false, and counts the

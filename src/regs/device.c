@@ -224,6 +224,11 @@ bool roce_device_link_ready(struct roce_device *dev)
 	return roce_link_ready(&dev->link);
 }
 
+bool roce_device_loopback(struct roce_device *dev)
+{
+	return ctrl_load(dev) & ROCE_CTRL_LOOPBACK;
+}
+
 bool roce_device_running(struct roce_device *dev)
 {
 	uint32_t ctrl = ctrl_load(dev);

@@ -196,7 +196,8 @@ static const struct roce_reg regmap[] = {
 	REG(ROCE_REG_CTRL, "CTRL", RW, 0, f_ctrl,
 	    "Control. Power-on value 0: out of soft reset, engine disabled. "
 	    "Driver sequence: set SOFT_RESET, program addresses, QPs and MRs, "
-	    "wait for STATUS.LINK_READY, then write ENGINE_EN alone"),
+	    "release SOFT_RESET (the link then comes up), wait for "
+	    "STATUS.LINK_READY, then set ENGINE_EN"),
 	REG(ROCE_REG_MAC_LOW, "MAC_LOW", RW, 0, f_mac_low, "Local MAC, low 32 bits"),
 	REG(ROCE_REG_MAC_HIGH, "MAC_HIGH", RW, 0, f_mac_high, "Local MAC, high 16 bits"),
 	REG(ROCE_REG_IP_ADDR, "IP_ADDR", RW, 0, f_ip, "Local IPv4 address"),

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Two engines on a clean link: every operation once, exact memory after. */
 #include "pair.h"
+#include "roce/driver.h"
 
 static void fill(uint8_t *p, size_t n, uint32_t seed)
 {
@@ -103,12 +104,105 @@ static void test_atomics(void **state)
 	pair_close(p);
 }
 
+/* CTRL.LOOPBACK: one device, two QPs connected to each other; frames
+ * never reach the link. */
+static void test_internal_loopback(void **state)
+{
+	struct roce_memlink_config lc = { 0 };
+	struct roce_memlink *link;
+	struct roce_port port;
+	struct roce_context_attr ca = { .mac = { 2, 0, 0, 0, 0, 9 }, .ip = 0x0A000009 };
+	struct roce_context *ctx;
+	struct roce_qp *qp[2];
+	struct roce_cq *cq;
+	struct roce_pd *pd;
+	struct roce_mr *mr;
+	struct roce_memlink_stats st;
+	uint8_t *buf;
+	struct roce_wc wc;
+
+	(void)state;
+	assert_int_equal(roce_memlink_create(&lc, &link), ROCE_OK);
+	assert_int_equal(roce_memlink_attach(link, ca.mac, &port), ROCE_OK);
+	ca.port = &port;
+	assert_int_equal(roce_open(&ca, &ctx), ROCE_OK);
+	assert_int_equal(roce_drv_enable(roce_context_driver(ctx), true), ROCE_OK);
+	pd = roce_alloc_pd(ctx);
+	cq = roce_create_cq(ctx, 64);
+	buf = roce_mem_alloc(ctx, 65536, 64);
+	mr = roce_reg_mr(pd, buf, 65536, ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
+			 ROCE_ACCESS_REMOTE_READ);
+	assert_non_null(mr);
+	for (int i = 0; i < 2; i++) {
+		struct roce_qp_init_attr qa = { .send_cq = cq, .recv_cq = cq, .qp_type = ROCE_QPT_RC,
+						.cap = { 16, 16, 1, 1 } };
+
+		qp[i] = roce_create_qp(pd, &qa);
+		assert_non_null(qp[i]);
+	}
+	for (int i = 0; i < 2; i++) {
+		struct roce_qp_attr at = { .qp_state = ROCE_QPS_INIT, .pkey = 0xFFFF,
+					   .qp_access_flags = ROCE_ACCESS_REMOTE_WRITE |
+							      ROCE_ACCESS_REMOTE_READ };
+
+		assert_int_equal(roce_modify_qp(qp[i], &at, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX |
+						ROCE_QP_ACCESS_FLAGS), ROCE_OK);
+		at.qp_state = ROCE_QPS_RTR;
+		at.path_mtu = ROCE_MTU_1024;
+		at.dest_qp_num = roce_qp_num(qp[!i]);
+		at.rq_psn = 100;
+		at.max_dest_rd_atomic = 4;
+		at.ah_attr.dest_ip = ca.ip;
+		memcpy(at.ah_attr.dest_mac, ca.mac, 6);
+		assert_int_equal(roce_modify_qp(qp[i], &at, ROCE_QP_STATE | ROCE_QP_AV |
+						ROCE_QP_PATH_MTU | ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN |
+						ROCE_QP_MAX_DEST_RD_ATOMIC), ROCE_OK);
+		at.qp_state = ROCE_QPS_RTS;
+		at.sq_psn = 100;
+		at.timeout = 14;
+		at.retry_cnt = 7;
+		at.max_rd_atomic = 4;
+		assert_int_equal(roce_modify_qp(qp[i], &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN |
+						ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT |
+						ROCE_QP_MAX_QP_RD_ATOMIC), ROCE_OK);
+	}
+	for (int i = 0; i < 5000; i++)
+		buf[i] = (uint8_t)(i * 3);
+	{
+		struct roce_sge sge = { (uint64_t)(uintptr_t)buf, 5000, mr->lkey };
+		struct roce_send_wr wr = { .wr_id = 1, .opcode = ROCE_WR_RDMA_WRITE, .sg_list = &sge,
+					   .num_sge = 1, .send_flags = ROCE_SEND_SIGNALED };
+		int got = 0;
+
+		wr.wr.rdma.remote_addr = (uint64_t)(uintptr_t)buf + 32768;
+		wr.wr.rdma.rkey = mr->rkey;
+		assert_int_equal(roce_post_send(qp[0], &wr, NULL), ROCE_OK);
+		for (int i = 0; i < 1000 && !got; i++) {
+			roce_engine_poll(ctx);
+			got = roce_poll_cq(cq, 1, &wc);
+		}
+		assert_int_equal(got, 1);
+		assert_int_equal(wc.status, ROCE_WC_SUCCESS);
+		assert_memory_equal(buf + 32768, buf, 5000);
+	}
+	roce_memlink_get_stats(link, &st);
+	assert_int_equal(st.sent, 0);           /* nothing left the device */
+	roce_destroy_qp(qp[0]);
+	roce_destroy_qp(qp[1]);
+	roce_dereg_mr(mr);
+	roce_destroy_cq(cq);
+	roce_dealloc_pd(pd);
+	roce_close(ctx);
+	roce_memlink_destroy(link);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_write_read),
 		cmocka_unit_test(test_send_recv),
 		cmocka_unit_test(test_atomics),
+		cmocka_unit_test(test_internal_loopback),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
