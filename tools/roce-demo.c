@@ -20,7 +20,6 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -582,8 +581,8 @@ static void nic_close(struct nic *n)
 /* ---- driving the engines ----------------------------------------------- */
 
 /* Let the engines run: poll both from here, or, when each has a thread of
- * its own, give the CPU away (two engines and this thread may share two
- * cores). */
+ * its own, nap 10 us so that this thread, spinning on CQs, does not take a
+ * core from them (two engines and this thread may share two cores). */
 static void kick(struct demo *d)
 {
 	if (d->o.threads) {
@@ -740,6 +739,7 @@ static bool step_write(struct demo *d, struct step *s)
 {
 	struct nic *b = &d->b;
 	uint32_t mtu = roce_mtu_bytes(d->o.mtu), len = (uint32_t)d->o.size;
+	uint32_t npkt = (len + mtu - 1) / mtu, psn = b->qpc.sq_psn;
 	struct roce_send_wr wr;
 	struct roce_sge sge;
 	size_t first, bad;
@@ -757,9 +757,10 @@ static bool step_write(struct demo *d, struct step *s)
 	if ((bad = compare(d->a.buf, b->buf, len, &first)))
 		return step_fail(s, "%zu of %u bytes in A's memory differ, first at "
 				 "offset %zu", bad, len, first);
-	return step_pass(s, "WRITE B -> A, %u bytes in %u packets of MTU %u "
-			 "(%.0f MB/s): A's memory holds B's pattern", len,
-			 (len + mtu - 1) / mtu, mtu, mbs(len, t0));
+	/* B has sent nothing before: the WRITE starts at its sq_psn */
+	return step_pass(s, "WRITE B -> A, %u bytes in %u packets of MTU %u, PSN "
+			 "0x%06x..0x%06x (%.0f MB/s): A's memory holds B's pattern",
+			 len, npkt, mtu, psn, (psn + npkt - 1) & 0xFFFFFF, mbs(len, t0));
 }
 
 /* (c) B reads A's memory back into a second buffer and compares. */

@@ -63,10 +63,22 @@
 #define ROCE_MEMLINK_HOLD_NS      10000u  /* default longest hold */
 #define ROCE_MEMLINK_BATCH        64u     /* copies staged per ring reservation */
 
+/* Raw-Ethernet link (roce/afpacket.h) */
+#define ROCE_AFP_RX_FRAMES_DEFAULT 4096u  /* RX ring slots */
+#define ROCE_AFP_TX_FRAMES_DEFAULT 1024u  /* TX ring slots */
+#define ROCE_AFP_FRAMES_MIN       16u
+#define ROCE_AFP_FRAMES_MAX       65536u
+#define ROCE_AFP_BLOCK_SIZE       (1u << 17) /* PACKET_MMAP block (V3: a batch) */
+#define ROCE_AFP_V3_TOV_MS        1u      /* V3: a partial block is handed over after */
+#define ROCE_AFP_MAX_ROCE_HDRS    86u     /* eth 14 + ip 20 + udp 8 + bth 12 +
+					   * ext <= 28 + icrc 4: path MTU rule */
+#define ROCE_ARP_RETRY_MS         200u    /* ARP request repeated every */
+#define ROCE_ARP_TIMEOUT_MS       3000u   /* default resolution time limit */
+
 /* roce-demo (tools/roce-demo.c) */
 #define ROCE_DEMO_SIZE_DEFAULT    (1u << 20)  /* the flow's WRITE/READ size */
 #define ROCE_DEMO_SIZE_MAX        (256u << 20) /* each side holds up to 2x in DDR */
-#define ROCE_DEMO_ITERS_DEFAULT   1000u   /* bandwidth table, per row */
+#define ROCE_DEMO_ITERS_DEFAULT   5000u   /* bandwidth table, per row (perftest's) */
 #define ROCE_DEMO_ITERS_QUICK     50u
 #define ROCE_DEMO_ITERS_MAX       1000000u
 #define ROCE_DEMO_BW_MAX_MSG      65536u  /* largest size in the table */

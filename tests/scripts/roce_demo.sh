@@ -19,6 +19,7 @@ for step in '(a) SEND A -> B, 36-byte advertisement; B parsed: IP 10.0.0.1, MAC 
 	    '(e) CMP_AND_SWAP 1005 -> 42: returned 1005, counter 42; again (no match): returned 42'; do
   grep -qF "✓ $step" "$tmp/out" || fail "no success line '$step'"
 done
+grep -qF 'PSN 0xffff80..0x00037f' "$tmp/out" || fail "the WRITE does not cross the 24-bit PSN wrap"
 grep -q 'FAIL' "$tmp/out" && fail "a FAIL in a passing run"
 grep -q '#bytes *#iterations *BW peak\[MB/sec\] *BW average\[MB/sec\] *MsgRate\[Mpps\]' "$tmp/out" \
   || fail "no perftest-style table header"
