@@ -470,7 +470,10 @@ static bool nic_connect(struct demo *d, struct nic *n, const struct nic *peer)
 				    ROCE_QP_MIN_RNR_TIMER);
 	at.qp_state = ROCE_QPS_RTS;
 	at.sq_psn = n->sq_psn;
-	at.timeout = 10;                /* 4.096 us * 2^10 = 4.2 ms */
+	/* 4.096 us * 2^10 = 4.2 ms. An engine on its own thread may wait for
+	 * a core for tens of ms on a loaded machine while its peer's timer
+	 * runs: 2^12 (16.8 ms) lets it miss 134 ms before retry_cnt runs out. */
+	at.timeout = d->o.threads ? 12 : 10;
 	at.retry_cnt = 7;
 	at.rnr_retry = 7;               /* retry forever */
 	at.max_rd_atomic = ROCE_MAX_RD_ATOMIC;
