@@ -1,0 +1,419 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The out-of-band exchange against the originals' bytes. The golden
+ * messages were taken from TCP streams between Debian 12's ibv_rc_pingpong
+ * and perftest 4.5 (ib_write_bw, ib_read_bw) on Linux soft-RoCE, and from
+ * the format strings of rc_pingpong.c and perftest_communication.h; none
+ * of them comes from this code's own output.
+ */
+#include <arpa/inet.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "roce/oob.h"
+#include "roce/status.h"
+
+/* ibv_rc_pingpong client (10.77.0.12) to server: QPN 0x11, PSN 0x68a7f1 */
+static const char pp_golden[ROCE_PP_MSG_LEN] =
+	"0000:000011:68a7f1:00000000000000000000ffff0a4d000c";
+/* ib_read_bw client keys: out_reads 0x80 (rxe's max_qp_rd_atom) */
+static const char pt_golden[ROCE_PT_KEY_LEN] =
+	"0000:0080:000017:46f402:0000082a:0000558bfd3ce000:00:00:00:00:00:00:"
+	"00:00:00:00:ff:ff:0a:4d:00:0c:00000000:";
+/* KEY_PRINT_FMT (no GID): "%04x:%04x:%06x:%06x:%08x:%016llx:%08x" */
+static const char pt_nogid[ROCE_PT_KEY_LEN_NOGID] =
+	"0000:0001:000014:ca1156:00000566:0000555f58e03000:00000000";
+/* ib_write_bw -s 64 -n 20 client's report: 0.31 / 0.26 MB/s, 0.004199 Mpps */
+static const uint8_t report_golden[40] = {
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x40,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x14,
+	0x3f, 0xd3, 0x97, 0xac, 0xe4, 0x8d, 0x5d, 0x5a,
+	0x3f, 0xd0, 0x67, 0x2e, 0x94, 0x4e, 0x3c, 0x1a,
+	0x3f, 0x71, 0x33, 0x29, 0x52, 0x5a, 0xea, 0x4d,
+};
+/* what ib_write_bw sends first: version, cycle buffer, cache line, MTU */
+static const uint8_t preamble_golden[26] = {
+	'6', '.', '0', '6', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0x00, 0x00, 0x10, 0x00, 0x00, 0x00, 0x00, 0x40, '3', 0,
+};
+
+static void test_gid(void **state)
+{
+	uint8_t gid[16];
+	static const uint8_t want[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff,
+					  10, 77, 0, 12 };
+
+	(void)state;
+	roce_gid_from_ipv4(0x0A4D000Cu, gid);
+	assert_memory_equal(gid, want, 16);
+	assert_int_equal(roce_gid_to_ipv4(gid), 0x0A4D000Cu);
+	gid[0] = 0xfe;
+	assert_int_equal(roce_gid_to_ipv4(gid), 0);
+}
+
+static void test_pp_format(void **state)
+{
+	struct roce_pp_dest d = { .lid = 0, .qpn = 0x11, .psn = 0x68a7f1 };
+	char msg[ROCE_PP_MSG_LEN];
+
+	(void)state;
+	roce_gid_from_ipv4(0x0A4D000Cu, d.gid);
+	memset(msg, 'x', sizeof(msg));
+	roce_pp_format(&d, msg);
+	assert_memory_equal(msg, pp_golden, ROCE_PP_MSG_LEN);
+}
+
+static void test_pp_parse(void **state)
+{
+	struct roce_pp_dest d;
+	char bad[ROCE_PP_MSG_LEN];
+
+	(void)state;
+	assert_int_equal(roce_pp_parse(pp_golden, sizeof(pp_golden), &d), ROCE_OK);
+	assert_int_equal(d.lid, 0);
+	assert_int_equal(d.qpn, 0x11);
+	assert_int_equal(d.psn, 0x68a7f1);
+	assert_int_equal(roce_gid_to_ipv4(d.gid), 0x0A4D000Cu);
+	/* upper-case hex is still what sscanf("%x") takes */
+	memcpy(bad, pp_golden, sizeof(bad));
+	bad[12] = 'A';
+	assert_int_equal(roce_pp_parse(bad, sizeof(bad), &d), ROCE_OK);
+	assert_int_equal(d.psn, 0xA8a7f1);
+	assert_int_equal(roce_pp_parse(pp_golden, sizeof(pp_golden) - 1, &d), ROCE_E_FORMAT);
+	bad[4] = '-';
+	assert_int_equal(roce_pp_parse(bad, sizeof(bad), &d), ROCE_E_FORMAT);
+	memcpy(bad, pp_golden, sizeof(bad));
+	bad[30] = 'g';
+	assert_int_equal(roce_pp_parse(bad, sizeof(bad), &d), ROCE_E_FORMAT);
+	memcpy(bad, pp_golden, sizeof(bad));
+	bad[51] = '0';
+	assert_int_equal(roce_pp_parse(bad, sizeof(bad), &d), ROCE_E_FORMAT);
+}
+
+static void test_pt_format(void **state)
+{
+	struct roce_pt_dest d = { .lid = 0, .out_reads = 0x80, .qpn = 0x17,
+				  .psn = 0x46f402, .rkey = 0x82a,
+				  .vaddr = 0x558bfd3ce000ull, .srqn = 0 };
+	char msg[ROCE_PT_KEY_LEN];
+
+	(void)state;
+	roce_gid_from_ipv4(0x0A4D000Cu, d.gid);
+	memset(msg, 'x', sizeof(msg));
+	roce_pt_format(&d, msg);
+	assert_memory_equal(msg, pt_golden, ROCE_PT_KEY_LEN);
+}
+
+static void test_pt_parse(void **state)
+{
+	struct roce_pt_dest d;
+	char bad[ROCE_PT_KEY_LEN];
+
+	(void)state;
+	assert_int_equal(roce_pt_parse(pt_golden, sizeof(pt_golden), &d), ROCE_OK);
+	assert_int_equal(d.out_reads, 0x80);
+	assert_int_equal(d.qpn, 0x17);
+	assert_int_equal(d.psn, 0x46f402);
+	assert_int_equal(d.rkey, 0x82a);
+	assert_true(d.vaddr == 0x558bfd3ce000ull);
+	assert_int_equal(roce_gid_to_ipv4(d.gid), 0x0A4D000Cu);
+	assert_int_equal(d.srqn, 0);
+
+	assert_int_equal(roce_pt_parse(pt_nogid, sizeof(pt_nogid), &d), ROCE_OK);
+	assert_int_equal(d.out_reads, 1);
+	assert_int_equal(d.qpn, 0x14);
+	assert_int_equal(d.rkey, 0x566);
+	assert_true(d.vaddr == 0x555f58e03000ull);
+
+	memcpy(bad, pt_golden, sizeof(bad));
+	bad[50] = 'z';                  /* first GID byte */
+	assert_int_equal(roce_pt_parse(bad, sizeof(bad), &d), ROCE_E_FORMAT);
+	memcpy(bad, pt_golden, sizeof(bad));
+	bad[106] = ';';                 /* the trailing colon */
+	assert_int_equal(roce_pt_parse(bad, sizeof(bad), &d), ROCE_E_FORMAT);
+	/* an rc_pingpong message where perftest keys are expected */
+	assert_int_equal(roce_pt_parse(pp_golden, sizeof(pp_golden), &d), ROCE_E_FORMAT);
+}
+
+static void test_report(void **state)
+{
+	struct roce_pt_report r;
+	uint8_t b[40];
+
+	(void)state;
+	roce_pt_report_unpack(report_golden, &r);
+	assert_int_equal(r.size, 64);
+	assert_int_equal(r.iters, 20);
+	assert_true(r.bw_peak > 0.305 && r.bw_peak < 0.315);
+	assert_true(r.bw_avg > 0.255 && r.bw_avg < 0.265);
+	assert_true(r.msg_rate > 0.0041985 && r.msg_rate < 0.0041995);
+	roce_pt_report_pack(&r, b);
+	assert_memory_equal(b, report_golden, sizeof(b));
+}
+
+/* ---- the exchange over a real TCP connection ------------------------------ */
+
+struct peer {
+	uint16_t port;
+	int st;
+	unsigned idle_calls;
+	struct roce_pt_dest dest;
+	struct roce_pt_report rep;
+	struct roce_pp_dest pp;
+	char err[192];
+};
+
+static void count_idle(void *arg)
+{
+	++*(unsigned *)arg;
+}
+
+static void client_init(struct roce_oob *o, struct peer *p)
+{
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
+	o->timeout_ms = 5000;
+	o->idle = count_idle;
+	o->idle_arg = &p->idle_calls;
+}
+
+static void *pt_client(void *arg)
+{
+	struct peer *p = arg;
+	struct roce_oob o;
+	char ver[ROCE_PT_VERSION_LEN + 1];
+	uint32_t cb = 4096, cl = 64;
+	int mtu = 4;
+	struct roce_pt_dest mine = { .out_reads = 1, .qpn = 0x14, .psn = 0xca1156,
+				     .rkey = 0x566, .vaddr = 0x555f58e03000ull };
+	struct roce_pt_report rep = { 64, 20, 0.3061, 0.2563, 0.004199 };
+
+	client_init(&o, p);
+	roce_gid_from_ipv4(0x0A4D000Cu, mine.gid);
+	p->st = roce_oob_connect(&o, "127.0.0.1", p->port);
+	if (!p->st)
+		p->st = roce_pt_xchg_version(&o, ver);
+	if (!p->st)
+		p->st = roce_pt_xchg_sysdata(&o, &cb, &cl);
+	if (!p->st)
+		p->st = roce_pt_xchg_mtu(&o, &mtu);
+	if (!p->st)
+		p->st = roce_pt_handshake(&o, &mine, &p->dest);
+	if (!p->st)
+		p->st = roce_pt_xchg_report(&o, &rep, &p->rep);
+	if (!p->st)
+		p->st = roce_pt_close(&o, &mine);
+	if (!p->st && (cb != 8192 || cl != 128 || mtu != 3))
+		p->st = ROCE_E_MISMATCH;
+	memcpy(p->err, o.err, sizeof(p->err));
+	roce_oob_close(&o);
+	return NULL;
+}
+
+static int recv_all(int fd, void *buf, size_t len)
+{
+	uint8_t *b = buf;
+
+	while (len) {
+		ssize_t n = recv(fd, b, len, 0);
+
+		if (n <= 0)
+			return -1;
+		b += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* The server side written by hand from perftest's sources: it sees exactly
+ * perftest's bytes from our client and answers like perftest 6.06 would. */
+static void test_pt_client_bytes(void **state)
+{
+	struct peer p = { 0 };
+	char err[128];
+	int lfd = roce_oob_listen("127.0.0.1", 0, &p.port, err, sizeof(err));
+	pthread_t t;
+	uint8_t pre[26], keys[ROCE_PT_KEY_LEN], rep[40], done[5];
+	static const uint8_t answer[26] = {
+		'6', '.', '0', '6', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0x00, 0x00, 0x20, 0x00, 0x00, 0x00, 0x00, 0x80, '3', 0,
+	};
+	int fd;
+
+	(void)state;
+	assert_true(lfd >= 0);
+	assert_int_equal(pthread_create(&t, NULL, pt_client, &p), 0);
+	fd = accept(lfd, NULL, NULL);
+	assert_true(fd >= 0);
+	/* version, cycle buffer, cache line, MTU: each read then answered */
+	assert_int_equal(recv_all(fd, pre, 16), 0);
+	assert_int_equal(send(fd, answer, 16, 0), 16);
+	assert_int_equal(recv_all(fd, pre + 16, 4), 0);
+	assert_int_equal(send(fd, answer + 16, 4, 0), 4);
+	assert_int_equal(recv_all(fd, pre + 20, 4), 0);
+	assert_int_equal(send(fd, answer + 20, 4, 0), 4);
+	assert_int_equal(recv_all(fd, pre + 24, 2), 0);
+	assert_int_equal(send(fd, answer + 24, 2, 0), 2);
+	assert_memory_equal(pre, preamble_golden, 24);
+	assert_int_equal(pre[24], '4');  /* this client asked for 2048 */
+	assert_int_equal(pre[25], 0);
+	assert_int_equal(recv_all(fd, keys, sizeof(keys)), 0);
+	assert_int_equal(send(fd, pt_golden, sizeof(pt_golden), 0), ROCE_PT_KEY_LEN);
+	assert_memory_equal(keys, "0000:0001:000014:ca1156:00000566:0000555f58e03000:"
+			    "00:00:00:00:00:00:00:00:00:00:ff:ff:0a:4d:00:0c:00000000:",
+			    ROCE_PT_KEY_LEN);
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(recv_all(fd, rep + 8 * i, 8), 0);
+		assert_int_equal(send(fd, report_golden + 8 * i, 8, 0), 8);
+	}
+	assert_memory_equal(rep, report_golden, 16);
+	assert_int_equal(recv_all(fd, keys, sizeof(keys)), 0);
+	assert_int_equal(send(fd, pt_golden, sizeof(pt_golden), 0), ROCE_PT_KEY_LEN);
+	assert_int_equal(recv_all(fd, done, sizeof(done)), 0);
+	assert_memory_equal(done, "done", 5);
+	pthread_join(t, NULL);
+	close(fd);
+	if (p.st)
+		fail_msg("client: %s: %s", roce_status_name(p.st), p.err);
+	assert_int_equal(p.dest.qpn, 0x17);
+	assert_int_equal(p.rep.iters, 20);
+}
+
+static int connected_qp;
+
+static int pp_connect(void *arg, const struct roce_pp_dest *peer)
+{
+	(void)arg;
+	connected_qp = (int)peer->qpn;
+	return ROCE_OK;
+}
+
+static void *pp_client(void *arg)
+{
+	struct peer *p = arg;
+	struct roce_oob o;
+	struct roce_pp_dest mine = { .qpn = 0x11, .psn = 0x68a7f1 };
+
+	client_init(&o, p);
+	roce_gid_from_ipv4(0x0A4D000Cu, mine.gid);
+	p->st = roce_oob_connect(&o, "127.0.0.1", p->port);
+	if (!p->st)
+		p->st = roce_pp_exchange(&o, &mine, &p->pp, NULL, NULL);
+	memcpy(p->err, o.err, sizeof(p->err));
+	roce_oob_close(&o);
+	return NULL;
+}
+
+/* Our client against our server: the server connects before it answers. */
+static void test_pp_exchange(void **state)
+{
+	struct peer p = { 0 };
+	struct roce_oob o = { .fd = -1, .timeout_ms = 5000 };
+	struct roce_pp_dest mine = { .qpn = 0x22, .psn = 0x40d608 }, peer;
+	pthread_t t;
+	int lfd = roce_oob_listen(NULL, 0, &p.port, o.err, sizeof(o.err));
+
+	(void)state;
+	assert_true(lfd >= 0);
+	roce_gid_from_ipv4(0x0A4D000Bu, mine.gid);
+	connected_qp = 0;
+	assert_int_equal(pthread_create(&t, NULL, pp_client, &p), 0);
+	assert_int_equal(roce_oob_accept(&o, lfd), ROCE_OK);
+	assert_int_equal(roce_oob_peer_ip(&o), 0x7F000001u);
+	assert_int_equal(roce_pp_exchange(&o, &mine, &peer, pp_connect, NULL), ROCE_OK);
+	pthread_join(t, NULL);
+	roce_oob_close(&o);
+	if (p.st)
+		fail_msg("client: %s: %s", roce_status_name(p.st), p.err);
+	assert_int_equal(connected_qp, 0x11);
+	assert_int_equal(peer.psn, 0x68a7f1);
+	assert_int_equal(p.pp.qpn, 0x22);
+	assert_int_equal(roce_gid_to_ipv4(p.pp.gid), 0x0A4D000Bu);
+}
+
+static uint64_t ms_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* Every wait is bounded, the idle hook runs while waiting, and a peer that
+ * speaks an older perftest is refused. */
+static void test_bounds_and_mismatch(void **state)
+{
+	int sv[2];
+	unsigned calls = 0;
+	struct roce_oob o = { .timeout_ms = 200, .idle = count_idle, .idle_arg = &calls };
+	char buf[8], ver[ROCE_PT_VERSION_LEN + 1];
+	static const char old[16] = "5.60";
+	uint64_t t0;
+
+	(void)state;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	o.fd = sv[0];
+	o.client = false;
+	t0 = ms_now();
+	assert_int_equal(roce_oob_recv(&o, buf, sizeof(buf)), ROCE_E_TIMEOUT);
+	assert_true(ms_now() - t0 >= 190 && ms_now() - t0 < 2000);
+	assert_true(calls > 0);
+	assert_non_null(strstr(o.err, "0 of 8 bytes"));
+
+	assert_int_equal(send(sv[1], old, sizeof(old), 0), 16);
+	assert_int_equal(roce_pt_xchg_version(&o, ver), ROCE_E_MISMATCH);
+	assert_non_null(strstr(o.err, "5.60"));
+	assert_int_equal(recv_all(sv[1], ver, ROCE_PT_VERSION_LEN), 0);
+	assert_memory_equal(ver, "6.06\0\0\0\0\0\0\0\0\0\0\0\0", 16);
+
+	close(sv[1]);
+	assert_int_equal(roce_oob_recv(&o, buf, sizeof(buf)), ROCE_E_IO);
+	assert_non_null(strstr(o.err, "closed"));
+	roce_oob_close(&o);
+	assert_int_equal(o.fd, -1);
+}
+
+static void test_connect_refused(void **state)
+{
+	struct roce_oob o = { .fd = -1, .timeout_ms = 300 };
+	char err[64];
+	uint16_t port;
+	int lfd = roce_oob_listen("127.0.0.1", 0, &port, err, sizeof(err));
+	uint64_t t0;
+
+	(void)state;
+	assert_true(lfd >= 0);
+	close(lfd);                     /* nobody listens there any more */
+	t0 = ms_now();
+	assert_int_equal(roce_oob_connect(&o, "127.0.0.1", port), ROCE_E_TIMEOUT);
+	assert_true(ms_now() - t0 < 2000);
+	assert_non_null(strstr(o.err, "couldn't connect"));
+	assert_int_equal(roce_oob_listen("1.2.3", 0, NULL, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not an IPv4"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_gid),
+		cmocka_unit_test(test_pp_format),
+		cmocka_unit_test(test_pp_parse),
+		cmocka_unit_test(test_pt_format),
+		cmocka_unit_test(test_pt_parse),
+		cmocka_unit_test(test_report),
+		cmocka_unit_test(test_pt_client_bytes),
+		cmocka_unit_test(test_pp_exchange),
+		cmocka_unit_test(test_bounds_and_mismatch),
+		cmocka_unit_test(test_connect_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
