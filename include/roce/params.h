@@ -68,10 +68,12 @@
 #define ROCE_AFP_TX_FRAMES_DEFAULT 1024u  /* TX ring slots */
 #define ROCE_AFP_FRAMES_MIN       16u
 #define ROCE_AFP_FRAMES_MAX       65536u
+#define ROCE_AFP_TX_BATCH         64u     /* frames per sendmmsg / ring kick */
 #define ROCE_AFP_BLOCK_SIZE       (1u << 17) /* PACKET_MMAP block (V3: a batch) */
 #define ROCE_AFP_V3_TOV_MS        1u      /* V3: a partial block is handed over after */
 #define ROCE_AFP_MAX_ROCE_HDRS    86u     /* eth 14 + ip 20 + udp 8 + bth 12 +
 					   * ext <= 28 + icrc 4: path MTU rule */
+#define ROCE_AFP_CARRIER_WAIT_MS  1500u   /* up, carrier not yet reported */
 #define ROCE_ARP_RETRY_MS         200u    /* ARP request repeated every */
 #define ROCE_ARP_TIMEOUT_MS       3000u   /* default resolution time limit */
 

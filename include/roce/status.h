@@ -59,7 +59,9 @@
 	X(ROCE_E_BOUNDS, "bounds", "address range outside the region")        \
 	X(ROCE_E_ALIGN, "align", "misaligned address")                        \
 	X(ROCE_E_LINK_DOWN, "link_down", "link not ready")                    \
-	X(ROCE_E_DISABLED, "disabled", "engine disabled or in reset")
+	X(ROCE_E_DISABLED, "disabled", "engine disabled or in reset")          \
+	/* host environment (appended: the codes above are register values) */ \
+	X(ROCE_E_PERM, "perm", "permission denied")
 
 enum roce_status {
 #define ROCE_X_ENUM(code, name, desc) code,

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * afp_frames NSA IFA NSB IFB MODE: the raw-Ethernet port between two
+ * network namespaces joined by a veth pair (tests/scripts/afpacket_link.sh
+ * sets them up). One process, one port per namespace (a socket belongs to
+ * the namespace it was created in), MODE = ring | ring-v3 | mmsg | auto.
+ *
+ * Address plan (the script configures the kernel side):
+ *   192.0.2.1   A's kernel and port A
+ *   192.0.2.2   B's kernel and port B (the port holds UDP 4791)
+ *   192.0.2.12  a second port on B that answers ARP (not on B's kernel)
+ *   192.0.2.50  a permanent neighbour entry in A: 02:00:00:00:00:50
+ *   192.0.2.99  nobody
+ *
+ * Checks: exact bytes and order over bursts, a burst larger than the TX
+ * batch, MTU refusal, the BPF filter (TCP, other ports, other MACs out;
+ * ARP, IPv4 and IPv6 UDP/4791 in), no ICMP port unreachable while the
+ * port is held (and one once it is not), ARP answer and resolution, the
+ * kernel neighbour table. Exit 0 = pass.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "afp_helper.h"
+#include "link/arp.h"
+#include "roce/params.h"
+
+#define IP_A   0xC0000201u
+#define IP_B   0xC0000202u
+#define IP_ARP 0xC000020Cu
+#define IP_NB  0xC0000232u
+#define IP_NOBODY 0xC0000263u
+
+static enum roce_afpacket_mode g_mode;
+static uint8_t g_rx[300][ROCE_MAX_FRAME];
+static uint32_t g_rxlen[300];
+static uint8_t g_tx[300][ROCE_MAX_FRAME];
+
+struct two {
+	const char *nsa, *ifa, *nsb, *ifb;
+	struct roce_afpacket *a, *b;
+	const uint8_t *amac, *bmac;
+};
+
+static void send_all(struct roce_port *p, struct roce_frame *f, unsigned n)
+{
+	uint64_t end = h_now_ms() + 2000;
+	unsigned done = 0;
+
+	while (done < n && h_now_ms() < end)
+		done += roce_port_tx(p, f + done, n - done);
+	CHECK(done == n, "sent %u of %u frames", done, n);
+}
+
+/* n frames of growing sizes, A -> B, received exactly, in order. */
+static void check_bytes(struct two *t, unsigned n, unsigned tag0)
+{
+	struct roce_frame f[300];
+	uint32_t max = roce_afpacket_mtu(t->a) + ROCE_ETH_HLEN;
+	uint32_t min = 60;
+
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t len = min + (uint32_t)(((uint64_t)(max - min) * i) / (n - 1));
+
+		h_frame(g_tx[i], len, t->bmac, t->amac, false, ROCE_IPPROTO_UDP,
+			IP_A, IP_B, ROCE_UDP_PORT, tag0 + i);
+		f[i].data = g_tx[i];
+		f[i].len = len;
+	}
+	send_all(roce_afpacket_port(t->a), f, n);
+	CHECK(h_rx(roce_afpacket_port(t->b), n, 3000, g_rx, g_rxlen) == n,
+	      "B received fewer than %u frames", n);
+	for (unsigned i = 0; i < n; i++) {
+		CHECK(g_rxlen[i] == f[i].len, "frame %u: %u bytes, sent %u", i,
+		      g_rxlen[i], f[i].len);
+		CHECK(!memcmp(g_rx[i], g_tx[i], f[i].len), "frame %u differs", i);
+	}
+}
+
+static void check_mtu(struct two *t)
+{
+	struct roce_afpacket_stats s0, s1;
+	uint32_t max = roce_afpacket_mtu(t->a) + ROCE_ETH_HLEN;
+	struct roce_frame f[3];
+
+	roce_afpacket_get_stats(t->a, &s0);
+	h_frame(g_tx[0], max + 1, t->bmac, t->amac, false, ROCE_IPPROTO_UDP,
+		IP_A, IP_B, ROCE_UDP_PORT, 900);
+	h_frame(g_tx[1], 10, t->bmac, t->amac, false, ROCE_IPPROTO_UDP,
+		IP_A, IP_B, ROCE_UDP_PORT, 901);
+	h_frame(g_tx[2], max, t->bmac, t->amac, false, ROCE_IPPROTO_UDP,
+		IP_A, IP_B, ROCE_UDP_PORT, 902);
+	for (int i = 0; i < 3; i++)
+		f[i] = (struct roce_frame){ g_tx[i], i == 1 ? 10u : i ? max : max + 1 };
+	/* refused frames are taken (and counted), never retried */
+	CHECK(roce_port_tx(roce_afpacket_port(t->a), f, 3) == 3, "burst not taken");
+	roce_afpacket_get_stats(t->a, &s1);
+	CHECK(s1.tx_too_big == s0.tx_too_big + 1, "too_big %llu",
+	      (unsigned long long)s1.tx_too_big);
+	CHECK(s1.tx_too_short == s0.tx_too_short + 1, "too_short");
+	CHECK(h_rx(roce_afpacket_port(t->b), 2, 1000, g_rx, g_rxlen) == 1,
+	      "B must receive exactly the frame that fits");
+	CHECK(g_rxlen[0] == max && !memcmp(g_rx[0], g_tx[2], max), "the MTU frame");
+}
+
+/* Frames the filter must stop, between two it must pass. */
+static void check_filter(struct two *t)
+{
+	static const uint8_t other[6] = { 0x02, 0, 0, 0, 0, 0x77 };
+	static const uint8_t bcast[6] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF };
+	struct roce_afpacket_stats s0, s1;
+	struct roce_frame f[7];
+	unsigned n = 0;
+
+	roce_afpacket_get_stats(t->b, &s0);
+	h_frame(g_tx[n++], 100, t->bmac, t->amac, false, 6 /* TCP */,
+		IP_A, IP_NOBODY, ROCE_UDP_PORT, 1);
+	h_frame(g_tx[n++], 100, t->bmac, t->amac, false, ROCE_IPPROTO_UDP,
+		IP_A, IP_NOBODY, ROCE_UDP_PORT + 1, 2);
+	h_frame(g_tx[n++], 100, other, t->amac, false, ROCE_IPPROTO_UDP,
+		IP_A, IP_NOBODY, ROCE_UDP_PORT, 3);
+	h_frame(g_tx[n++], 100, bcast, t->amac, false, ROCE_IPPROTO_UDP,
+		IP_A, IP_NOBODY, ROCE_UDP_PORT, 4);
+	/* ARP for nobody: seen (counted), not answered, not lent */
+	roce_arp_build_request(g_tx[n++], t->amac, IP_A, IP_NOBODY);
+	h_frame(g_tx[n++], 120, t->bmac, t->amac, true, ROCE_IPPROTO_UDP,
+		0, 0, ROCE_UDP_PORT, 5);
+	h_frame(g_tx[n++], 130, t->bmac, t->amac, false, ROCE_IPPROTO_UDP,
+		IP_A, IP_NOBODY, ROCE_UDP_PORT, 6);
+	for (unsigned i = 0; i < n; i++)
+		f[i] = (struct roce_frame){ g_tx[i], i == 4 ? 60u : i == 5 ? 120u
+					    : i == 6 ? 130u : 100u };
+	send_all(roce_afpacket_port(t->a), f, n);
+	CHECK(h_rx(roce_afpacket_port(t->b), 3, 1000, g_rx, g_rxlen) == 2,
+	      "B must receive exactly the IPv6 and IPv4 UDP/4791 frames");
+	CHECK(g_rxlen[0] == 120 && !memcmp(g_rx[0], g_tx[5], 120), "IPv6 frame");
+	CHECK(g_rxlen[1] == 130 && !memcmp(g_rx[1], g_tx[6], 130), "IPv4 frame");
+	roce_afpacket_get_stats(t->b, &s1);
+	CHECK(s1.rx_arp == s0.rx_arp + 1, "ARP seen %llu",
+	      (unsigned long long)(s1.rx_arp - s0.rx_arp));
+	CHECK(s1.arp_replies == s0.arp_replies, "answered an ARP for another IP");
+}
+
+int main(int argc, char **argv)
+{
+	struct two t;
+
+	if (argc != 6 || roce_afpacket_mode_parse(argv[5], &g_mode)) {
+		fprintf(stderr, "usage: afp_frames NSA IFA NSB IFB MODE\n");
+		return 2;
+	}
+	h_watchdog(60);
+	t.nsa = argv[1];
+	t.ifa = argv[2];
+	t.nsb = argv[3];
+	t.ifb = argv[4];
+	h_enter_ns(t.nsa);
+	t.a = h_open(t.ifa, g_mode, IP_A, false);
+	h_enter_ns(t.nsb);
+	t.b = h_open(t.ifb, g_mode, IP_B, false);
+	t.amac = roce_afpacket_port(t.a)->mac;
+	t.bmac = roce_afpacket_port(t.b)->mac;
+	CHECK(g_mode == ROCE_AFP_AUTO || roce_afpacket_mode(t.a) == g_mode, "mode");
+	CHECK(roce_afpacket_port_held(t.b), "B does not hold UDP 4791");
+	CHECK(roce_afpacket_path_mtu(t.a) == ROCE_MTU_1024, "path MTU over 1500");
+	check_bytes(&t, 32, 0);
+	check_bytes(&t, 200, 1000);     /* more than one TX batch per call */
+	check_mtu(&t);
+	check_filter(&t);
+	roce_afpacket_close(t.a);
+	roce_afpacket_close(t.b);
+	printf("afp_frames %s: pass\n", argv[5]);
+	return 0;
+}
