@@ -137,32 +137,47 @@ static void region_ipv6(struct region *g, const uint8_t *f)
 		exclude_bth_resv(g, f, l3 + ROCE_IPV6_HLEN);
 }
 
-int32_t ml_corrupt_pick(const uint8_t *frame, uint32_t len, uint32_t r)
+static uint32_t region_of(const uint8_t *frame, uint32_t len, struct region *g)
 {
 	const struct roce_eth_hdr *eth = (const void *)frame;
-	struct region g = { .start = ROCE_ETH_HLEN, .end = len };
-	uint32_t bytes, bit, off;
+	uint32_t bytes;
 	uint16_t type;
 
+	*g = (struct region){ .start = ROCE_ETH_HLEN, .end = len };
 	if (len <= ROCE_ETH_HLEN)
-		return -1;
+		return 0;
 	type = roce_eth_type(eth);
 	if (type == ROCE_ETHERTYPE_VLAN) {
 		if (len <= ROCE_ETH_HLEN + ROCE_VLAN_HLEN)
-			return -1;
+			return 0;
 		type = roce_get_be16(frame + ROCE_ETH_HLEN + 2);
-		g.start += ROCE_VLAN_HLEN;
+		g->start += ROCE_VLAN_HLEN;
 	}
 	if (type == ROCE_ETHERTYPE_IPV4)
-		region_ipv4(&g, frame);
+		region_ipv4(g, frame);
 	else if (type == ROCE_ETHERTYPE_IPV6)
-		region_ipv6(&g, frame);
-	bytes = g.end - g.start;
-	for (unsigned i = 0; i < g.nex; i++)
-		bytes -= g.ex_len[i];
-	if (!bytes)
+		region_ipv6(g, frame);
+	bytes = g->end - g->start;
+	for (unsigned i = 0; i < g->nex; i++)
+		bytes -= g->ex_len[i];
+	return bytes * 8;
+}
+
+uint32_t ml_corrupt_bits(const uint8_t *frame, uint32_t len)
+{
+	struct region g;
+
+	return region_of(frame, len, &g);
+}
+
+int32_t ml_corrupt_pick(const uint8_t *frame, uint32_t len, uint32_t r)
+{
+	struct region g;
+	uint32_t nbits = region_of(frame, len, &g), bit, off;
+
+	if (!nbits)
 		return -1;
-	bit = (uint32_t)(((uint64_t)r * (bytes * 8u)) >> 32);
+	bit = (uint32_t)(((uint64_t)r * nbits) >> 32);
 	off = g.start + bit / 8;
 	for (unsigned i = 0; i < g.nex; i++)
 		if (off >= g.ex_off[i])

@@ -40,8 +40,10 @@ struct ml_verdict {
 void ml_fault_decide(struct ml_prng *p, const uint64_t thresh[ML_NFAULTS],
 		     const uint8_t *frame, uint32_t len, struct ml_verdict *v);
 
-/* The bit a corruption drawn as r flips in this frame (see memlink.h for
- * the region), or -1 when the frame has no bit that may be flipped. */
+/* How many bits of this frame a corruption may flip (see memlink.h for
+ * the region), and the one a corruption drawn as r flips: r spreads
+ * evenly over them in frame order; -1 when there is none. */
+uint32_t ml_corrupt_bits(const uint8_t *frame, uint32_t len);
 int32_t ml_corrupt_pick(const uint8_t *frame, uint32_t len, uint32_t r);
 
 static inline void ml_flip(uint8_t *buf, int32_t bit)

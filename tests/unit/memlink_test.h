@@ -32,10 +32,18 @@ static inline void fake_set(struct fake_clock *c, uint64_t ns)
 }
 
 /* A test frame: Ethernet header, 32-bit sequence number, then bytes that
- * depend on the sequence number and the offset. */
+ * depend on every bit of the sequence number and on the offset, so a flip
+ * in the sequence number shows as a frame that matches no sequence. */
 static inline uint32_t mk_frame(uint8_t *buf, const uint8_t *dst,
 				const uint8_t *src, uint32_t seq, uint32_t len)
 {
+	uint32_t h = seq;
+
+	h ^= h >> 16;
+	h *= 0x7FEB352Du;
+	h ^= h >> 15;
+	h *= 0x846CA68Bu;
+	h ^= h >> 16;
 	memcpy(buf, dst, 6);
 	memcpy(buf + 6, src, 6);
 	buf[12] = ETHERTYPE_TEST >> 8;
@@ -45,7 +53,7 @@ static inline uint32_t mk_frame(uint8_t *buf, const uint8_t *dst,
 	buf[16] = (uint8_t)(seq >> 8);
 	buf[17] = (uint8_t)seq;
 	for (uint32_t i = 18; i < len; i++)
-		buf[i] = (uint8_t)(seq * 7u + i);
+		buf[i] = (uint8_t)((h >> (8 * (i % 4))) + i);
 	return len;
 }
 
