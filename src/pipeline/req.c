@@ -196,10 +196,18 @@ static enum req_state step_idle(struct roce_engine *e, struct roce_qp *qp)
 	uint32_t prod = atomic_load_explicit(&qp->sq.prod, memory_order_acquire);
 	struct swqe *w;
 
-	/* finished already (met again after a go-back): skip */
-	while (qp->req.cur != prod && sq_at(qp, qp->req.cur)->state == SWQE_DONE) {
-		qp->req.cur++;
-		qp->req.offset = 0;
+	/* finished already (met again after a go-back, its response having
+	 * overtaken the resend): skip it and its PSNs, release it */
+	if (qp->req.cur != prod && sq_at(qp, qp->req.cur)->state == SWQE_DONE) {
+		do {
+			w = sq_at(qp, qp->req.cur);
+			qp->req.psn = roce_psn_add(w->first_psn, w->npsn);
+			qp->req.cur++;
+			qp->req.offset = 0;
+		} while (qp->req.cur != prod && sq_at(qp, qp->req.cur)->state == SWQE_DONE);
+		if (roce_psn_cmp(qp->req.psn, qp->req.psn_max) > 0)
+			qp->req.psn_max = qp->req.psn;
+		comp_complete(e, qp);
 	}
 	if (qp->req.cur == prod)
 		return REQ_IDLE;
@@ -211,7 +219,7 @@ static enum req_state step_idle(struct roce_engine *e, struct roce_qp *qp)
 		if (is_rd_atomic(w) && qp->req.rd_atomic >= qp->cfg.max_rd_atomic)
 			return REQ_IDLE;
 		/* keep the PSN window within half the PSN space (IBA 9.7.1) */
-		if (roce_psn_dist(qp->comp.una, qp->req.psn) >= ROCE_MAX_INFLIGHT_PSN)
+		if (roce_psn_diff(qp->req.psn, qp->comp.una) >= (int32_t)ROCE_MAX_INFLIGHT_PSN)
 			return REQ_IDLE;
 		w->first_psn = qp->req.psn;
 		w->npsn = is_rd_atomic(w) && w->opcode != ROCE_WR_RDMA_READ

@@ -250,9 +250,16 @@ static uint32_t do_read(struct roce_engine *e, struct roce_qp *qp,
 	struct reply *x;
 	int rc;
 
-	if (qp->resp.rd_outstanding >= qp->cfg.max_dest_rd_atomic) {
-		if (!duplicate)
-			resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_FULL);
+	/*
+	 * A requester keeps at most max_rd_atomic READs and atomics in flight,
+	 * but replies replayed for its duplicates can still be queued when it
+	 * already moved on. So, like rxe, never refuse a READ for want of
+	 * resources: queue it while the reply queue has room, and otherwise
+	 * drop it unanswered; the requester asks again (C9-? leaves the
+	 * choice of NAK to the responder).
+	 */
+	if (rep_count(&qp->resp) >= ROCE_RESP_QUEUE - 1) {
+		roce_cnt_drop(e->cnt, ROCE_E_FULL);
 		return 0;
 	}
 	rc = !(qp->cfg.access & ROCE_ACCESS_REMOTE_READ) ? ROCE_E_ACCESS
@@ -286,9 +293,8 @@ static bool do_atomic(struct roce_engine *e, struct roce_qp *qp,
 	struct reply *x;
 	int rc;
 
-	if (qp->resp.rd_outstanding >= qp->cfg.max_dest_rd_atomic ||
-	    rep_count(&qp->resp) == ROCE_RESP_QUEUE) {
-		resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_FULL);
+	if (rep_count(&qp->resp) >= ROCE_RESP_QUEUE - 1) {
+		roce_cnt_drop(e->cnt, ROCE_E_FULL);     /* as for READ: ask again */
 		return false;
 	}
 	/* C9-?: atomics address an aligned 64-bit word */
