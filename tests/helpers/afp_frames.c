@@ -39,7 +39,7 @@ static uint8_t g_tx[300][ROCE_MAX_FRAME];
 struct two {
 	const char *nsa, *ifa, *nsb, *ifb;
 	struct roce_afpacket *a, *b;
-	const uint8_t *amac, *bmac;
+	uint8_t amac[6], bmac[6];
 };
 
 static void send_all(struct roce_port *p, struct roce_frame *f, unsigned n)
@@ -141,6 +141,126 @@ static void check_filter(struct two *t)
 	CHECK(s1.arp_replies == s0.arp_replies, "answered an ARP for another IP");
 }
 
+/* n UDP/4791 frames A -> B's kernel address (and B's port). */
+static void send_to_b_ip(struct two *t, unsigned n, unsigned tag)
+{
+	struct roce_frame f[32];
+
+	for (unsigned i = 0; i < n; i++) {
+		h_frame(g_tx[i], 100, t->bmac, t->amac, false, ROCE_IPPROTO_UDP,
+			IP_A, IP_B, ROCE_UDP_PORT, tag + i);
+		f[i] = (struct roce_frame){ g_tx[i], 100 };
+	}
+	send_all(roce_afpacket_port(t->a), f, n);
+}
+
+/*
+ * B's kernel owns 192.0.2.2 and sees every RoCE frame too: while port B
+ * holds UDP 4791 it must stay silent (and discard them: Udp InErrors),
+ * once the port is closed it answers ICMP port unreachable again (which
+ * shows the frames did reach it, so the silence is not an accident).
+ * Leaves this thread in B's namespace; closes port B.
+ */
+static void check_icmp(struct two *t)
+{
+	long unreach0, inerr0, v = 0;
+	uint64_t end;
+
+	h_enter_ns(t->nsb);
+	unreach0 = h_snmp("Icmp", "OutDestUnreachs");
+	inerr0 = h_snmp("Udp", "InErrors");
+	send_to_b_ip(t, 20, 300);
+	CHECK(h_rx(roce_afpacket_port(t->b), 20, 2000, NULL, NULL) == 20,
+	      "port B missed frames");
+	/* the kernel handles each frame as it arrives on the veth; wait
+	 * until it has discarded all 20 */
+	end = h_now_ms() + 2000;
+	while (h_snmp("Udp", "InErrors") < inerr0 + 20 && h_now_ms() < end)
+		h_sleep_ms(10);
+	CHECK(h_snmp("Udp", "InErrors") >= inerr0 + 20,
+	      "B's kernel did not see the RoCE frames");
+	CHECK(h_snmp("Icmp", "OutDestUnreachs") == unreach0,
+	      "ICMP port unreachable sent while the port is held");
+	roce_afpacket_close(t->b);
+	t->b = NULL;
+	send_to_b_ip(t, 3, 400);
+	end = h_now_ms() + 2000;
+	while ((v = h_snmp("Icmp", "OutDestUnreachs")) == unreach0 &&
+	       h_now_ms() < end)
+		h_sleep_ms(10);
+	CHECK(v > unreach0, "no ICMP after the port was released: the check "
+	      "above proves nothing");
+}
+
+/* Port B2 answers ARP for IP_ARP (B's kernel does not own it) on a
+ * thread of its own while this one resolves. */
+struct arp_side {
+	struct roce_afpacket *afp;
+	atomic_bool stop;
+};
+
+static void *arp_poller(void *arg)
+{
+	struct arp_side *s = arg;
+	uint64_t end = h_now_ms() + 20000;
+
+	while (!atomic_load(&s->stop) && h_now_ms() < end) {
+		struct roce_frame f[32];
+		unsigned n = roce_port_rx(roce_afpacket_port(s->afp), f, 32);
+
+		if (n)
+			roce_port_rx_release(roce_afpacket_port(s->afp), n);
+		else
+			h_sleep_ms(1);
+	}
+	return NULL;
+}
+
+static void check_arp(struct two *t)
+{
+	static const uint8_t nb_mac[6] = { 0x02, 0, 0, 0, 0, 0x50 };
+	struct arp_side b2 = { 0 };
+	struct roce_afpacket_stats st;
+	uint8_t mac[6];
+	pthread_t th;
+	uint64_t t0;
+
+	/* B's namespace: check_icmp left this thread there */
+	b2.afp = h_open(t->ifb, g_mode, IP_ARP, true);
+	CHECK(!memcmp(roce_afpacket_port(b2.afp)->mac, t->bmac, 6), "B2 MAC");
+	CHECK(!roce_afpacket_port_held(b2.afp), "B's kernel has no 192.0.2.12");
+	CHECK(pthread_create(&th, NULL, arp_poller, &b2) == 0, "thread");
+	h_enter_ns(t->nsa);
+	/* on the wire, from A's port */
+	memset(mac, 0, 6);
+	CHECK_OK(roce_arp_resolve(t->ifa, t->amac, IP_A, IP_ARP, 3000, mac));
+	CHECK(!memcmp(mac, t->bmac, 6), "ARP answer carries B's MAC");
+	/* through the port: not in the kernel's table, so ARP again */
+	memset(mac, 0, 6);
+	CHECK_OK(roce_afpacket_resolve(t->a, IP_ARP, 3000, mac));
+	CHECK(!memcmp(mac, t->bmac, 6), "resolve via the port");
+	/* the kernel's table (the script's permanent entry), no ARP */
+	CHECK_OK(roce_neigh_lookup(t->ifa, IP_NB, mac));
+	CHECK(!memcmp(mac, nb_mac, 6), "neighbour table MAC");
+	CHECK_OK(roce_afpacket_resolve(t->a, IP_NB, 100, mac));
+	CHECK(!memcmp(mac, nb_mac, 6), "resolve from the neighbour table");
+	CHECK(roce_neigh_lookup(t->ifa, IP_NOBODY, mac) == ROCE_E_NOENT,
+	      "no neighbour entry for nobody");
+	/* nobody answers: bounded by the timeout */
+	t0 = h_now_ms();
+	CHECK(roce_afpacket_resolve(t->a, IP_NOBODY, 300, mac) == ROCE_E_TIMEOUT,
+	      "resolve of nobody");
+	CHECK(h_now_ms() - t0 >= 250 && h_now_ms() - t0 < 2000, "timeout bound");
+	CHECK(roce_arp_resolve("nosuch0", t->amac, IP_A, IP_ARP, 100, mac) ==
+	      ROCE_E_NOENT, "missing interface");
+	atomic_store(&b2.stop, true);
+	pthread_join(th, NULL);
+	roce_afpacket_get_stats(b2.afp, &st);
+	CHECK(st.arp_replies >= 2, "B2 answered %llu requests",
+	      (unsigned long long)st.arp_replies);
+	roce_afpacket_close(b2.afp);
+}
+
 int main(int argc, char **argv)
 {
 	struct two t;
@@ -158,8 +278,8 @@ int main(int argc, char **argv)
 	t.a = h_open(t.ifa, g_mode, IP_A, false);
 	h_enter_ns(t.nsb);
 	t.b = h_open(t.ifb, g_mode, IP_B, false);
-	t.amac = roce_afpacket_port(t.a)->mac;
-	t.bmac = roce_afpacket_port(t.b)->mac;
+	memcpy(t.amac, roce_afpacket_port(t.a)->mac, 6);
+	memcpy(t.bmac, roce_afpacket_port(t.b)->mac, 6);
 	CHECK(g_mode == ROCE_AFP_AUTO || roce_afpacket_mode(t.a) == g_mode, "mode");
 	CHECK(roce_afpacket_port_held(t.b), "B does not hold UDP 4791");
 	CHECK(roce_afpacket_path_mtu(t.a) == ROCE_MTU_1024, "path MTU over 1500");
@@ -167,8 +287,9 @@ int main(int argc, char **argv)
 	check_bytes(&t, 200, 1000);     /* more than one TX batch per call */
 	check_mtu(&t);
 	check_filter(&t);
+	check_icmp(&t);
+	check_arp(&t);
 	roce_afpacket_close(t.a);
-	roce_afpacket_close(t.b);
 	printf("afp_frames %s: pass\n", argv[5]);
 	return 0;
 }
