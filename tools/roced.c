@@ -5,17 +5,28 @@
  * backend) and optionally through a file-backed register window
  * (--mmap FILE; rocectl --mmap FILE, the mmap bus backend). The server is
  * src/driver/regsrv.c, the window mirror src/driver/mirror.c.
+ *
+ * With --netdev IFNAME --ip A.B.C.D the device is a whole NIC on a real
+ * interface: its transport engine runs on a raw-Ethernet port
+ * (roce/afpacket.h) on a thread of its own, answers RoCE v2 peers there,
+ * and the register file (control plane, counters) stays served as above.
+ * docs/link.md tells what an application can do with it.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "roce/afpacket.h"
 #include "roce/bus.h"
 #include "roce/device.h"
 #include "roce/driver.h"
+#include "roce/verbs.h"
 #include "driver/mirror.h"
 #include "driver/regsrv.h"
 
@@ -40,6 +51,12 @@ static void usage(FILE *f)
 		"                          each soft-reset release (default 0)\n"
 		"  -M, --mem-size BYTES    device memory, multiple of 1K; K/M/G suffix\n"
 		"                          (default 64M)\n"
+		"  -n, --netdev IFNAME     run the engine on this network interface\n"
+		"                          (raw Ethernet; needs CAP_NET_RAW)\n"
+		"  -i, --ip A.B.C.D        the engine's IPv4 address (with --netdev)\n"
+		"      --link-mode MODE    auto, ring, ring-v3 or mmsg (default auto)\n"
+		"      --arp WHEN          answer ARP for --ip: auto (when the kernel\n"
+		"                          does not carry the address), on, off\n"
 		"  -q, --quiet             no start-up messages\n"
 		"  -h, --help              this text\n"
 		"\n"
@@ -55,11 +72,18 @@ static void on_signal(int sig)
 		roce_regsrv_stop(g_srv);
 }
 
+enum arp_when { ARP_AUTO, ARP_ON, ARP_OFF };
+
 struct roced_opts {
 	char sock[108];
 	const char *mmap_path;
 	struct roce_device_config dev;
 	int quiet;
+	const char *netdev;
+	const char *ip_text;
+	uint32_t ip;
+	enum roce_afpacket_mode link_mode;
+	enum arp_when arp;
 };
 
 static int parse_num(const char *opt, const char *s, bool suffix, uint64_t max,
@@ -74,6 +98,44 @@ static int parse_num(const char *opt, const char *s, bool suffix, uint64_t max,
 	return 0;
 }
 
+static int parse_arp(const char *s, enum arp_when *out)
+{
+	static const char *const names[] = { "auto", "on", "off" };
+
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(s, names[i])) {
+			*out = (enum arp_when)i;
+			return 0;
+		}
+	fprintf(stderr, "roced: --arp: '%s' is not auto, on or off\n", s);
+	return -1;
+}
+
+/* --netdev and --ip go together; the IP is a unicast IPv4 address. */
+static int check_netdev_args(struct roced_opts *o)
+{
+	struct in_addr a;
+
+	if (!o->netdev && !o->ip_text)
+		return 0;
+	if (!o->netdev || !o->ip_text) {
+		fprintf(stderr, "roced: --netdev and --ip go together (try --help)\n");
+		return 2;
+	}
+	if (inet_pton(AF_INET, o->ip_text, &a) != 1) {
+		fprintf(stderr, "roced: --ip: '%s' is not an IPv4 address (A.B.C.D)\n",
+			o->ip_text);
+		return 2;
+	}
+	o->ip = ntohl(a.s_addr);
+	if (!o->ip || o->ip == 0xFFFFFFFFu || (o->ip >> 28) == 0xE) {
+		fprintf(stderr, "roced: --ip: %s is not a unicast address\n",
+			o->ip_text);
+		return 2;
+	}
+	return 0;
+}
+
 /* Returns 0 to run, 1 to exit successfully (--help), 2 on a usage error. */
 static int parse_args(int argc, char **argv, struct roced_opts *o)
 {
@@ -82,6 +144,10 @@ static int parse_args(int argc, char **argv, struct roced_opts *o)
 		{ "mmap", required_argument, NULL, 'm' },
 		{ "link-delay-us", required_argument, NULL, 'd' },
 		{ "mem-size", required_argument, NULL, 'M' },
+		{ "netdev", required_argument, NULL, 'n' },
+		{ "ip", required_argument, NULL, 'i' },
+		{ "link-mode", required_argument, NULL, 'L' },
+		{ "arp", required_argument, NULL, 'A' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -91,7 +157,7 @@ static int parse_args(int argc, char **argv, struct roced_opts *o)
 
 	if (!roce_bus_default_socket_path(o->sock, sizeof(o->sock)))
 		o->sock[0] = '\0';
-	while ((c = getopt_long(argc, argv, "s:m:d:M:qh", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:m:d:M:n:i:qh", lopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (strlen(optarg) >= sizeof(o->sock) - 12 || !*optarg) {
@@ -117,6 +183,23 @@ static int parse_args(int argc, char **argv, struct roced_opts *o)
 				return 2;
 			o->dev.mem_size = (size_t)v;
 			break;
+		case 'n':
+			o->netdev = optarg;
+			break;
+		case 'i':
+			o->ip_text = optarg;
+			break;
+		case 'L':
+			if (roce_afpacket_mode_parse(optarg, &o->link_mode)) {
+				fprintf(stderr, "roced: --link-mode: '%s' is not auto, "
+					"ring, ring-v3 or mmsg\n", optarg);
+				return 2;
+			}
+			break;
+		case 'A':
+			if (parse_arp(optarg, &o->arp))
+				return 2;
+			break;
 		case 'q':
 			o->quiet = 1;
 			break;
@@ -133,7 +216,7 @@ static int parse_args(int argc, char **argv, struct roced_opts *o)
 			argv[optind]);
 		return 2;
 	}
-	return 0;
+	return check_netdev_args(o);
 }
 
 static int serve(struct roce_device *dev, const struct roced_opts *o)
@@ -177,6 +260,89 @@ static int serve(struct roce_device *dev, const struct roced_opts *o)
 	return st == ROCE_OK ? 0 : 1;
 }
 
+/* The data path: poll the engine; after ROCE_AFP_IDLE_POLLS empty polls,
+ * sleep on the port (at most ROCE_AFP_IDLE_WAIT_US, so the engine's
+ * timers still tick) instead of spinning a core while nothing happens. */
+struct engine_loop {
+	struct roce_context *ctx;
+	struct roce_afpacket *afp;
+	atomic_bool stop;
+	pthread_t thread;
+};
+
+static void *engine_loop(void *arg)
+{
+	struct engine_loop *l = arg;
+	unsigned idle = 0;
+
+	while (!atomic_load_explicit(&l->stop, memory_order_relaxed)) {
+		if (roce_engine_poll(l->ctx)) {
+			idle = 0;
+			continue;
+		}
+		if (++idle >= ROCE_AFP_IDLE_POLLS)
+			roce_afpacket_wait(l->afp, ROCE_AFP_IDLE_WAIT_US);
+	}
+	return NULL;
+}
+
+/* The device as a NIC on a network interface: the engine (roce_open's
+ * power-on sequence included) on a raw-Ethernet port, on its own thread. */
+static int serve_netdev(struct roced_opts *o)
+{
+	struct roce_afpacket_config ac = { 0 };
+	struct roce_context_attr ca = { 0 };
+	struct roce_afpacket *afp = NULL;
+	struct roce_context *ctx = NULL;
+	struct engine_loop loop = { 0 };
+	const uint8_t *m;
+	char err[256];
+	int st, rc;
+
+	ac.ifname = o->netdev;
+	ac.mode = o->link_mode;
+	ac.ip = o->ip;
+	ac.answer_arp = o->arp == ARP_ON ||
+			(o->arp == ARP_AUTO && !roce_netdev_has_ipv4(o->netdev, o->ip));
+	st = roce_afpacket_open(&ac, &afp, err, sizeof(err));
+	if (st != ROCE_OK) {
+		fprintf(stderr, "roced: %s\n", err);
+		return 1;
+	}
+	m = roce_afpacket_port(afp)->mac;
+	memcpy(ca.mac, m, 6);
+	ca.ip = o->ip;
+	ca.port = roce_afpacket_port(afp);
+	ca.dev = o->dev;
+	st = roce_open(&ca, &ctx);
+	loop.ctx = ctx;
+	loop.afp = afp;
+	if (st == ROCE_OK && pthread_create(&loop.thread, NULL, engine_loop, &loop))
+		st = ROCE_E_NOMEM;
+	if (st != ROCE_OK) {
+		fprintf(stderr, "roced: cannot start the engine on %s: %s\n",
+			o->netdev, roce_status_str(st));
+		roce_close(ctx);
+		roce_afpacket_close(afp);
+		return 1;
+	}
+	if (!o->quiet)
+		fprintf(stderr, "roced: engine on %s (%s), %02x:%02x:%02x:%02x:%02x:%02x "
+			"%s, MTU %u (path MTU %u), UDP %u%s, ARP %s\n", o->netdev,
+			roce_afpacket_mode_name(roce_afpacket_mode(afp)),
+			m[0], m[1], m[2], m[3], m[4], m[5], o->ip_text,
+			roce_afpacket_mtu(afp),
+			roce_mtu_bytes(roce_afpacket_path_mtu(afp)), ROCE_UDP_PORT,
+			roce_afpacket_port_held(afp) ? " held" : "",
+			ac.answer_arp ? "answered" : "left to the kernel");
+	rc = serve(roce_context_device(ctx), o);
+	atomic_store(&loop.stop, true);
+	pthread_join(loop.thread, NULL);
+	roce_close(ctx);
+	roce_afpacket_close(afp);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct roced_opts o = { 0 };
@@ -189,6 +355,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "roced: no usable default socket path; use --socket\n");
 		return 2;
 	}
+	if (o.netdev)
+		return serve_netdev(&o);
 	st = roce_device_create(&o.dev, &dev);
 	if (st != ROCE_OK) {
 		fprintf(stderr, "roced: cannot create the device: %s\n",

@@ -134,6 +134,12 @@ enum roce_mtu roce_afpacket_path_mtu(const struct roce_afpacket *afp);
  * m + ROCE_AFP_MAX_ROCE_HDRS <= ifmtu + 14 (rxe's choice); 0 if none. */
 enum roce_mtu roce_path_mtu_for_netdev(unsigned ifmtu);
 
+/* Sleep until a received frame may be waiting, or timeout_us pass: what a
+ * polling loop calls after finding nothing to do for a while, so an idle
+ * port does not spin a core. The port's thread only. Returns true when the
+ * socket is readable. */
+bool roce_afpacket_wait(struct roce_afpacket *afp, unsigned timeout_us);
+
 /* Whether the kernel socket holds <ip>:<udp_port> (see port holding). */
 bool roce_afpacket_port_held(const struct roce_afpacket *afp);
 unsigned roce_afpacket_ifindex(const struct roce_afpacket *afp);
@@ -159,6 +165,10 @@ int roce_afpacket_resolve(struct roce_afpacket *afp, uint32_t ip,
 /* The kernel's neighbour table only (SIOCGARP): ROCE_OK with a complete
  * entry, ROCE_E_NOENT without one, ROCE_E_IO on a socket error. */
 int roce_neigh_lookup(const char *ifname, uint32_t ip, uint8_t mac[6]);
+
+/* Whether the kernel carries ip on ifname (then it answers ARP for it,
+ * and the port holds the UDP port); false also when ifname is unknown. */
+bool roce_netdev_has_ipv4(const char *ifname, uint32_t ip);
 
 /* ARP only, on ifname (by its own AF_PACKET socket), from our_mac and
  * our_ip (0 = an ARP probe, RFC 5227). Same returns as _resolve, plus

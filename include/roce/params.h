@@ -74,6 +74,8 @@
 #define ROCE_AFP_MAX_ROCE_HDRS    86u     /* eth 14 + ip 20 + udp 8 + bth 12 +
 					   * ext <= 28 + icrc 4: path MTU rule */
 #define ROCE_AFP_CARRIER_WAIT_MS  1500u   /* up, carrier not yet reported */
+#define ROCE_AFP_IDLE_POLLS       1024u   /* empty polls before a loop waits */
+#define ROCE_AFP_IDLE_WAIT_US     1000u   /* longest wait (engine timers tick) */
 #define ROCE_ARP_RETRY_MS         200u    /* ARP request repeated every */
 #define ROCE_ARP_TIMEOUT_MS       3000u   /* default resolution time limit */
 

@@ -11,6 +11,7 @@
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <math.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -480,6 +481,15 @@ enum roce_mtu roce_path_mtu_for_netdev(unsigned ifmtu)
 enum roce_mtu roce_afpacket_path_mtu(const struct roce_afpacket *afp)
 {
 	return roce_path_mtu_for_netdev(afp->mtu);
+}
+
+bool roce_afpacket_wait(struct roce_afpacket *afp, unsigned timeout_us)
+{
+	struct pollfd p = { .fd = afp->rx_fd, .events = POLLIN };
+	struct timespec ts = { timeout_us / 1000000u,
+			       (long)(timeout_us % 1000000u) * 1000L };
+
+	return ppoll(&p, 1, &ts, NULL) > 0;
 }
 
 bool roce_afpacket_port_held(const struct roce_afpacket *afp)

@@ -7,6 +7,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <ifaddrs.h>
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <net/if.h>
@@ -58,6 +59,29 @@ int roce_neigh_lookup(const char *ifname, uint32_t ip, uint8_t mac[6])
 		return ROCE_E_NOENT;
 	memcpy(mac, req.arp_ha.sa_data, 6);
 	return ROCE_OK;
+}
+
+/* "eth0" and its labelled addresses "eth0:1" */
+static bool same_if(const char *label, const char *ifname)
+{
+	size_t n = strlen(ifname);
+
+	return !strncmp(label, ifname, n) && (label[n] == '\0' || label[n] == ':');
+}
+
+bool roce_netdev_has_ipv4(const char *ifname, uint32_t ip)
+{
+	struct ifaddrs *all, *i;
+	bool found = false;
+
+	if (!ifname || getifaddrs(&all) < 0)
+		return false;
+	for (i = all; i && !found; i = i->ifa_next)
+		found = i->ifa_addr && i->ifa_addr->sa_family == AF_INET &&
+			same_if(i->ifa_name, ifname) &&
+			ntohl(((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr) == ip;
+	freeifaddrs(all);
+	return found;
 }
 
 /* A socket that sees ARP on ifindex only. */
