@@ -26,9 +26,10 @@
  *                   average, message rate), all big endian
  *      close        a keys exchange, then "done" (5 bytes) from each side
  *
- * Every call is bounded by the connection's timeout, and while a call
- * waits it runs the idle hook (the tools drive their engine from it, so
- * the data path keeps moving while a peer is slow on TCP).
+ * Every call is bounded by the connection's timeout: that long without a
+ * byte and without work done by the idle hook, which runs while a call
+ * waits (the tools drive their engine from it, so the data path keeps
+ * moving while a peer is slow on TCP).
  */
 #ifndef ROCE_OOB_H
 #define ROCE_OOB_H
@@ -43,7 +44,11 @@ struct roce_oob {
 	int fd;                         /* connected socket, -1 = none */
 	bool client;                    /* the side that writes first */
 	unsigned timeout_ms;            /* bound of each call */
-	void (*idle)(void *arg);        /* run while waiting; NULL = sleep */
+	/* Run while waiting (NULL = sleep). It returns how much work it did:
+	 * non-zero means the data path is alive and restarts the timeout, so
+	 * a server waiting on TCP for the end of a long test is not cut off
+	 * while the client's traffic flows. */
+	unsigned (*idle)(void *arg);
 	void *idle_arg;
 	char err[192];                  /* why the last call failed */
 };

@@ -49,28 +49,32 @@ static int fail(struct roce_oob *o, int st, const char *fmt, ...)
 /*
  * Wait until fd is ready for events or the deadline passes. With an idle
  * hook the socket is polled without blocking between calls of the hook
- * (the engine must keep running); without one, poll() sleeps.
+ * (the engine must keep running), and work done by the hook moves the
+ * deadline; without one, poll() sleeps.
  * Returns 1 ready, 0 timed out, -1 error (errno).
  */
-static int wait_fd(struct roce_oob *o, int fd, short events, uint64_t deadline)
+static int wait_fd(struct roce_oob *o, int fd, short events, uint64_t *deadline)
 {
 	struct pollfd p = { .fd = fd, .events = events };
 
 	for (;;) {
 		uint64_t now = now_ms();
+		unsigned work = 0;
 		int r;
 
-		if (now >= deadline)
+		if (now >= *deadline)
 			return 0;
 		if (!o->idle) {
-			r = poll(&p, 1, (int)(deadline - now));
+			r = poll(&p, 1, (int)(*deadline - now));
 		} else {
 			r = 0;
 			for (unsigned i = 0; i < OOB_IDLE_SPIN && r == 0; i++) {
 				r = poll(&p, 1, 0);
 				if (r == 0)
-					o->idle(o->idle_arg);
+					work += o->idle(o->idle_arg);
 			}
+			if (work)
+				*deadline = now_ms() + o->timeout_ms;
 		}
 		if (r > 0)
 			return 1;
@@ -118,7 +122,8 @@ static void tune(int fd)
 
 int roce_oob_accept(struct roce_oob *o, int lfd)
 {
-	int r = wait_fd(o, lfd, POLLIN, now_ms() + o->timeout_ms);
+	uint64_t deadline = now_ms() + o->timeout_ms;
+	int r = wait_fd(o, lfd, POLLIN, &deadline);
 	int fd;
 
 	if (r == 0) {
@@ -153,7 +158,7 @@ static int try_connect(struct roce_oob *o, const struct sockaddr_in *sa,
 			close(fd);
 			return -soerr;
 		}
-		r = wait_fd(o, fd, POLLOUT, deadline);
+		r = wait_fd(o, fd, POLLOUT, &deadline);
 		if (r <= 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) < 0 ||
 		    soerr) {
 			close(fd);
@@ -218,7 +223,7 @@ int roce_oob_send(struct roce_oob *o, const void *buf, size_t len)
 
 	while (len) {
 		ssize_t n;
-		int r = wait_fd(o, o->fd, POLLOUT, deadline);
+		int r = wait_fd(o, o->fd, POLLOUT, &deadline);
 
 		if (r == 0)
 			return fail(o, ROCE_E_TIMEOUT, "peer did not read within %u ms",
@@ -242,7 +247,7 @@ int roce_oob_recv(struct roce_oob *o, void *buf, size_t len)
 
 	while (len) {
 		ssize_t n;
-		int r = wait_fd(o, o->fd, POLLIN, deadline);
+		int r = wait_fd(o, o->fd, POLLIN, &deadline);
 
 		if (r == 0)
 			return fail(o, ROCE_E_TIMEOUT, "peer sent %zu of %zu bytes "

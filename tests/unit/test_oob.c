@@ -171,9 +171,10 @@ struct peer {
 	char err[192];
 };
 
-static void count_idle(void *arg)
+static unsigned count_idle(void *arg)
 {
 	++*(unsigned *)arg;
+	return 0;
 }
 
 static void client_init(struct roce_oob *o, struct peer *p)
@@ -381,6 +382,35 @@ static void test_bounds_and_mismatch(void **state)
 	assert_int_equal(o.fd, -1);
 }
 
+static uint64_t busy_until;
+
+static unsigned busy_idle(void *arg)
+{
+	(void)arg;
+	return ms_now() < busy_until;   /* "frames moved" until then */
+}
+
+/* Work done by the idle hook counts as life: the timeout runs from the
+ * end of the work, not from the start of the call. */
+static void test_work_extends_timeout(void **state)
+{
+	int sv[2];
+	struct roce_oob o = { .timeout_ms = 200, .idle = busy_idle };
+	char buf[4];
+	uint64_t t0;
+
+	(void)state;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	o.fd = sv[0];
+	t0 = ms_now();
+	busy_until = t0 + 400;
+	assert_int_equal(roce_oob_recv(&o, buf, sizeof(buf)), ROCE_E_TIMEOUT);
+	assert_true(ms_now() - t0 >= 590);
+	assert_true(ms_now() - t0 < 3000);
+	roce_oob_close(&o);
+	close(sv[1]);
+}
+
 static void test_connect_refused(void **state)
 {
 	struct roce_oob o = { .fd = -1, .timeout_ms = 300 };
@@ -412,6 +442,7 @@ int main(void)
 		cmocka_unit_test(test_pt_client_bytes),
 		cmocka_unit_test(test_pp_exchange),
 		cmocka_unit_test(test_bounds_and_mismatch),
+		cmocka_unit_test(test_work_extends_timeout),
 		cmocka_unit_test(test_connect_refused),
 	};
 

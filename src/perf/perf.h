@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * roce-perf: perftest's tests (ib_write_bw, ib_read_bw, ib_send_bw,
+ * ib_write_lat, ib_read_lat, ib_send_lat, ib_atomic_bw) on this engine,
+ * speaking perftest 4.5's out-of-band exchange (roce/oob.h) so either side
+ * may be the real perftest on a real RDMA NIC or on Linux soft-RoCE.
+ *
+ *   perf_args.c    the command line (perftest's flags and defaults)
+ *   perf_report.c  perftest's result tables
+ *   perf_ep.c      the local endpoint: link, engine, QPs, buffer
+ *   perf_bw.c      bandwidth runs; perf_lat.c latency runs
+ *   perf_flow.c    the test's sequence of exchanges (who syncs when)
+ *   perf_check.c   the content check (--check)
+ */
+#ifndef ROCE_PERF_H
+#define ROCE_PERF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "roce/memlink.h"
+#include "roce/oob.h"
+#include "roce/verbs.h"
+
+/* perftest's VerbType order (testsStr[] and the address print depend on it) */
+enum perf_verb { PERF_SEND, PERF_WRITE, PERF_READ, PERF_ATOMIC };
+enum perf_tst { PERF_BW, PERF_LAT };
+enum perf_atomic { PERF_CMP_AND_SWAP, PERF_FETCH_AND_ADD };
+
+/* perftest_parameters.h values */
+#define PERF_DEF_SIZE_BW        65536u
+#define PERF_DEF_SIZE_LAT       2u
+#define PERF_DEF_ITERS          1000u
+#define PERF_DEF_ITERS_WB       5000u
+#define PERF_DEF_TX_BW          128u
+#define PERF_DEF_TX_LAT         1u
+#define PERF_DEF_QP_TIME        14u
+#define PERF_DEF_RX_SEND        512u
+#define PERF_DEF_CQ_MOD         100u
+#define PERF_DEF_DURATION       5u
+#define PERF_MIN_ITER           5u
+#define PERF_MAX_ITER           100000000u
+#define PERF_MAX_TX             15000u
+#define PERF_MAX_RX             16384u
+#define PERF_MAX_SIZE           8388608u   /* -a goes up to 2^23 */
+#define PERF_MAX_QP             16u        /* of ours; perftest allows more */
+#define PERF_CACHE_LINE         64u
+#define PERF_MAX_CYCLE          65536u     /* largest page/cache line we accept */
+#define PERF_CQ_MOD_LIMIT       8192u      /* MSG_SIZE_CQ_MOD_LIMIT */
+#define PERF_MIN_RNR_TIMER      12u
+#define PERF_ATOMIC_ADD         1u         /* ATOMIC_ADD_VALUE */
+#define PERF_TIMEOUT_S_DEFAULT  60u
+#define PERF_POLL_BATCH         16u        /* CTX_POLL_BATCH */
+#define PERF_SELFTEST_RING      8192u      /* in-memory link: an 8 MiB message in flight */
+
+struct perf_opts {
+	const char *name;               /* "write_bw" */
+	enum perf_verb verb;
+	enum perf_tst tst;
+	uint64_t size;
+	bool size_set;
+	uint64_t iters;
+	bool duration_mode;
+	unsigned duration, margin;      /* seconds */
+	unsigned nqp;
+	unsigned mtu;                   /* bytes, 0 = the link's */
+	int gid_index;                  /* accepted; our GID is ::ffff:<ip> */
+	unsigned qp_timeout;
+	unsigned tx_depth, rx_depth, cq_mod;
+	bool cq_mod_set;
+	int out_reads;                  /* 0 = the engine's maximum */
+	bool run_all, cpu_freq_f, no_peak;
+	enum perf_atomic atomic;
+	uint16_t port;
+	const char *ib_dev;
+	unsigned ib_port;
+	const char *netdev;
+	uint32_t ip;                    /* host order, 0 = the netdev's */
+	bool check;
+	unsigned timeout_s;
+	const char *server;             /* NULL: we are the server */
+	bool selftest;                  /* --memlink-selftest */
+};
+
+/* 0 ok, 1 --help/--version printed (exit 0), 2 bad command line (message
+ * on err). test may be NULL (taken from argv[1]). */
+int perf_parse(int argc, char **argv, struct perf_opts *o, FILE *out, FILE *err);
+void perf_usage(FILE *f, const char *argv0);
+const char *perf_test_name(enum perf_verb v, enum perf_tst t);
+
+/* ---- results ------------------------------------------------------------ */
+
+struct perf_bw_result {
+	uint64_t size, iters;
+	double bw_peak, bw_avg, msg_rate;   /* MB/s (2^20), Mpps */
+};
+
+struct perf_lat_result {
+	uint64_t size, iters;
+	double t_min, t_max, t_typical, t_avg, t_stdev, p99, p999; /* usec */
+};
+
+#define PERF_RESULT_LINE "---------------------------------------------------------------------------------------\n"
+#define PERF_RESULT_FMT_BW " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]\n"
+#define PERF_RESULT_FMT_LAT " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] \n"
+#define PERF_RESULT_FMT_LAT_DUR " #bytes        #iterations       t_avg[usec]    tps average\n"
+
+void perf_print_bw(FILE *f, const struct perf_bw_result *r);
+void perf_print_lat(FILE *f, const struct perf_lat_result *r);
+void perf_print_lat_dur(FILE *f, uint64_t size, uint64_t iters, double t_avg, double tps);
+
+/* print_report_bw(): from post/completion times (ns) of iters messages;
+ * t_done[i] is when message i (0-based) was known complete. Without peak,
+ * only t_post[0] and t_done[iters - 1] are used. */
+void perf_bw_compute(uint64_t size, uint64_t iters, const uint64_t *t_post,
+		     const uint64_t *t_done, unsigned cq_mod, bool peak,
+		     struct perf_bw_result *r);
+/* print_report_lat(): from iters post times (ns), rtt_factor 2 for
+ * ping-pong tests (half the round trip), 1 for READ/atomic. Sorts a copy;
+ * needs iters >= 4. */
+int perf_lat_compute(uint64_t size, uint64_t iters, const uint64_t *t_post,
+		     unsigned rtt_factor, struct perf_lat_result *r);
+
+/* ---- the content check -------------------------------------------------- */
+
+uint8_t perf_pat_bw(unsigned qp, uint64_t off);
+uint8_t perf_pat_lat(uint64_t iter, uint64_t x);
+void perf_fill_bw(uint8_t *p, unsigned qp, uint64_t off, uint64_t len);
+/* Index of the first byte that differs, or -1. */
+int64_t perf_verify_bw(const uint8_t *p, unsigned qp, uint64_t off, uint64_t len);
+void perf_fill_lat(uint8_t *p, uint64_t iter, uint64_t len);
+int64_t perf_verify_lat(const uint8_t *p, uint64_t iter, uint64_t len);
+
+#endif

@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * roce-perf's command line: perftest's flags with perftest's defaults and
+ * dependencies (perftest_parameters.c: init_perftest_params, parser,
+ * force_dependecies), so a harness can swap "ib_write_bw ARGS" for
+ * "roce-perf write_bw ARGS --netdev IF". Flags perftest has and we do not
+ * are refused by name rather than ignored.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perf/perf.h"
+#include "roce/oob.h"
+
+static const struct {
+	const char *name;
+	enum perf_verb verb;
+	enum perf_tst tst;
+} tests[] = {
+	{ "write_bw", PERF_WRITE, PERF_BW },  { "read_bw", PERF_READ, PERF_BW },
+	{ "send_bw", PERF_SEND, PERF_BW },    { "atomic_bw", PERF_ATOMIC, PERF_BW },
+	{ "write_lat", PERF_WRITE, PERF_LAT }, { "read_lat", PERF_READ, PERF_LAT },
+	{ "send_lat", PERF_SEND, PERF_LAT },
+};
+
+enum { OPT_NETDEV = 256, OPT_IP, OPT_CHECK, OPT_TIMEOUT, OPT_SELFTEST };
+
+const char *perf_test_name(enum perf_verb v, enum perf_tst t)
+{
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+		if (tests[i].verb == v && tests[i].tst == t)
+			return tests[i].name;
+	return "?";
+}
+
+void perf_usage(FILE *f, const char *argv0)
+{
+	fprintf(f,
+"Usage: %s TEST [options] [server]\n"
+"  TEST: write_bw read_bw send_bw atomic_bw write_lat read_lat send_lat\n"
+"  (or run it as ib_write_bw etc. through a link of that name)\n"
+"  Without a server name it waits for a client, as perftest's tools do.\n"
+"\n"
+"perftest's options:\n"
+"  -p, --port=<port>        TCP port of the exchange (default 18515)\n"
+"  -d, --ib-dev=<dev>       accepted and ignored (the device is --netdev)\n"
+"  -i, --ib-port=<port>     accepted (must be 1)\n"
+"  -s, --size=<size>        message size, K/M suffixes (default 65536 bw, 2 lat, 8 atomic)\n"
+"  -n, --iters=<iters>      iterations (default 5000 write_bw, 1000 others; >= 5)\n"
+"  -D, --duration=<sec>     run for a time instead of -n\n"
+"  -f, --margin=<sec>       -D: warm-up and cool-down margins (default duration/4)\n"
+"  -a, --all                all sizes 2 .. 2^23\n"
+"  -q, --qp=<n>             QPs (bandwidth tests; default 1, at most %u)\n"
+"  -m, --mtu=<mtu>          path MTU 256..4096 (default the link's)\n"
+"  -x, --gid-index=<idx>    accepted; our GID is always ::ffff:<ip>\n"
+"  -u, --qp-timeout=<n>     QP timeout, 4.096 us * 2^n (default 14)\n"
+"  -t, --tx-depth=<n>       outstanding sends (default 128 bw, 1 lat)\n"
+"  -r, --rx-depth=<n>       posted receives, SEND tests (default 512)\n"
+"  -Q, --cq-mod=<n>         a completion every n sends (default 100)\n"
+"  -o, --outs=<n>           outstanding READs/atomics offered\n"
+"  -A, --atomic_type=<t>    CMP_AND_SWAP or FETCH_AND_ADD (default)\n"
+"  -F, --CPU-freq           accepted (no CPU frequency is used here)\n"
+"  -N, --noPeak             no peak bandwidth\n"
+"  -V, --version            perftest version we speak (%s)\n"
+"  -h, --help               this text\n"
+"ours:\n"
+"  --netdev=IFNAME          the interface to send RoCE v2 frames on\n"
+"  --ip=A.B.C.D             our IPv4 (default: the interface's)\n"
+"  --check                  receiver verifies a known pattern (both sides ours)\n"
+"  --timeout=SEC            bound of every wait (default %u)\n",
+		argv0, PERF_MAX_QP, ROCE_PT_VERSION, PERF_TIMEOUT_S_DEFAULT);
+}
+
+static int bad(FILE *err, const char *what, const char *val, const char *why)
+{
+	fprintf(err, "roce-perf: %s '%s': %s (try --help)\n", what, val, why);
+	return 2;
+}
+
+static bool num(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || *end || *s == '-' || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+static bool size_arg(const char *s, uint64_t *out)
+{
+	char buf[32];
+	size_t n = strlen(s);
+	uint64_t mul = 1, v;
+
+	if (n == 0 || n >= sizeof(buf))
+		return false;
+	memcpy(buf, s, n + 1);
+	if (buf[n - 1] == 'K' || buf[n - 1] == 'M') {
+		mul = buf[n - 1] == 'K' ? 1024 : 1048576;
+		buf[n - 1] = '\0';
+	}
+	if (!num(buf, 1, UINT_MAX / 2, &v) || v * mul > UINT_MAX / 2)
+		return false;
+	*out = v * mul;
+	return true;
+}
+
+static int pick_test(const char *s, struct perf_opts *o)
+{
+	const char *base = strrchr(s, '/');
+
+	base = base ? base + 1 : s;
+	if (strncmp(base, "ib_", 3) == 0)
+		base += 3;
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		if (strcmp(base, tests[i].name) == 0) {
+			o->name = tests[i].name;
+			o->verb = tests[i].verb;
+			o->tst = tests[i].tst;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static void defaults(struct perf_opts *o)
+{
+	o->size = o->tst == PERF_BW ? PERF_DEF_SIZE_BW : PERF_DEF_SIZE_LAT;
+	if (o->verb == PERF_ATOMIC)
+		o->size = 8;
+	o->iters = o->tst == PERF_BW && o->verb == PERF_WRITE ? PERF_DEF_ITERS_WB
+							     : PERF_DEF_ITERS;
+	o->tx_depth = o->tst == PERF_BW ? PERF_DEF_TX_BW : PERF_DEF_TX_LAT;
+	o->rx_depth = o->verb == PERF_SEND ? PERF_DEF_RX_SEND : 1;
+	o->cq_mod = PERF_DEF_CQ_MOD;
+	o->duration = PERF_DEF_DURATION;
+	o->qp_timeout = PERF_DEF_QP_TIME;
+	o->nqp = 1;
+	o->gid_index = -1;
+	o->ib_port = 1;
+	o->port = ROCE_OOB_PORT_DEFAULT;
+	o->atomic = PERF_FETCH_AND_ADD;
+	o->timeout_s = PERF_TIMEOUT_S_DEFAULT;
+}
+
+static const struct option longopts[] = {
+	{ "port", 1, NULL, 'p' },       { "ib-dev", 1, NULL, 'd' },
+	{ "ib-port", 1, NULL, 'i' },    { "size", 1, NULL, 's' },
+	{ "iters", 1, NULL, 'n' },      { "duration", 1, NULL, 'D' },
+	{ "margin", 1, NULL, 'f' },     { "all", 0, NULL, 'a' },
+	{ "qp", 1, NULL, 'q' },         { "mtu", 1, NULL, 'm' },
+	{ "gid-index", 1, NULL, 'x' },  { "qp-timeout", 1, NULL, 'u' },
+	{ "tx-depth", 1, NULL, 't' },   { "rx-depth", 1, NULL, 'r' },
+	{ "cq-mod", 1, NULL, 'Q' },     { "outs", 1, NULL, 'o' },
+	{ "atomic_type", 1, NULL, 'A' }, { "CPU-freq", 0, NULL, 'F' },
+	{ "noPeak", 0, NULL, 'N' },     { "version", 0, NULL, 'V' },
+	{ "help", 0, NULL, 'h' },       { "netdev", 1, NULL, OPT_NETDEV },
+	{ "ip", 1, NULL, OPT_IP },      { "check", 0, NULL, OPT_CHECK },
+	{ "timeout", 1, NULL, OPT_TIMEOUT },
+	{ "memlink-selftest", 0, NULL, OPT_SELFTEST },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int one_opt(int c, const char *a, struct perf_opts *o, FILE *out, FILE *err)
+{
+	uint64_t v;
+	struct in_addr in;
+
+	switch (c) {
+	case 'p': if (!num(a, 1, 65535, &v)) return bad(err, "port", a, "not 1..65535");
+		o->port = (uint16_t)v; return 0;
+	case 'd': o->ib_dev = a; return 0;
+	case 'i': if (!num(a, 1, 1, &v)) return bad(err, "IB port", a, "only port 1");
+		return 0;
+	case 's': if (!size_arg(a, &o->size)) return bad(err, "size", a, "not 1..2^31-1");
+		o->size_set = true; return 0;
+	case 'n': if (!num(a, PERF_MIN_ITER, PERF_MAX_ITER, &o->iters))
+			return bad(err, "iterations", a, "not between 5 and 100000000");
+		return 0;
+	case 'D': if (!num(a, 1, 86400, &v)) return bad(err, "duration", a, "not 1..86400");
+		o->duration = (unsigned)v; o->duration_mode = true; return 0;
+	case 'f': if (!num(a, 0, 43200, &v)) return bad(err, "margin", a, "not 0..43200");
+		o->margin = (unsigned)v + 1; return 0;   /* +1: set (0 is a value) */
+	case 'a': o->run_all = true; return 0;
+	case 'q': if (o->tst != PERF_BW) return bad(err, "-q", a, "multiple QPs only on bw tests");
+		if (!num(a, 1, PERF_MAX_QP, &v)) return bad(err, "QPs", a, "not 1..16");
+		o->nqp = (unsigned)v; return 0;
+	case 'm': if (!num(a, 256, 4096, &v) || (v & (v - 1)))
+			return bad(err, "MTU", a, "not 256, 512, 1024, 2048 or 4096");
+		o->mtu = (unsigned)v; return 0;
+	case 'x': if (!num(a, 0, 64, &v)) return bad(err, "GID index", a, "not 0..64");
+		o->gid_index = (int)v; return 0;
+	case 'u': if (!num(a, 0, 31, &v)) return bad(err, "QP timeout", a, "not 0..31");
+		o->qp_timeout = (unsigned)v; return 0;
+	case 't': if (!num(a, 1, PERF_MAX_TX, &v)) return bad(err, "tx depth", a, "not 1..15000");
+		o->tx_depth = (unsigned)v; return 0;
+	case 'r': if (!num(a, 1, PERF_MAX_RX, &v)) return bad(err, "rx depth", a, "not 1..16384");
+		if (o->verb != PERF_SEND && v > 1)
+			return bad(err, "rx depth", a, "on RDMA verbs rx depth can be only 1");
+		o->rx_depth = (unsigned)v; return 0;
+	case 'Q': if (!num(a, 1, 1024, &v)) return bad(err, "CQ moderation", a, "not 1..1024");
+		o->cq_mod = (unsigned)v; o->cq_mod_set = true; return 0;
+	case 'o': if (o->verb != PERF_READ && o->verb != PERF_ATOMIC)
+			return bad(err, "-o", a, "outstanding reads only on READ and atomic tests");
+		if (!num(a, 1, 65535, &v)) return bad(err, "outstanding reads", a, "not 1..65535");
+		o->out_reads = (int)v; return 0;
+	case 'A': if (o->verb != PERF_ATOMIC) return bad(err, "-A", a, "only for atomic tests");
+		if (strcmp(a, "CMP_AND_SWAP") == 0) o->atomic = PERF_CMP_AND_SWAP;
+		else if (strcmp(a, "FETCH_AND_ADD") == 0) o->atomic = PERF_FETCH_AND_ADD;
+		else return bad(err, "atomic type", a, "choose CMP_AND_SWAP or FETCH_AND_ADD");
+		return 0;
+	case 'F': o->cpu_freq_f = true; return 0;
+	case 'N': if (o->tst == PERF_LAT) return bad(err, "-N", "", "only for bw tests");
+		o->no_peak = true; return 0;
+	case 'V': fprintf(out, "Version: %s\n", ROCE_PT_VERSION); return 1;
+	case 'h': perf_usage(out, "roce-perf"); return 1;
+	case OPT_NETDEV: o->netdev = a; return 0;
+	case OPT_IP: if (inet_pton(AF_INET, a, &in) != 1 || !in.s_addr)
+			return bad(err, "--ip", a, "not an IPv4 address");
+		o->ip = ntohl(in.s_addr); return 0;
+	case OPT_CHECK: o->check = true; return 0;
+	case OPT_TIMEOUT: if (!num(a, 1, 86400, &v)) return bad(err, "timeout", a, "not 1..86400 s");
+		o->timeout_s = (unsigned)v; return 0;
+	case OPT_SELFTEST: o->selftest = true; return 0;
+	default: fprintf(err, "roce-perf: unknown or unsupported option (try --help)\n");
+		return 2;
+	}
+}
+
+/* force_dependecies(), the parts that apply to RC over one port. */
+static int depend(struct perf_opts *o, FILE *err)
+{
+	if (o->verb == PERF_ATOMIC && (o->size != 8 || o->run_all)) {
+		fprintf(err, "roce-perf: message size cannot be changed for atomic tests\n");
+		return 2;
+	}
+	if (o->duration_mode && o->run_all) {
+		fprintf(err, "roce-perf: duration mode doesn't support running on all sizes\n");
+		return 2;
+	}
+	if (!o->duration_mode) {
+		if (o->tx_depth > o->iters)
+			o->tx_depth = (unsigned)o->iters;
+		if (o->verb == PERF_SEND && o->rx_depth > o->iters)
+			o->rx_depth = (unsigned)o->iters;
+	}
+	if (o->size > PERF_CQ_MOD_LIMIT && !o->run_all && !o->cq_mod_set)
+		o->cq_mod = 1;
+	if (o->tst == PERF_LAT)
+		o->cq_mod = 1;
+	if (o->cq_mod > o->tx_depth)
+		o->cq_mod = o->tx_depth;
+	if (o->run_all)
+		o->size = PERF_MAX_SIZE;
+	if (o->duration_mode) {
+		o->margin = o->margin ? o->margin - 1 : o->duration / 4;
+		if (!(o->duration > 2 * o->margin)) {
+			fprintf(err, "roce-perf: please check that DURATION > 2*MARGIN\n");
+			return 2;
+		}
+		o->iters = 0;
+		o->no_peak = true;
+	}
+	if (o->verb == PERF_SEND && o->tst == PERF_BW && !o->server)
+		o->no_peak = true;
+	if (o->verb == PERF_SEND && o->rx_depth % 2 == 1 && !o->run_all)
+		o->rx_depth++;
+	if (!o->duration_mode && o->iters > 20000 && o->tst == PERF_BW)
+		o->no_peak = true;
+	if (o->gid_index < 0)
+		o->gid_index = 0;       /* RoCE: perftest picks a GID itself */
+	return 0;
+}
+
+int perf_parse(int argc, char **argv, struct perf_opts *o, FILE *out, FILE *err)
+{
+	int c, r, first = 1;
+
+	memset(o, 0, sizeof(*o));
+	if (pick_test(argv[0], o) != 0) {
+		if (argc < 2 || argv[1][0] == '-') {
+			if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+				perf_usage(out, "roce-perf");
+				return 1;
+			}
+			fprintf(err, "roce-perf: name the test first (try --help)\n");
+			return 2;
+		}
+		if (pick_test(argv[1], o) != 0)
+			return bad(err, "test", argv[1], "not write_bw, read_bw, send_bw, "
+				   "atomic_bw, write_lat, read_lat or send_lat");
+		first = 2;
+	}
+	defaults(o);
+	optind = first;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":p:d:i:s:n:D:f:aq:m:x:u:t:r:Q:o:A:FNVh",
+				longopts, NULL)) != -1) {
+		if (c == '?' || c == ':') {
+			fprintf(err, "roce-perf: %s option '%s' (try --help)\n",
+				c == ':' ? "missing value for" : "unknown or unsupported",
+				argv[optind - 1]);
+			return 2;
+		}
+		if ((r = one_opt(c, optarg, o, out, err)) != 0)
+			return r;
+	}
+	if (optind == argc - 1)
+		o->server = argv[optind];
+	else if (optind < argc)
+		return bad(err, "argument", argv[optind + 1], "only one server name");
+	return depend(o, err);
+}

@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The tools' local endpoint (see perf_ep.h). Everything about a QP or an
+ * MR goes through the verbs API, hence through the register file.
+ */
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "perf/perf_ep.h"
+#include "roce/driver.h"
+#include "roce/params.h"
+#include "roce/status.h"
+#include "roce/tables.h"
+#ifdef ROCE_HAVE_AFPACKET
+#include "roce/afpacket.h"
+#endif
+
+#define EP_ALIGN 4096u
+
+static int ep_fail(struct perf_ep *ep, int st, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int ep_fail(struct perf_ep *ep, int st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ep->err, sizeof(ep->err), fmt, ap);
+	va_end(ap);
+	return st;
+}
+
+uint32_t perf_netdev_ip(const char *ifname)
+{
+	struct ifreq ifr;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	uint32_t ip = 0;
+
+	if (fd < 0 || strlen(ifname) >= sizeof(ifr.ifr_name)) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	memset(&ifr, 0, sizeof(ifr));
+	strcpy(ifr.ifr_name, ifname);
+	ifr.ifr_addr.sa_family = AF_INET;
+	if (ioctl(fd, SIOCGIFADDR, &ifr) == 0)
+		ip = ntohl(((struct sockaddr_in *)&ifr.ifr_addr)->sin_addr.s_addr);
+	close(fd);
+	return ip;
+}
+
+enum roce_mtu perf_mtu_from_bytes(unsigned bytes)
+{
+	for (enum roce_mtu m = ROCE_MTU_256; m <= ROCE_MTU_4096; m++)
+		if (roce_mtu_bytes(m) == bytes)
+			return m;
+	return 0;
+}
+
+/* In the self-test the MAC is derived from the IP, so no ARP is needed. */
+static void memlink_mac(uint32_t ip, uint8_t mac[6])
+{
+	mac[0] = 0x02;
+	mac[1] = 0x00;
+	mac[2] = (uint8_t)(ip >> 24);
+	mac[3] = (uint8_t)(ip >> 16);
+	mac[4] = (uint8_t)(ip >> 8);
+	mac[5] = (uint8_t)ip;
+}
+
+static int open_link(struct perf_ep *ep, const struct perf_ep_config *c,
+		     struct roce_port **port)
+{
+	int st;
+
+	if (c->memlink) {
+		ep->memlink = true;
+		ep->ip = c->ip;
+		memlink_mac(ep->ip, ep->mac);
+		ep->link_mtu = ROCE_MTU_4096;
+		st = roce_memlink_attach(c->memlink, ep->mac, &ep->mport);
+		if (st)
+			return ep_fail(ep, st, "in-memory link: %s", roce_status_str(st));
+		*port = &ep->mport;
+		return ROCE_OK;
+	}
+	if (!c->netdev)
+		return ep_fail(ep, ROCE_E_INVAL, "no interface: give --netdev IFNAME");
+	snprintf(ep->netdev, sizeof(ep->netdev), "%s", c->netdev);
+	ep->ip = c->ip ? c->ip : perf_netdev_ip(c->netdev);
+	if (!ep->ip)
+		return ep_fail(ep, ROCE_E_INVAL, "%s has no IPv4 address: give --ip "
+			       "A.B.C.D", c->netdev);
+#ifdef ROCE_HAVE_AFPACKET
+	{
+		struct roce_afpacket_config ac = { .ifname = c->netdev, .ip = ep->ip,
+						   .answer_arp = true };
+
+		st = roce_afpacket_open(&ac, &ep->afp, ep->err, sizeof(ep->err));
+		if (st)
+			return st;
+		*port = roce_afpacket_port(ep->afp);
+		memcpy(ep->mac, (*port)->mac, 6);
+		ep->link_mtu = roce_afpacket_path_mtu(ep->afp);
+		if (!ep->link_mtu)
+			return ep_fail(ep, ROCE_E_RANGE, "%s: MTU %u is too small for "
+				       "RoCE", c->netdev, roce_afpacket_mtu(ep->afp));
+		return ROCE_OK;
+	}
+#else
+	return ep_fail(ep, ROCE_E_UNSUPPORTED, "%s: this build has no AF_PACKET "
+		       "link", c->netdev);
+#endif
+}
+
+static int open_queues(struct perf_ep *ep, const struct perf_ep_config *c)
+{
+	struct roce_qp_init_attr qa = { .qp_type = ROCE_QPT_RC };
+	uint32_t cqe = (c->sq_depth + c->rq_depth) * c->nqp + 16;
+
+	ep->pd = roce_alloc_pd(ep->ctx);
+	ep->scq = roce_create_cq(ep->ctx, (int)(cqe > ROCE_MAX_CQE ? ROCE_MAX_CQE : cqe));
+	ep->rcq = roce_create_cq(ep->ctx, (int)(cqe > ROCE_MAX_CQE ? ROCE_MAX_CQE : cqe));
+	if (!ep->pd || !ep->scq || !ep->rcq)
+		return ep_fail(ep, ROCE_E_NOMEM, "PD or CQ: out of memory");
+	qa.send_cq = ep->scq;
+	qa.recv_cq = ep->rcq;
+	qa.cap = (struct roce_qp_cap){ c->sq_depth, c->rq_depth, 1, 1 };
+	for (unsigned i = 0; i < c->nqp; i++) {
+		ep->qp[i] = roce_create_qp(ep->pd, &qa);
+		if (!ep->qp[i])
+			return ep_fail(ep, ROCE_E_FULL, "QP %u of %u (depth %u/%u): "
+				       "refused", i + 1, c->nqp, c->sq_depth, c->rq_depth);
+		ep->nqp++;
+	}
+	ep->buf = roce_mem_alloc(ep->ctx, c->buf_len, EP_ALIGN);
+	if (!ep->buf)
+		return ep_fail(ep, ROCE_E_NOMEM, "%zu bytes of device memory: "
+			       "refused", c->buf_len);
+	ep->len = c->buf_len;
+	memset(ep->buf, 0, ep->len);
+	ep->mr = roce_reg_mr(ep->pd, ep->buf, ep->len, ROCE_ACCESS_LOCAL_WRITE |
+			     ROCE_ACCESS_REMOTE_WRITE | ROCE_ACCESS_REMOTE_READ |
+			     ROCE_ACCESS_REMOTE_ATOMIC);
+	if (!ep->mr)
+		return ep_fail(ep, ROCE_E_FULL, "MR of %zu bytes: refused", ep->len);
+	return ROCE_OK;
+}
+
+int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c)
+{
+	struct roce_context_attr ca = { 0 };
+	struct roce_port *port = NULL;
+	int st;
+
+	memset(ep, 0, sizeof(*ep));
+	ep->timeout_ms = c->timeout_ms;
+	if (c->nqp == 0 || c->nqp > PERF_EP_MAX_QP)
+		return ep_fail(ep, ROCE_E_RANGE, "%u QPs: this tool runs 1 to %u",
+			       c->nqp, PERF_EP_MAX_QP);
+	st = open_link(ep, c, &port);
+	if (st) {
+		perf_ep_close(ep);
+		return st;
+	}
+	memcpy(ca.mac, ep->mac, 6);
+	ca.ip = ep->ip;
+	ca.port = port;
+	/* the buffer, its alignment and the allocator's slack, in MiB */
+	ca.dev.mem_size = ((c->buf_len + EP_ALIGN + (2u << 20)) >> 20) << 20;
+	if (ca.dev.mem_size < ROCE_DEV_MEM_SIZE_DEFAULT)
+		ca.dev.mem_size = ROCE_DEV_MEM_SIZE_DEFAULT;
+	if (ca.dev.mem_size > ROCE_DEV_MEM_SIZE_MAX) {
+		perf_ep_close(ep);
+		return ep_fail(ep, ROCE_E_RANGE, "a %zu-byte buffer exceeds the "
+			       "device memory", c->buf_len);
+	}
+	st = roce_open(&ca, &ep->ctx);
+	if (st) {
+		ep_fail(ep, st, "power-on: %s", roce_status_str(st));
+		perf_ep_close(ep);
+		return st;
+	}
+	st = open_queues(ep, c);
+	if (st) {
+		char why[sizeof(ep->err)];
+
+		memcpy(why, ep->err, sizeof(why));
+		perf_ep_close(ep);
+		memcpy(ep->err, why, sizeof(why));
+	}
+	return st;
+}
+
+void perf_ep_close(struct perf_ep *ep)
+{
+	if (ep->ctx) {
+		for (unsigned i = 0; i < ep->nqp; i++)
+			roce_destroy_qp(ep->qp[i]);
+		if (ep->mr)
+			roce_dereg_mr(ep->mr);
+		if (ep->buf)
+			roce_mem_free(ep->ctx, ep->buf);
+		if (ep->scq)
+			roce_destroy_cq(ep->scq);
+		if (ep->rcq)
+			roce_destroy_cq(ep->rcq);
+		if (ep->pd)
+			roce_dealloc_pd(ep->pd);
+		roce_close(ep->ctx);
+	}
+#ifdef ROCE_HAVE_AFPACKET
+	roce_afpacket_close(ep->afp);
+#endif
+	ep->afp = NULL;
+	ep->ctx = NULL;
+	ep->nqp = 0;
+	ep->mr = NULL;
+	ep->buf = NULL;
+}
+
+unsigned perf_ep_progress(void *arg)
+{
+	struct perf_ep *ep = arg;
+
+	return ep->ctx ? roce_engine_poll(ep->ctx) : 0;
+}
+
+static int resolve(struct perf_ep *ep, uint32_t ip, uint8_t mac[6])
+{
+	if (ep->memlink) {
+		memlink_mac(ip, mac);
+		return ROCE_OK;
+	}
+#ifdef ROCE_HAVE_AFPACKET
+	{
+		int st = roce_afpacket_resolve(ep->afp, ip, ep->timeout_ms, mac);
+
+		if (st)
+			ep_fail(ep, st, "no ARP answer from %u.%u.%u.%u on %s: %s",
+				ip >> 24, (ip >> 16) & 255, (ip >> 8) & 255, ip & 255,
+				ep->netdev, roce_status_str(st));
+		return st;
+	}
+#else
+	return ep_fail(ep, ROCE_E_UNSUPPORTED, "no AF_PACKET link");
+#endif
+}
+
+int perf_ep_connect(struct perf_ep *ep, unsigned i, const struct perf_conn *c)
+{
+	struct roce_qp_attr at = { .qp_state = ROCE_QPS_INIT, .pkey = 0xFFFF };
+	struct roce_qp *qp = ep->qp[i];
+	int st;
+
+	at.qp_access_flags = ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
+			     ROCE_ACCESS_REMOTE_READ | ROCE_ACCESS_REMOTE_ATOMIC;
+	if ((st = resolve(ep, c->peer_ip, at.ah_attr.dest_mac)) != ROCE_OK)
+		return st;
+	st = roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_ACCESS_FLAGS |
+			    ROCE_QP_PKEY_INDEX);
+	at.qp_state = ROCE_QPS_RTR;
+	at.path_mtu = c->mtu;
+	at.dest_qp_num = c->dest_qpn;
+	at.rq_psn = c->rq_psn;
+	at.max_dest_rd_atomic = c->max_dest_rd_atomic;
+	at.min_rnr_timer = c->min_rnr_timer;
+	at.ah_attr.dest_ip = c->peer_ip;
+	if (st == ROCE_OK)
+		st = roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_AV |
+				    ROCE_QP_PATH_MTU | ROCE_QP_DEST_QPN |
+				    ROCE_QP_RQ_PSN | ROCE_QP_MAX_DEST_RD_ATOMIC |
+				    ROCE_QP_MIN_RNR_TIMER);
+	at.qp_state = ROCE_QPS_RTS;
+	at.sq_psn = c->sq_psn;
+	at.timeout = c->timeout;
+	at.retry_cnt = 7;
+	at.rnr_retry = 7;               /* 7 = retry forever, as both originals */
+	at.max_rd_atomic = c->max_rd_atomic;
+	if (st == ROCE_OK)
+		st = roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN |
+				    ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT |
+				    ROCE_QP_RNR_RETRY | ROCE_QP_MAX_QP_RD_ATOMIC);
+	if (st != ROCE_OK)
+		return ep_fail(ep, st, "QP 0x%06x to %s: %s (%s)", roce_qp_num(qp),
+			       roce_qp_state_name(at.qp_state), roce_status_str(st),
+			       roce_context_driver(ep->ctx)->err);
+	return ROCE_OK;
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The local end of a test tool (roce-pingpong, roce-perf): a link port
+ * (AF_PACKET on a network interface, or the in-memory link for the
+ * self-test), an engine powered on through its register file, one PD, a
+ * send and a receive CQ, nqp RC QPs and one registered buffer in device
+ * DDR. The tools are single-threaded as the originals are: the thread that
+ * polls the CQs also runs the engine (perf_ep_progress), so a machine with
+ * few cores does not lose one to an engine thread spinning beside it.
+ */
+#ifndef ROCE_PERF_EP_H
+#define ROCE_PERF_EP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "roce/memlink.h"
+#include "roce/verbs.h"
+
+#define PERF_EP_MAX_QP 16u
+
+struct perf_ep_config {
+	const char *netdev;             /* AF_PACKET port on this interface */
+	uint32_t ip;                    /* ours, host order; 0 = the netdev's */
+	struct roce_memlink *memlink;   /* instead of netdev: the self-test */
+	unsigned nqp;
+	size_t buf_len;
+	uint32_t sq_depth, rq_depth;
+	unsigned timeout_ms;            /* ARP resolution */
+};
+
+struct perf_ep {
+	struct roce_context *ctx;
+	struct roce_afpacket *afp;
+	struct roce_port mport;         /* the memlink port */
+	bool memlink;
+	char netdev[32];
+	uint32_t ip;
+	uint8_t mac[6];
+	enum roce_mtu link_mtu;         /* largest path MTU the link carries */
+	struct roce_pd *pd;
+	struct roce_cq *scq, *rcq;
+	struct roce_qp *qp[PERF_EP_MAX_QP];
+	unsigned nqp;
+	uint8_t *buf;
+	size_t len;
+	struct roce_mr *mr;
+	unsigned timeout_ms;
+	char err[256];
+};
+
+struct perf_conn {
+	uint32_t dest_qpn, rq_psn, sq_psn;
+	uint32_t peer_ip;               /* host order */
+	enum roce_mtu mtu;
+	uint8_t timeout, min_rnr_timer;
+	uint8_t max_rd_atomic, max_dest_rd_atomic;
+};
+
+/* ROCE_OK or a status with ep->err saying what failed. On failure the
+ * endpoint is closed again. */
+int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c);
+void perf_ep_close(struct perf_ep *ep);
+/* QP i: RESET -> INIT -> RTR -> RTS toward the peer (its MAC by ARP). */
+int perf_ep_connect(struct perf_ep *ep, unsigned i, const struct perf_conn *c);
+/* Run the engine once; frames moved (the OOB idle hook: a perf_ep *). */
+unsigned perf_ep_progress(void *ep);
+/* The IPv4 address of an interface (host order), 0 if none. */
+uint32_t perf_netdev_ip(const char *ifname);
+/* ibverbs MTU enum from bytes (256..4096), 0 if not one of them. */
+enum roce_mtu perf_mtu_from_bytes(unsigned bytes);
+
+#endif

@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A roce-perf session, step by step as perftest 4.5's mains take them
+ * (write_bw.c, read_bw.c, atomic_bw.c, send_bw.c, write_lat.c, read_lat.c,
+ * send_lat.c). The number and the order of the key exchanges ("syncs")
+ * differ from test to test and must match exactly, or the two sides read
+ * each other's messages at the wrong moments:
+ *
+ *   write/read/atomic_bw  keys, [connect], keys, sync; then the server waits
+ *                         in a sync for the client's end, both trade bw
+ *                         reports (the server prints the client's), close
+ *   send_bw               keys, [connect], sync, keys; per size: post
+ *                         receives, sync, run, report (both sides) [, sync
+ *                         with -a]; close
+ *   write_lat             sync, keys, [connect], keys, sync; run on both
+ *                         sides; no close
+ *   read_lat              sync, keys, [connect], keys, sync; the server
+ *                         closes at once, the client runs, then closes
+ *   send_lat              keys, [connect], sync, keys; per size: post
+ *                         receives, sync, run; close
+ *
+ * ("keys" is one exchange per QP; "close" is a sync and "done".)
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "perf/perf_run.h"
+#include "roce/params.h"
+#include "roce/status.h"
+
+uint64_t perf_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int perf_fail(struct perf_run *r, int st, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->msg, sizeof(r->msg), fmt, ap);
+	va_end(ap);
+	return st ? st : ROCE_E_IO;
+}
+
+uint64_t perf_slot(const struct perf_run *r)
+{
+	uint64_t cl = r->cache_line;
+
+	return r->size > cl ? (r->size + cl - 1) / cl * cl : cl;
+}
+
+uint64_t perf_slots(const struct perf_run *r)
+{
+	uint64_t n = r->cycle_buffer / perf_slot(r);
+
+	return r->size <= r->cycle_buffer / 2 && n > 0 ? n : 1;
+}
+
+uint8_t *perf_local(struct perf_run *r, unsigned qp)
+{
+	return r->ep.buf + qp * r->buff;
+}
+
+uint8_t *perf_remote_region(struct perf_run *r, unsigned qp)
+{
+	return r->ep.buf + (r->ep.nqp + qp) * r->buff;
+}
+
+static int oob_fail(struct perf_run *r, int st, const char *what)
+{
+	return perf_fail(r, st, "%s: %s", what, r->oob.err);
+}
+
+static int sync_keys(struct perf_run *r, unsigned qp)
+{
+	int st = roce_pt_handshake(&r->oob, &r->my[qp], &r->rem[qp]);
+
+	return st ? oob_fail(r, st, "exchange with the peer") : ROCE_OK;
+}
+
+static int sync_all(struct perf_run *r)
+{
+	int st = ROCE_OK;
+
+	for (unsigned i = 0; i < r->ep.nqp && !st; i++)
+		st = sync_keys(r, i);
+	return st;
+}
+
+/* ---- setting up ---------------------------------------------------------- */
+
+static int connect_oob(struct perf_run *r)
+{
+	const struct perf_opts *o = r->o;
+	int st;
+
+	r->oob.fd = -1;
+	r->oob.timeout_ms = o->timeout_s * 1000u;
+	if (o->server) {
+		st = roce_oob_connect(&r->oob, o->server, o->port);
+		return st ? oob_fail(r, st, "Unable to init the socket connection") : ROCE_OK;
+	}
+	fprintf(r->out, "\n************************************\n"
+		"* Waiting for client to connect... *\n"
+		"************************************\n");
+	fflush(r->out);
+	if (r->lfd < 0 && (r->lfd = roce_oob_listen(NULL, o->port, NULL, r->oob.err,
+						    sizeof(r->oob.err))) < 0)
+		return oob_fail(r, ROCE_E_IO, "Unable to init the socket connection");
+	st = roce_oob_accept(&r->oob, r->lfd);
+	r->lfd = -1;
+	return st ? oob_fail(r, st, "Unable to init the socket connection") : ROCE_OK;
+}
+
+static int link_mtu(struct perf_run *r)
+{
+	struct perf_opts *o = r->o;
+	int want = o->mtu ? perf_mtu_from_bytes(o->mtu) : r->ep.link_mtu;
+
+	if (want > (int)r->ep.link_mtu) {
+		fprintf(r->out, "Requested mtu is higher than active mtu \n"
+			"Changing to active mtu - %d\n", r->ep.link_mtu);
+		want = r->ep.link_mtu;
+	}
+	return want;
+}
+
+static int prelude(struct perf_run *r)
+{
+	char ver[ROCE_PT_VERSION_LEN + 1];
+	int st;
+
+	r->cycle_buffer = (uint32_t)sysconf(_SC_PAGESIZE);
+	r->cache_line = PERF_CACHE_LINE;
+	r->mtu = link_mtu(r);
+	if ((st = roce_pt_xchg_version(&r->oob, ver)) != ROCE_OK ||
+	    (st = roce_pt_xchg_sysdata(&r->oob, &r->cycle_buffer, &r->cache_line)) ||
+	    (st = roce_pt_xchg_mtu(&r->oob, &r->mtu)))
+		return oob_fail(r, st, "Failed to exchange data between server and clients");
+	if (r->cycle_buffer > PERF_MAX_CYCLE || r->cache_line > PERF_MAX_CYCLE)
+		return perf_fail(r, ROCE_E_RANGE, "the peer's cycle buffer (%u) or cache "
+				 "line (%u) is larger than %u", r->cycle_buffer,
+				 r->cache_line, PERF_MAX_CYCLE);
+	r->buff = r->size < r->cycle_buffer ? r->cycle_buffer : r->size;
+	return ROCE_OK;
+}
+
+static int open_ep(struct perf_run *r, struct roce_memlink *ml)
+{
+	const struct perf_opts *o = r->o;
+	struct perf_ep_config c = {
+		.netdev = o->netdev, .ip = o->ip, .memlink = ml, .nqp = o->nqp,
+		.sq_depth = o->tx_depth + 1,
+		.rq_depth = o->verb == PERF_SEND ? o->rx_depth + 1 : 1,
+		.timeout_ms = o->timeout_s * 1000u,
+	};
+	uint64_t inc;
+	int st;
+
+	if (c.sq_depth > ROCE_MAX_WR || c.rq_depth > ROCE_MAX_WR)
+		return perf_fail(r, ROCE_E_RANGE, "tx/rx depth above the engine's %u",
+				 ROCE_MAX_WR);
+	/* room for the peer's cycle buffer too (64 KiB pages on some hosts):
+	 * it is known only after the exchange, which needs the link's MTU */
+	inc = o->size < PERF_MAX_CYCLE ? PERF_MAX_CYCLE : o->size;
+	c.buf_len = (inc + PERF_MAX_CYCLE) * 2 * o->nqp;
+	if ((st = perf_ep_open(&r->ep, &c)) != ROCE_OK)
+		return perf_fail(r, st, "%s", r->ep.err);
+	r->oob.idle = perf_ep_progress;
+	r->oob.idle_arg = &r->ep;
+	return ROCE_OK;
+}
+
+static void set_up(struct perf_run *r)
+{
+	const struct perf_opts *o = r->o;
+	uint16_t reads = 1;
+
+	if (o->verb == PERF_READ || o->verb == PERF_ATOMIC)
+		reads = o->out_reads > 0 && o->out_reads < (int)ROCE_MAX_RD_ATOMIC ?
+			(uint16_t)o->out_reads : ROCE_MAX_RD_ATOMIC;
+	srand48((long)getpid() * time(NULL) ^ (long)(uintptr_t)r);
+	for (unsigned i = 0; i < r->ep.nqp; i++) {
+		struct roce_pt_dest *d = &r->my[i];
+
+		memset(d, 0, sizeof(*d));
+		d->out_reads = reads;
+		d->qpn = roce_qp_num(r->ep.qp[i]);
+		d->psn = (uint32_t)lrand48() & 0xFFFFFFu;
+		d->rkey = r->ep.mr->rkey;
+		d->vaddr = (uintptr_t)perf_remote_region(r, i);
+		roce_gid_from_ipv4(r->ep.ip, d->gid);
+	}
+}
+
+static void print_info(struct perf_run *r)
+{
+	static const char *const verbs[] = { "Send", "RDMA_Write", "RDMA_Read", "Atomic" };
+	const struct perf_opts *o = r->o;
+	FILE *f = r->out;
+	bool client = o->server != NULL;
+
+	fprintf(f, PERF_RESULT_LINE "                    %s ", verbs[o->verb]);
+	if (o->verb == PERF_ATOMIC)
+		fprintf(f, "%s ", o->atomic == PERF_FETCH_AND_ADD ? "FETCH_AND_ADD"
+								  : "CMP_AND_SWAP");
+	fprintf(f, "%sTest\n", o->tst == PERF_BW ? "BW " : "Latency ");
+	fprintf(f, " Dual-port       : OFF\t\tDevice         : %s\n",
+		o->ib_dev ? o->ib_dev : o->netdev ? o->netdev : "memlink");
+	fprintf(f, " Number of qps   : %u\t\tTransport type : IB\n", o->nqp);
+	fprintf(f, " Connection type : RC\t\tUsing SRQ      : OFF\n");
+	fprintf(f, " PCIe relax order: Unsupported\n ibv_wr* API     : OFF\n");
+	if (client)
+		fprintf(f, " TX depth        : %u\n", o->tx_depth);
+	if (o->verb == PERF_SEND && !client)
+		fprintf(f, " RX depth        : %u\n", o->rx_depth);
+	if (o->tst == PERF_BW)
+		fprintf(f, " CQ Moderation   : %u\n", o->cq_mod);
+	fprintf(f, " Mtu             : %u[B]\n Link type       : Ethernet\n",
+		roce_mtu_bytes((enum roce_mtu)r->mtu));
+	fprintf(f, " GID index       : %d\n", o->gid_index);
+	if (o->verb != PERF_READ && o->verb != PERF_ATOMIC)
+		fprintf(f, " Max inline data : 0[B]\n");
+	else
+		fprintf(f, " Outstand reads  : %u\n", r->my[0].out_reads);
+	fprintf(f, " rdma_cm QPs\t : OFF\n Data ex. method : Ethernet\n" PERF_RESULT_LINE);
+}
+
+/* ctx_print_pingpong_data(): perftest prints the GID bytes with %02d. */
+static void print_dest(struct perf_run *r, const struct roce_pt_dest *d, bool local)
+{
+	FILE *f = r->out;
+
+	fprintf(f, " %s address: LID %#04x QPN %#06x PSN %#06x", local ? "local" : "remote",
+		d->lid, d->qpn, d->psn);
+	if (r->o->verb == PERF_READ)
+		fprintf(f, " OUT %#04x", d->out_reads);
+	if (r->o->verb == PERF_READ || r->o->verb == PERF_WRITE)
+		fprintf(f, " RKey %#08x VAddr %#016llx", d->rkey,
+			(unsigned long long)d->vaddr);
+	fprintf(f, "\n GID: ");
+	for (int i = 0; i < 16; i++)
+		fprintf(f, "%02d%s", d->gid[i], i < 15 ? ":" : "\n");
+}
+
+static int connect_qps(struct perf_run *r)
+{
+	for (unsigned i = 0; i < r->ep.nqp; i++) {
+		const struct roce_pt_dest *rem = &r->rem[i];
+		uint32_t ip = roce_gid_to_ipv4(rem->gid);
+		static const uint8_t zero[16];
+		struct perf_conn c = {
+			.dest_qpn = rem->qpn, .rq_psn = rem->psn, .sq_psn = r->my[i].psn,
+			.mtu = (enum roce_mtu)r->mtu, .timeout = (uint8_t)r->o->qp_timeout,
+			.min_rnr_timer = PERF_MIN_RNR_TIMER,
+			.max_dest_rd_atomic = (uint8_t)r->my[i].out_reads,
+			.max_rd_atomic = (uint8_t)(rem->out_reads < ROCE_MAX_RD_ATOMIC ?
+						   rem->out_reads : ROCE_MAX_RD_ATOMIC),
+		};
+		int st;
+
+		if (!ip && memcmp(rem->gid, zero, 16) == 0)
+			ip = roce_oob_peer_ip(&r->oob);  /* no GID: the TCP peer */
+		if (!ip)
+			return perf_fail(r, ROCE_E_UNSUPPORTED, "Found Incompatibility issue "
+					 "with GID types: the peer's GID is not IPv4 "
+					 "(::ffff:a.b.c.d); use its RoCE v2 IPv4 GID index (-x)");
+		c.peer_ip = ip;
+		if (!c.max_rd_atomic)
+			c.max_rd_atomic = 1;
+		if ((st = perf_ep_connect(&r->ep, i, &c)) != ROCE_OK)
+			return perf_fail(r, st, "Unable to Connect the HCA's through the "
+					 "link: %s", r->ep.err);
+	}
+	return ROCE_OK;
+}
+
+/* Keys and QPs, in the test's order (see the top of the file). */
+static int connect_peer(struct perf_run *r)
+{
+	const struct perf_opts *o = r->o;
+	bool lat_rdma = o->tst == PERF_LAT && o->verb != PERF_SEND;
+	int st = ROCE_OK;
+
+	if (lat_rdma)
+		st = sync_keys(r, 0);
+	if (!st)
+		st = sync_all(r);
+	if (!st)
+		st = connect_qps(r);
+	if (!st && o->verb == PERF_SEND)
+		st = sync_keys(r, 0);
+	for (unsigned i = 0; i < r->ep.nqp && !st; i++)
+		print_dest(r, &r->my[i], true);
+	for (unsigned i = 0; i < r->ep.nqp && !st; i++) {
+		st = sync_keys(r, i);
+		if (!st)
+			print_dest(r, &r->rem[i], false);
+	}
+	if (!st && o->verb != PERF_SEND)
+		st = sync_keys(r, 0);           /* "after moving qp to RTR" */
+	return st;
+}
+
+int perf_flow_bw(struct perf_run *r);
+int perf_flow_lat(struct perf_run *r);
+
+static int alloc_times(struct perf_run *r)
+{
+	uint64_t n = r->o->iters * r->o->nqp;
+
+	r->n_times = n ? n : 1;
+	r->t_post = calloc(r->n_times, sizeof(uint64_t));
+	r->t_done = calloc(r->n_times, sizeof(uint64_t));
+	if (!r->t_post || !r->t_done)
+		return perf_fail(r, ROCE_E_NOMEM, "%" PRIu64 " time stamps: out of memory",
+				 r->n_times);
+	return ROCE_OK;
+}
+
+/* The whole session; ml is the in-memory link of the self-test or NULL. */
+int perf_session_on(struct perf_run *r, struct roce_memlink *ml)
+{
+	const struct perf_opts *o = r->o;
+	int st;
+
+	r->size = o->size;
+	if ((st = alloc_times(r)) == ROCE_OK && (st = open_ep(r, ml)) == ROCE_OK &&
+	    (st = connect_oob(r)) == ROCE_OK && (st = prelude(r)) == ROCE_OK) {
+		set_up(r);
+		/* --check: what the other side will find, in place before any sync */
+		for (unsigned i = 0; o->check && i < r->ep.nqp; i++) {
+			if (o->verb == PERF_READ && !o->server)
+				perf_fill_bw(perf_remote_region(r, i), i, 0, r->buff);
+			if ((o->verb == PERF_WRITE || o->verb == PERF_SEND) && o->server &&
+			    o->tst == PERF_BW)
+				perf_fill_bw(perf_local(r, i), i, 0, r->buff);
+		}
+		print_info(r);
+		st = connect_peer(r);
+	}
+	if (!st)
+		st = o->tst == PERF_BW ? perf_flow_bw(r) : perf_flow_lat(r);
+	roce_oob_close(&r->oob);
+	if (r->lfd >= 0)
+		close(r->lfd);
+	r->lfd = -1;
+	perf_ep_close(&r->ep);
+	free(r->t_post);
+	free(r->t_done);
+	r->t_post = r->t_done = NULL;
+	return st;
+}
+
+int perf_session(struct perf_run *r)
+{
+	return perf_session_on(r, NULL);
+}

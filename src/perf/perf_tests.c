@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The measuring part of each test, after the peers are connected
+ * (perf_flow.c): the sizes to run, the syncs around each run, the reports
+ * and the close, in perftest's order.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "perf/perf_run.h"
+#include "roce/status.h"
+
+#define RUN_ALL_FIRST 1u        /* -a: sizes 2^1 .. 2^23 */
+#define RUN_ALL_LAST 23u
+
+static int sync0(struct perf_run *r)
+{
+	int st = roce_pt_handshake(&r->oob, &r->my[0], &r->rem[0]);
+
+	return st ? perf_fail(r, st, "Failed to exchange data between server and "
+			      "clients: %s", r->oob.err) : ROCE_OK;
+}
+
+static int close_oob(struct perf_run *r)
+{
+	int st = roce_pt_close(&r->oob, &r->my[0]);
+
+	return st ? perf_fail(r, st, "Failed to close connection between server "
+			      "and client: %s", r->oob.err) : ROCE_OK;
+}
+
+static void to_pt(const struct perf_bw_result *b, struct roce_pt_report *p)
+{
+	*p = (struct roce_pt_report){ b->size, b->iters, b->bw_peak, b->bw_avg,
+				      b->msg_rate };
+}
+
+static void from_pt(const struct roce_pt_report *p, struct perf_bw_result *b)
+{
+	*b = (struct perf_bw_result){ p->size, p->iters, p->bw_peak, p->bw_avg,
+				      p->msg_rate };
+}
+
+static void bw_header(struct perf_run *r)
+{
+	fprintf(r->out, PERF_RESULT_LINE PERF_RESULT_FMT_BW);
+	fflush(r->out);
+}
+
+/* write_bw, read_bw, atomic_bw: the server only serves and waits. */
+static int rdma_bw(struct perf_run *r)
+{
+	const struct perf_opts *o = r->o;
+	struct perf_bw_result mine = { 0 }, peer;
+	struct roce_pt_report a, b;
+	int st;
+
+	bw_header(r);
+	if (!o->server) {
+		if ((st = sync0(r)) != ROCE_OK)
+			return st;
+		to_pt(&mine, &a);
+		if ((st = roce_pt_xchg_report(&r->oob, &a, &b)) != ROCE_OK)
+			return perf_fail(r, st, "bw reports: %s", r->oob.err);
+		from_pt(&b, &peer);
+		perf_print_bw(r->out, &peer);
+		if (o->check && o->verb != PERF_READ) {
+			r->size = b.size ? b.size : r->size;
+			if (o->duration_mode && o->verb == PERF_ATOMIC)
+				fprintf(r->out, " content check: not with -D on atomic tests\n");
+			else if ((st = perf_check_region(r, o->duration_mode ?
+							 UINT64_MAX / 2 : b.iters)) != ROCE_OK) {
+				close_oob(r);
+				return st;
+			}
+			else
+				fprintf(r->out, " content check: passed\n");
+		}
+		st = close_oob(r);
+		fprintf(r->out, PERF_RESULT_LINE);
+		return st;
+	}
+	for (unsigned i = o->run_all ? RUN_ALL_FIRST : 0;
+	     i <= (o->run_all ? RUN_ALL_LAST : 0); i++) {
+		if (o->run_all)
+			r->size = 1ull << i;
+		if ((st = perf_bw_client(r, &mine)) != ROCE_OK)
+			return st;
+		perf_print_bw(r->out, &mine);
+		fflush(r->out);
+	}
+	fprintf(r->out, PERF_RESULT_LINE);
+	if (o->check && o->verb == PERF_READ)
+		fprintf(r->out, " content check: passed\n");
+	if ((st = sync0(r)) != ROCE_OK)
+		return st;
+	to_pt(&mine, &a);
+	if ((st = roce_pt_xchg_report(&r->oob, &a, &b)) != ROCE_OK)
+		return perf_fail(r, st, "bw reports: %s", r->oob.err);
+	return close_oob(r);
+}
+
+static int send_bw(struct perf_run *r)
+{
+	const struct perf_opts *o = r->o;
+	struct perf_bw_result res;
+	int st;
+
+	bw_header(r);
+	for (unsigned i = o->run_all ? RUN_ALL_FIRST : 0;
+	     i <= (o->run_all ? RUN_ALL_LAST : 0); i++) {
+		if (o->run_all)
+			r->size = 1ull << i;
+		if (!o->server) {
+			memset(r->rposted, 0, sizeof(r->rposted));
+			for (unsigned q = 0; q < r->ep.nqp; q++)
+				if ((st = perf_post_recvs(r, r->rposted, o->rx_depth, q)))
+					return st;
+		}
+		if ((st = sync0(r)) != ROCE_OK)
+			return st;
+		st = o->server ? perf_bw_client(r, &res) : perf_bw_server(r, &res);
+		if (st)
+			return st;
+		perf_print_bw(r->out, &res);
+		fflush(r->out);
+		if (o->run_all && (st = sync0(r)) != ROCE_OK)
+			return st;
+	}
+	fprintf(r->out, PERF_RESULT_LINE);
+	if (o->check && !o->server)
+		fprintf(r->out, " content check: passed\n");
+	return close_oob(r);
+}
+
+int perf_flow_bw(struct perf_run *r)
+{
+	return r->o->verb == PERF_SEND ? send_bw(r) : rdma_bw(r);
+}
+
+static int lat_sizes(struct perf_run *r)
+{
+	const struct perf_opts *o = r->o;
+	struct perf_lat_result res;
+	double tps = 0;
+	int st;
+
+	fprintf(r->out, PERF_RESULT_LINE "%s", o->duration_mode ? PERF_RESULT_FMT_LAT_DUR
+								: PERF_RESULT_FMT_LAT);
+	fflush(r->out);
+	for (unsigned i = o->run_all ? RUN_ALL_FIRST : 0;
+	     i <= (o->run_all ? RUN_ALL_LAST : 0); i++) {
+		if (o->run_all)
+			r->size = 1ull << i;
+		if (o->verb == PERF_SEND) {
+			memset(r->rposted, 0, sizeof(r->rposted));
+			if ((st = perf_post_recvs(r, r->rposted, o->rx_depth, 0)) ||
+			    (st = sync0(r)))
+				return st;
+		}
+		if ((st = perf_lat_run(r, &res, &tps)) != ROCE_OK)
+			return st;
+		if (o->duration_mode)
+			perf_print_lat_dur(r->out, res.size, res.iters, res.t_avg, tps);
+		else
+			perf_print_lat(r->out, &res);
+		fflush(r->out);
+	}
+	return ROCE_OK;
+}
+
+int perf_flow_lat(struct perf_run *r)
+{
+	const struct perf_opts *o = r->o;
+	int st;
+
+	if (o->verb == PERF_READ && !o->server) {
+		st = close_oob(r);      /* only the client posts READs */
+		fprintf(r->out, PERF_RESULT_LINE);
+		return st;
+	}
+	if ((st = lat_sizes(r)) != ROCE_OK)
+		return st;
+	if (o->check)
+		fprintf(r->out, " content check: passed\n");
+	if (o->verb == PERF_WRITE) {
+		fprintf(r->out, PERF_RESULT_LINE);
+		return ROCE_OK;         /* write_lat ends without a close */
+	}
+	if (o->verb == PERF_READ) {
+		st = close_oob(r);
+		fprintf(r->out, PERF_RESULT_LINE);
+		return st;
+	}
+	fprintf(r->out, PERF_RESULT_LINE);
+	return close_oob(r);
+}
