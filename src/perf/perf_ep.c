@@ -99,8 +99,12 @@ static int open_link(struct perf_ep *ep, const struct perf_ep_config *c,
 			       "A.B.C.D", c->netdev);
 #ifdef ROCE_HAVE_AFPACKET
 	{
-		struct roce_afpacket_config ac = { .ifname = c->netdev, .ip = ep->ip,
-						   .answer_arp = true };
+		/* ARP for our IP is the kernel's job when it carries the address
+		 * (it must, for the TCP exchange); two answers would confuse */
+		struct roce_afpacket_config ac = {
+			.ifname = c->netdev, .ip = ep->ip,
+			.answer_arp = !roce_netdev_has_ipv4(c->netdev, ep->ip),
+		};
 
 		st = roce_afpacket_open(&ac, &ep->afp, ep->err, sizeof(ep->err));
 		if (st)
