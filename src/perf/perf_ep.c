@@ -257,18 +257,33 @@ static int resolve(struct perf_ep *ep, uint32_t ip, uint8_t mac[6])
 #endif
 }
 
-int perf_ep_connect(struct perf_ep *ep, unsigned i, const struct perf_conn *c)
+int perf_ep_init(struct perf_ep *ep, unsigned i)
 {
 	struct roce_qp_attr at = { .qp_state = ROCE_QPS_INIT, .pkey = 0xFFFF };
+	int st;
+
+	if (ep->init_done[i])
+		return ROCE_OK;
+	at.qp_access_flags = ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
+			     ROCE_ACCESS_REMOTE_READ | ROCE_ACCESS_REMOTE_ATOMIC;
+	st = roce_modify_qp(ep->qp[i], &at, ROCE_QP_STATE | ROCE_QP_ACCESS_FLAGS |
+			    ROCE_QP_PKEY_INDEX);
+	if (st != ROCE_OK)
+		return ep_fail(ep, st, "QP 0x%06x to INIT: %s", roce_qp_num(ep->qp[i]),
+			       roce_status_str(st));
+	ep->init_done[i] = true;
+	return ROCE_OK;
+}
+
+int perf_ep_connect(struct perf_ep *ep, unsigned i, const struct perf_conn *c)
+{
+	struct roce_qp_attr at = { 0 };
 	struct roce_qp *qp = ep->qp[i];
 	int st;
 
-	at.qp_access_flags = ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
-			     ROCE_ACCESS_REMOTE_READ | ROCE_ACCESS_REMOTE_ATOMIC;
-	if ((st = resolve(ep, c->peer_ip, at.ah_attr.dest_mac)) != ROCE_OK)
+	if ((st = resolve(ep, c->peer_ip, at.ah_attr.dest_mac)) != ROCE_OK ||
+	    (st = perf_ep_init(ep, i)) != ROCE_OK)
 		return st;
-	st = roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_ACCESS_FLAGS |
-			    ROCE_QP_PKEY_INDEX);
 	at.qp_state = ROCE_QPS_RTR;
 	at.path_mtu = c->mtu;
 	at.dest_qp_num = c->dest_qpn;

@@ -42,6 +42,7 @@ struct perf_ep {
 	struct roce_pd *pd;
 	struct roce_cq *scq, *rcq;
 	struct roce_qp *qp[PERF_EP_MAX_QP];
+	bool init_done[PERF_EP_MAX_QP];
 	unsigned nqp;
 	uint8_t *buf;
 	size_t len;
@@ -62,7 +63,9 @@ struct perf_conn {
  * endpoint is closed again. */
 int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c);
 void perf_ep_close(struct perf_ep *ep);
-/* QP i: RESET -> INIT -> RTR -> RTS toward the peer (its MAC by ARP). */
+/* QP i to INIT (receives may be posted from then on). */
+int perf_ep_init(struct perf_ep *ep, unsigned i);
+/* QP i: [RESET -> INIT ->] RTR -> RTS toward the peer (its MAC by ARP). */
 int perf_ep_connect(struct perf_ep *ep, unsigned i, const struct perf_conn *c);
 /* Run the engine once; frames moved (the OOB idle hook: a perf_ep *). */
 unsigned perf_ep_progress(void *ep);
