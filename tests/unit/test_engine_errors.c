@@ -238,6 +238,53 @@ static void test_atomic_without_right(void **state)
 		    ROCE_CNT_DROP_ACCESS);
 }
 
+/* A SEND longer than the receive buffer: the receive completes with a
+ * local length error, the sender with a remote invalid request error. */
+static void test_recv_too_small(void **state)
+{
+	struct pair_opts o = { 0 };
+	struct pair *p = pair_open(&o);
+	struct roce_sge rsge = { (uint64_t)(uintptr_t)p->b.buf, 1000, p->b.mr->lkey };
+	struct roce_recv_wr rwr = { .wr_id = 5, .sg_list = &rsge, .num_sge = 1 };
+	struct roce_wc wc;
+
+	(void)state;
+	assert_int_equal(roce_post_recv(p->b.qp, &rwr, NULL), ROCE_OK);
+	send_one(p, 1, 3000);
+	assert_int_equal(pair_wait(p, p->a.scq, &wc, 1, 5000), 1);
+	assert_int_equal(wc.status, ROCE_WC_REM_INV_REQ_ERR);
+	assert_int_equal(pair_wait(p, p->b.rcq, &wc, 1, 5000), 1);
+	assert_int_equal(wc.wr_id, 5);
+	assert_int_equal(wc.status, ROCE_WC_LOC_LEN_ERR);
+	assert_int_equal(side_cnt(&p->b, ROCE_CNT_NAKS_TX_INVALID_REQ), 1);
+	assert_int_equal(qp_state(p->a.qp), ROCE_QPS_ERR);
+	pair_close(p);
+}
+
+/* A receive WQE whose buffer the responder cannot write: the receive
+ * completes with a local protection error, the sender with a remote
+ * operational error. */
+static void test_recv_bad_lkey(void **state)
+{
+	struct pair_opts o = { 0 };
+	struct pair *p = pair_open(&o);
+	struct roce_sge rsge = { (uint64_t)(uintptr_t)p->b.buf, 4096, p->b.mr->lkey ^ 0x21 };
+	struct roce_recv_wr rwr = { .wr_id = 6, .sg_list = &rsge, .num_sge = 1 };
+	struct roce_wc wc;
+
+	(void)state;
+	assert_int_equal(roce_post_recv(p->b.qp, &rwr, NULL), ROCE_OK);
+	send_one(p, 1, 100);
+	assert_int_equal(pair_wait(p, p->a.scq, &wc, 1, 5000), 1);
+	assert_int_equal(wc.status, ROCE_WC_REM_OP_ERR);
+	assert_int_equal(pair_wait(p, p->b.rcq, &wc, 1, 5000), 1);
+	assert_int_equal(wc.wr_id, 6);
+	assert_int_equal(wc.status, ROCE_WC_LOC_PROT_ERR);
+	assert_int_equal(side_cnt(&p->b, ROCE_CNT_NAKS_TX_REMOTE_OP), 1);
+	assert_int_equal(side_cnt(&p->a, ROCE_CNT_NAKS_RX_REMOTE_OP), 1);
+	pair_close(p);
+}
+
 static void test_local_protection(void **state)
 {
 	struct pair_opts o = { 0 };
@@ -377,6 +424,8 @@ int main(void)
 		cmocka_unit_test(test_write_without_right),
 		cmocka_unit_test(test_read_without_right),
 		cmocka_unit_test(test_atomic_without_right),
+		cmocka_unit_test(test_recv_too_small),
+		cmocka_unit_test(test_recv_bad_lkey),
 		cmocka_unit_test(test_local_protection),
 		cmocka_unit_test(test_dma_stall),
 		cmocka_unit_test(test_bad_work_requests),
