@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# roce-perf client against roce-perf server, every test, over a veth pair
+# between two network namespaces made here (the AF_PACKET link, ARP, the
+# TCP exchange on port 18515), with --check: exit codes, perftest's result
+# table and the content check's verdict on both sides. Also -q, -a, -D.
+# Usage: perf_veth.sh BUILD_DIR SOURCE_DIR
+set -u
+B=${1:?build dir}
+PERF=$B/tools/roce-perf
+NA=rperf-a-$$ NB=rperf-b-$$
+fails=0 pass=0
+pids=()
+
+cleanup() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	ip netns del "$NA" 2>/dev/null
+	ip netns del "$NB" 2>/dev/null
+	rm -rf "$TMP"
+}
+TMP=$(mktemp -d)
+trap cleanup EXIT
+
+if [ "$(id -u)" != 0 ] || ! ip netns add "$NA" 2>/dev/null; then
+	echo "perf_veth: SKIP (needs root and network namespaces)"
+	exit 0
+fi
+ip netns add "$NB" &&
+ip link add "va$$" type veth peer name "vb$$" &&
+ip link set "va$$" netns "$NA" && ip link set "vb$$" netns "$NB" &&
+ip -n "$NA" addr add 10.231.7.1/24 dev "va$$" && ip -n "$NB" addr add 10.231.7.2/24 dev "vb$$" &&
+ip -n "$NA" link set "va$$" up && ip -n "$NB" link set "vb$$" up &&
+ip -n "$NA" link set lo up && ip -n "$NB" link set lo up || { echo "FAIL: veth setup"; exit 1; }
+
+# run TEST ARGS...: server in NA, client in NB; both must pass
+run() {
+	local t=$1; shift
+	local name="$t $*"
+	ip netns exec "$NA" timeout 120 "$PERF" "$t" --netdev "va$$" --timeout 20 "$@" \
+		>"$TMP/srv" 2>&1 &
+	local sp=$!
+	pids+=("$sp")
+	ip netns exec "$NB" timeout 120 "$PERF" "$t" --netdev "vb$$" --timeout 20 "$@" \
+		10.231.7.1 >"$TMP/cli" 2>&1
+	local crc=$?
+	wait "$sp"
+	local src=$?
+	local ok=1
+	[ $crc -eq 0 ] && [ $src -eq 0 ] || ok=0
+	grep -q '#bytes' "$TMP/cli" || ok=0
+	grep -qE '^ [0-9]+ +[0-9]+ ' "$TMP/cli" || ok=0
+	case " $* " in *" --check "*)
+		cat "$TMP/cli" "$TMP/srv" | grep -q 'content check: passed' || ok=0 ;;
+	esac
+	if [ $ok = 1 ]; then
+		pass=$((pass + 1)); echo "ok   $name"
+	else
+		fails=$((fails + 1)); echo "FAIL $name (client rc=$crc, server rc=$src)"
+		sed 's/^/  client| /' "$TMP/cli" | tail -15; sed 's/^/  server| /' "$TMP/srv" | tail -15
+	fi
+}
+
+for t in write_bw read_bw send_bw atomic_bw write_lat read_lat send_lat; do
+	run "$t" -n 200 --check
+done
+run write_bw -s 65536 -n 100 -q 2 --check
+run send_bw -s 4096 -n 100 -q 2 --check
+run read_bw -a -n 5 --check
+run send_lat -a -n 5 --check
+run write_bw -D 2 -s 4096 --check
+run atomic_bw -A CMP_AND_SWAP -n 100 --check
+run write_lat -s 4096 -n 100 -m 1024 --check
+
+# A server that never comes: the client gives up within its timeout.
+start=$(date +%s)
+ip netns exec "$NB" timeout 60 "$PERF" write_bw --netdev "vb$$" --timeout 2 10.231.7.1 \
+	>"$TMP/cli" 2>&1
+rc=$? el=$(( $(date +%s) - start ))
+if [ $rc -eq 1 ] && [ $el -lt 20 ] && grep -q "couldn't connect" "$TMP/cli"; then
+	pass=$((pass + 1)); echo "ok   unreachable server"
+else
+	fails=$((fails + 1)); echo "FAIL unreachable server (rc=$rc, ${el}s)"; cat "$TMP/cli"
+fi
+
+echo "$pass passed, $fails failed"
+[ $fails -eq 0 ]
