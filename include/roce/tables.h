@@ -83,6 +83,9 @@ int roce_qp_table_lookup(const struct roce_qp_table *t, uint32_t qpn,
  * moved. */
 uint32_t roce_qp_table_generation(const struct roce_qp_table *t, uint32_t qpn);
 
+/* The state alone (one word read): for posting paths that only need it. */
+uint8_t roce_qp_table_state(const struct roce_qp_table *t, uint32_t qpn);
+
 /*
  * Engine-driven state change (e.g. RTS -> ERR after the retry count is
  * exhausted, RTS -> SQE). Visible to LOAD. Moves the engine may make: any

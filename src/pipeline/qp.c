@@ -198,10 +198,7 @@ int roce_query_qp(struct roce_qp *qp, struct roce_qp_attr *a)
 
 static uint8_t qp_state_now(struct roce_qp *qp)
 {
-	struct roce_qp_cfg c;
-
-	roce_qp_table_lookup(qp->ctx->eng.qpt, qp->qpn, &c, NULL);
-	return c.state;
+	return roce_qp_table_state(qp->ctx->eng.qpt, qp->qpn);
 }
 
 static int check_send_wr(const struct roce_qp *qp, const struct roce_send_wr *wr,

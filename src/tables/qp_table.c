@@ -5,6 +5,7 @@
  * IBA 10.3.1 and the attributes the target state needs, the way
  * ibv_modify_qp requires attributes per transition (IBA 11.2.5.3).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -264,4 +265,18 @@ uint32_t roce_qp_table_generation(const struct roce_qp_table *t, uint32_t qpn)
 		return 0;
 	/* as lookup reports it: a write under way still shows the old one */
 	return __atomic_load_n(&t->slot[qpn].seq, __ATOMIC_ACQUIRE) >> 1;
+}
+
+uint8_t roce_qp_table_state(const struct roce_qp_table *t, uint32_t qpn)
+{
+	size_t off = offsetof(struct roce_qp_cfg, state);
+	uint32_t w;
+	uint8_t b[4];
+
+	if (qpn >= ROCE_MAX_QP)
+		return ROCE_QPS_RESET;
+	/* one word, read atomically: the state byte cannot be torn */
+	w = __atomic_load_n(&t->slot[qpn].w[off / 4], __ATOMIC_ACQUIRE);
+	memcpy(b, &w, 4);
+	return b[off % 4];
 }

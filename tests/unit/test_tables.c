@@ -237,6 +237,11 @@ static void test_qp_lookup_and_engine(void **state)
 	assert_int_equal(roce_qp_table_lookup(t, 7, &got, &g0), ROCE_OK);
 	c.qpn = 7;
 	assert_memory_equal(&got, &c, offsetof(struct roce_qp_cfg, max_dest_rd_atomic) + 1);
+	/* the state alone, and the generation alone, agree with lookup */
+	assert_int_equal(roce_qp_table_state(t, 7), ROCE_QPS_INIT);
+	assert_int_equal(roce_qp_table_state(t, 8), ROCE_QPS_RESET);
+	assert_int_equal(roce_qp_table_state(t, ROCE_MAX_QP), ROCE_QPS_RESET);
+	assert_int_equal(roce_qp_table_generation(t, 7), g0);
 
 	/* engine moves */
 	assert_int_equal(roce_qp_table_set_state(t, 7, ROCE_QPS_SQE), ROCE_E_STATE);
