@@ -300,7 +300,11 @@ int perf_parse(int argc, char **argv, struct perf_opts *o, FILE *out, FILE *err)
 		first = 2;
 	}
 	defaults(o);
-	optind = first;
+	/* the options start after the test name: hand getopt a vector that
+	 * begins there, and reset it fully (optind 0) for repeated calls */
+	argv += first - 1;
+	argc -= first - 1;
+	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":p:d:i:s:n:D:f:aq:m:x:u:t:r:Q:o:A:FNVh",
 				longopts, NULL)) != -1) {

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * roce-perf's pieces without a network: the result tables against lines
+ * printed by perftest 4.5 itself (ib_write_bw and ib_write_lat on Linux
+ * soft-RoCE), the report arithmetic, perftest's defaults and option
+ * dependencies, and the content-check patterns.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "perf/perf.h"
+#include "roce/status.h"
+
+static char *print_to_string(void (*fn)(FILE *, const void *), const void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	fn(f, arg);
+	fclose(f);
+	return buf;
+}
+
+static void bw_line(FILE *f, const void *r)
+{
+	perf_print_bw(f, r);
+}
+
+static void lat_line(FILE *f, const void *r)
+{
+	perf_print_lat(f, r);
+}
+
+/* "ib_write_bw -s 64 -n 20": the client's line, tabs and all */
+static void test_bw_table(void **state)
+{
+	struct perf_bw_result r = { 64, 20, 0.3061, 0.2563, 0.004199 };
+	char *s = print_to_string(bw_line, &r);
+
+	(void)state;
+	assert_string_equal(s, " 64         20               0.31               0.26   "
+			    "\t\t   0.004199\n");
+	free(s);
+	assert_string_equal(PERF_RESULT_FMT_BW, " #bytes     #iterations    BW peak[MB/sec]"
+			    "    BW average[MB/sec]   MsgRate[Mpps]\n");
+}
+
+/* "ib_write_lat -s 64 -n 10" */
+static void test_lat_table(void **state)
+{
+	struct perf_lat_result r = { 64, 10, 349.03, 1339.30, 564.01, 609.03, 208.13,
+				     1339.30, 1339.30 };
+	char *s = print_to_string(lat_line, &r);
+
+	(void)state;
+	assert_string_equal(s, " 64      10          349.03         1339.30      564.01   \t"
+			    "       609.03      \t208.13 \t\t1339.30 \t\t1339.30\n");
+	free(s);
+}
+
+static void test_bw_compute(void **state)
+{
+	/* 10 messages of 1 MiB, one per ms, completions timed every 5th:
+	 * 1000 MiB/s average; the best run is 1 ms per message too */
+	uint64_t post[10], done[10] = { 0 };
+	struct perf_bw_result r;
+
+	(void)state;
+	for (int i = 0; i < 10; i++)
+		post[i] = 1000000ull * (uint64_t)i;
+	done[4] = 5000000;
+	done[9] = 10000000;
+	perf_bw_compute(1048576, 10, post, done, 5, true, &r);
+	assert_true(r.bw_avg > 999.9 && r.bw_avg < 1000.1);
+	assert_true(r.bw_peak > 999.9 && r.bw_peak < 1000.1);
+	assert_true(r.msg_rate > 0.000999 && r.msg_rate < 0.001001);
+	/* without the peak, only the first post and done[0] count */
+	done[0] = 20000000;
+	perf_bw_compute(1048576, 10, post, done, 5, false, &r);
+	assert_true(r.bw_avg > 499.9 && r.bw_avg < 500.1);
+	assert_true(r.bw_peak == 0);
+}
+
+static void test_lat_compute(void **state)
+{
+	/* posts 2 us apart except two slow gaps (the tail perftest drops) */
+	uint64_t t[12];
+	struct perf_lat_result r;
+
+	(void)state;
+	t[0] = 0;
+	for (int i = 1; i < 12; i++)
+		t[i] = t[i - 1] + (i == 3 ? 50000 : i == 7 ? 90000 : 2000);
+	assert_int_equal(perf_lat_compute(64, 12, t, 2, &r), ROCE_OK);
+	assert_true(r.t_typical > 0.999 && r.t_typical < 1.001);     /* half of 2 us */
+	assert_true(r.t_avg > 0.999 && r.t_avg < 1.001);
+	assert_true(r.t_min > 0.999 && r.t_min < 1.001);
+	assert_true(r.t_stdev < 0.001);
+	assert_true(r.t_max > 24.9 && r.t_max < 25.1);              /* delta[cnt] */
+	assert_int_equal(perf_lat_compute(64, 3, t, 2, &r), ROCE_E_RANGE);
+}
+
+static int parse(struct perf_opts *o, const char *line)
+{
+	char buf[256], *argv[32];
+	int argc = 0;
+	FILE *null = fopen("/dev/null", "w");
+	int r;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	for (char *tok = strtok(buf, " "); tok && argc < 31; tok = strtok(NULL, " "))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	r = perf_parse(argc, argv, o, null, null);
+	fclose(null);
+	return r;
+}
+
+static void test_args(void **state)
+{
+	struct perf_opts o;
+
+	(void)state;
+	assert_int_equal(parse(&o, "roce-perf write_bw 10.0.0.1"), 0);
+	assert_int_equal(o.verb, PERF_WRITE);
+	assert_int_equal(o.size, 65536);
+	assert_int_equal(o.iters, 5000);
+	assert_int_equal(o.tx_depth, 128);
+	assert_int_equal(o.cq_mod, 1);          /* 64 KiB > 8 KiB: no moderation */
+	assert_int_equal(o.port, 18515);
+	assert_string_equal(o.server, "10.0.0.1");
+
+	assert_int_equal(parse(&o, "ib_send_lat -s 2K -n 10"), 0);  /* by link name */
+	assert_int_equal(o.verb, PERF_SEND);
+	assert_int_equal(o.tst, PERF_LAT);
+	assert_int_equal(o.size, 2048);
+	assert_int_equal(o.rx_depth, 10);       /* min(512, iters) */
+	assert_null(o.server);
+
+	assert_int_equal(parse(&o, "x read_bw -s 64 -n 50 -t 200 -Q 16 -o 4 -x 1 -u 17 -F -m 1024"), 0);
+	assert_int_equal(o.tx_depth, 50);       /* at most iters */
+	assert_int_equal(o.cq_mod, 16);
+	assert_int_equal(o.out_reads, 4);
+	assert_int_equal(o.qp_timeout, 17);
+	assert_int_equal(o.mtu, 1024);
+
+	assert_int_equal(parse(&o, "x write_bw -D 8"), 0);
+	assert_true(o.duration_mode);
+	assert_int_equal(o.margin, 2);          /* duration / 4 */
+	assert_int_equal(o.iters, 0);
+	assert_int_equal(parse(&o, "x write_bw -D 4 -f 2"), 2);     /* DURATION > 2*MARGIN */
+	assert_int_equal(parse(&o, "x write_bw -a"), 0);
+	assert_int_equal(o.size, PERF_MAX_SIZE);
+	assert_int_equal(parse(&o, "x atomic_bw -A CMP_AND_SWAP"), 0);
+	assert_int_equal(o.atomic, PERF_CMP_AND_SWAP);
+	assert_int_equal(o.size, 8);
+
+	assert_int_equal(parse(&o, "x atomic_bw -a"), 2);
+	assert_int_equal(parse(&o, "x write_lat -q 2"), 2);
+	assert_int_equal(parse(&o, "x write_bw -n 4"), 2);
+	assert_int_equal(parse(&o, "x write_bw -m 1000"), 2);
+	assert_int_equal(parse(&o, "x write_bw -A FETCH_AND_ADD"), 2);
+	assert_int_equal(parse(&o, "x write_bw -r 8"), 2);
+	assert_int_equal(parse(&o, "x write_bw --ip 1.2.3"), 2);
+	assert_int_equal(parse(&o, "x write_bw a b"), 2);
+	assert_int_equal(parse(&o, "x write_bw -z"), 2);
+	assert_int_equal(parse(&o, "x nonsense"), 2);
+	assert_int_equal(parse(&o, "x write_bw -h"), 1);
+	assert_int_equal(parse(&o, "x write_bw --ip 10.1.2.3 --netdev eth1 --check"), 0);
+	assert_int_equal(o.ip, 0x0A010203u);
+	assert_true(o.check);
+}
+
+static void test_patterns(void **state)
+{
+	uint8_t buf[3000];
+
+	(void)state;
+	perf_fill_bw(buf, 1, 4096, sizeof(buf));
+	assert_int_equal(perf_verify_bw(buf, 1, 4096, sizeof(buf)), -1);
+	/* the wrong offset, QP or iteration is caught */
+	assert_true(perf_verify_bw(buf, 1, 4160, sizeof(buf)) >= 0);
+	assert_true(perf_verify_bw(buf, 2, 4096, sizeof(buf)) >= 0);
+	buf[2999] ^= 1;
+	assert_int_equal(perf_verify_bw(buf, 1, 4096, sizeof(buf)), 2999);
+	perf_fill_lat(buf, 7, 100);
+	assert_int_equal(perf_verify_lat(buf, 7, 100), -1);
+	assert_int_equal(perf_verify_lat(buf, 8, 100), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bw_table),
+		cmocka_unit_test(test_lat_table),
+		cmocka_unit_test(test_bw_compute),
+		cmocka_unit_test(test_lat_compute),
+		cmocka_unit_test(test_args),
+		cmocka_unit_test(test_patterns),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
