@@ -38,7 +38,7 @@ pat='^ 8388608 +5 '
 check "write_bw -a" "$PERF" write_bw --memlink-selftest -a -n 5 --check --timeout 20
 pat='content check: passed'
 check "send_bw -q 4" "$PERF" send_bw --memlink-selftest -q 4 -n 100 -s 1000 --check --timeout 20
-pat='^ 2 +[0-9]+ +[0-9.]+ +[0-9.]+$'
+pat='^ 2 +[0-9]+ +[0-9.]+ +[0-9.]+ *$'
 check "send_lat -D" "$PERF" send_lat --memlink-selftest -D 2 --timeout 20
 pat='^100 iters in'
 check "pingpong -c" "$PP" --memlink-selftest -c -s 10000 -n 100 --timeout 20
