@@ -1,84 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The raw-Ethernet port: configuration, the interface, the sockets, port
- * holding, and the clear error that says which interface and why. The data
- * path is afpacket_io.c and the mode back ends (afpacket_ring.c,
- * afpacket_v3.c, afpacket_mmsg.c).
+ * The raw-Ethernet port: configuration, open and close, what callers may
+ * ask of it (mode, MTU, path MTU, counters). Setting up the interface and
+ * sockets is afpacket_sock.c, the data path afpacket_io.c and the mode
+ * back ends (afpacket_ring.c, afpacket_v3.c, afpacket_mmsg.c).
  */
-#include <arpa/inet.h>
-#include <errno.h>
-#include <net/if_arp.h>
-#include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <math.h>
 #include <poll.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "link/afpacket_filter.h"
 #include "link/afpacket_priv.h"
 #include "roce/status.h"
 
-/* ---- errors --------------------------------------------------------------- */
-
-int afp_errno_status(int errnum)
-{
-	switch (errnum) {
-	case EPERM:
-	case EACCES:
-		return ROCE_E_PERM;
-	case ENODEV:
-	case ENXIO:
-		return ROCE_E_NOENT;
-	case ENETDOWN:
-		return ROCE_E_LINK_DOWN;
-	case ENOMEM:
-	case ENOBUFS:
-		return ROCE_E_NOMEM;
-	case EADDRINUSE:
-		return ROCE_E_EXISTS;
-	case ENOPROTOOPT:
-	case EPROTONOSUPPORT:
-	case EAFNOSUPPORT:
-		return ROCE_E_UNSUPPORTED;
-	default:
-		return ROCE_E_IO;
-	}
-}
-
-static void verr(char *err, size_t errlen, const char *fmt, va_list ap)
-{
-	if (err && errlen)
-		vsnprintf(err, errlen, fmt, ap);
-}
-
-static int fail(char *err, size_t errlen, int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	verr(err, errlen, fmt, ap);
-	va_end(ap);
-	return status;
-}
-
-/* "<ifname>: <what>: <strerror>[ hint]"; status 0 = derived from errnum */
-int afp_err(struct roce_afpacket *afp, char *err, size_t errlen, int status,
-	    int errnum, const char *what)
-{
-	if (!status)
-		status = afp_errno_status(errnum);
-	return fail(err, errlen, status, "%s: %s: %s%s", afp->ifname, what,
-		    strerror(errnum),
-		    status == ROCE_E_PERM ? " (AF_PACKET needs CAP_NET_RAW)" : "");
-}
-
-/* ---- configuration and interface ---------------------------------------- */
+/* ---- configuration ---------------------------------------------------- */
 
 static bool pow2_in(unsigned v, unsigned lo, unsigned hi, int *st)
 {
@@ -99,256 +37,24 @@ static int check_config(const struct roce_afpacket_config *c, char *err,
 	int st = ROCE_OK;
 
 	if (!c->ifname || !c->ifname[0] || strlen(c->ifname) >= IF_NAMESIZE)
-		return fail(err, errlen, ROCE_E_INVAL,
+		return afp_fail(err, errlen, ROCE_E_INVAL,
 			    "interface name missing or longer than %d bytes",
 			    IF_NAMESIZE - 1);
 	if (c->mode > ROCE_AFP_MMSG)
-		return fail(err, errlen, ROCE_E_INVAL, "%s: unknown mode %d",
+		return afp_fail(err, errlen, ROCE_E_INVAL, "%s: unknown mode %d",
 			    c->ifname, (int)c->mode);
 	if (!pow2_in(c->rx_frames, ROCE_AFP_FRAMES_MIN, ROCE_AFP_FRAMES_MAX, &st) ||
 	    !pow2_in(c->tx_frames, ROCE_AFP_FRAMES_MIN, ROCE_AFP_FRAMES_MAX, &st))
-		return fail(err, errlen, st, "%s: ring sizes must be powers of "
+		return afp_fail(err, errlen, st, "%s: ring sizes must be powers of "
 			    "two in %u..%u frames", c->ifname, ROCE_AFP_FRAMES_MIN,
 			    ROCE_AFP_FRAMES_MAX);
 	if (!(c->tx_loss >= 0.0 && c->tx_loss <= 1.0))
-		return fail(err, errlen, ROCE_E_INVAL,
+		return afp_fail(err, errlen, ROCE_E_INVAL,
 			    "%s: tx_loss must lie in [0, 1]", c->ifname);
 	if (c->mac[0] & 1)
-		return fail(err, errlen, ROCE_E_INVAL,
+		return afp_fail(err, errlen, ROCE_E_INVAL,
 			    "%s: station MAC is a multicast address", c->ifname);
 	return ROCE_OK;
-}
-
-/* IFF_RUNNING follows the carrier through the kernel's link watch, which
- * may lag a fresh "ip link set up" by up to a second: wait that long for
- * an interface that is up. */
-static int wait_running(struct roce_afpacket *afp, int fd, struct ifreq *ifr,
-			char *err, size_t errlen)
-{
-	for (unsigned ms = 0;; ms += 10) {
-		struct timespec ts = { 0, 10 * 1000000L };
-
-		if (ioctl(fd, SIOCGIFFLAGS, ifr) < 0)
-			return afp_err(afp, err, errlen, 0, errno, "SIOCGIFFLAGS");
-		if (!(ifr->ifr_flags & IFF_UP) || (ifr->ifr_flags & IFF_RUNNING) ||
-		    ms >= ROCE_AFP_CARRIER_WAIT_MS)
-			return ROCE_OK;
-		nanosleep(&ts, NULL);
-	}
-}
-
-static int query_iface(struct roce_afpacket *afp, char *err, size_t errlen)
-{
-	struct ifreq ifr;
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	int st = ROCE_OK;
-
-	if (fd < 0)
-		return afp_err(afp, err, errlen, 0, errno, "socket");
-	memset(&ifr, 0, sizeof(ifr));
-	memcpy(ifr.ifr_name, afp->ifname, sizeof(afp->ifname));
-	if (ioctl(fd, SIOCGIFINDEX, &ifr) < 0) {
-		st = errno == ENODEV
-			? fail(err, errlen, ROCE_E_NOENT, "%s: no such interface",
-			       afp->ifname)
-			: afp_err(afp, err, errlen, 0, errno, "SIOCGIFINDEX");
-		goto out;
-	}
-	afp->ifindex = ifr.ifr_ifindex;
-	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0) {
-		st = afp_err(afp, err, errlen, 0, errno, "SIOCGIFHWADDR");
-		goto out;
-	}
-	if (ifr.ifr_hwaddr.sa_family != ARPHRD_ETHER) {
-		st = fail(err, errlen, ROCE_E_UNSUPPORTED,
-			  "%s: not an Ethernet interface (ARP hardware type %d)",
-			  afp->ifname, ifr.ifr_hwaddr.sa_family);
-		goto out;
-	}
-	memcpy(afp->if_mac, ifr.ifr_hwaddr.sa_data, 6);
-	if (ioctl(fd, SIOCGIFMTU, &ifr) < 0) {
-		st = afp_err(afp, err, errlen, 0, errno, "SIOCGIFMTU");
-		goto out;
-	}
-	afp->mtu = (unsigned)ifr.ifr_mtu;
-	st = wait_running(afp, fd, &ifr, err, errlen);
-	if (st)
-		goto out;
-	if (!(ifr.ifr_flags & IFF_UP))
-		st = fail(err, errlen, ROCE_E_LINK_DOWN,
-			  "%s: interface is down (ip link set %s up)",
-			  afp->ifname, afp->ifname);
-	else if (!(ifr.ifr_flags & IFF_RUNNING))
-		st = fail(err, errlen, ROCE_E_LINK_DOWN,
-			  "%s: interface has no carrier (cable, or veth peer down)",
-			  afp->ifname);
-out:
-	close(fd);
-	return st;
-}
-
-/* ---- sockets ---------------------------------------------------------------- */
-
-static int packet_socket(struct roce_afpacket *afp, char *err, size_t errlen,
-			 int *out)
-{
-	/* protocol 0: the socket receives nothing until bind() names one,
-	 * so no frame slips in before the filter is attached */
-	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
-
-	if (fd < 0)
-		return afp_err(afp, err, errlen, 0, errno, "AF_PACKET socket");
-	*out = fd;
-	return ROCE_OK;
-}
-
-static int bind_packet(struct roce_afpacket *afp, int fd, uint16_t proto,
-		       char *err, size_t errlen)
-{
-	struct sockaddr_ll sll = {
-		.sll_family = AF_PACKET,
-		.sll_protocol = htons(proto),
-		.sll_ifindex = afp->ifindex,
-	};
-
-	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0)
-		return afp_err(afp, err, errlen, 0, errno, "bind");
-	return ROCE_OK;
-}
-
-static int open_rx(struct roce_afpacket *afp, char *err, size_t errlen)
-{
-	struct sock_filter prog[AFP_FILTER_MAX];
-	struct sock_fprog fp = { .filter = prog };
-	int one = 1, st;
-
-	st = packet_socket(afp, err, errlen, &afp->rx_fd);
-	if (st)
-		return st;
-	fp.len = (unsigned short)afp_filter_build(prog, afp->port.mac, afp->udp_port);
-	if (setsockopt(afp->rx_fd, SOL_SOCKET, SO_ATTACH_FILTER, &fp, sizeof(fp)) < 0)
-		return afp_err(afp, err, errlen, 0, errno, "SO_ATTACH_FILTER");
-	/* best effort (Linux 4.20+); the filter drops OUTGOING anyway */
-	(void)setsockopt(afp->rx_fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one,
-			 sizeof(one));
-	st = afp->rx->setup(afp, err, errlen);
-	if (st)
-		return st;
-	st = bind_packet(afp, afp->rx_fd, ETH_P_ALL, err, errlen);
-	if (st)
-		return st;
-	if (memcmp(afp->port.mac, afp->if_mac, 6) != 0) {
-		/* another station address: frames to it are OTHERHOST, seen
-		 * only in promiscuous mode (dropped with the socket) */
-		struct packet_mreq mr = {
-			.mr_ifindex = afp->ifindex,
-			.mr_type = PACKET_MR_PROMISC,
-		};
-
-		if (setsockopt(afp->rx_fd, SOL_PACKET, PACKET_ADD_MEMBERSHIP,
-			       &mr, sizeof(mr)) < 0)
-			return afp_err(afp, err, errlen, 0, errno,
-				       "PACKET_ADD_MEMBERSHIP promiscuous");
-		afp->promisc = true;
-	}
-	return ROCE_OK;
-}
-
-static int open_tx(struct roce_afpacket *afp, char *err, size_t errlen)
-{
-	int one = 1, st;
-
-	st = packet_socket(afp, err, errlen, &afp->tx_fd);
-	if (st)
-		return st;
-	/* straight to the driver: no qdisc queueing or its lock (the engine
-	 * already paces itself; a full driver queue is backpressure) */
-	if (afp->qdisc_bypass &&
-	    setsockopt(afp->tx_fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one,
-		       sizeof(one)) < 0)
-		afp->qdisc_bypass = false;
-	st = afp->tx->setup(afp, err, errlen);
-	if (st)
-		return st;
-	return bind_packet(afp, afp->tx_fd, 0, err, errlen);
-}
-
-/*
- * Port holding: a UDP socket on <ip>:<port> so the kernel, which also
- * sees our RoCE frames when it carries ip, finds a listener and does not
- * answer "ICMP port unreachable". The filter drops every datagram before
- * it is queued (the kernel counts them as Udp InErrors).
- */
-static int hold_port(struct roce_afpacket *afp, char *err, size_t errlen)
-{
-	struct sock_filter prog[1];
-	struct sock_fprog fp = { .filter = prog };
-	struct sockaddr_in sin = {
-		.sin_family = AF_INET,
-		.sin_port = htons(afp->udp_port),
-		.sin_addr.s_addr = htonl(afp->ip),
-	};
-	int one = 1, small = 1;
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-
-	if (fd < 0)
-		return afp_err(afp, err, errlen, 0, errno, "UDP socket");
-	fp.len = (unsigned short)afp_filter_drop_all(prog);
-	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
-	    setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &fp, sizeof(fp)) < 0 ||
-	    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small)) < 0) {
-		int e = errno;
-
-		close(fd);
-		return afp_err(afp, err, errlen, 0, e, "UDP socket options");
-	}
-	if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) < 0) {
-		int e = errno;
-		char a[INET_ADDRSTRLEN];
-
-		close(fd);
-		/* the kernel does not carry ip: it does not answer for it
-		 * either, nothing to hold */
-		if (e == EADDRNOTAVAIL)
-			return ROCE_OK;
-		inet_ntop(AF_INET, &sin.sin_addr, a, sizeof(a));
-		return fail(err, errlen, afp_errno_status(e),
-			    "%s: cannot hold UDP %s:%u: %s%s", afp->ifname, a,
-			    afp->udp_port, strerror(e), e == EADDRINUSE
-			    ? " (another RoCE stack, e.g. rxe, owns the port)" : "");
-	}
-	afp->hold_fd = fd;
-	return ROCE_OK;
-}
-
-static void close_sockets(struct roce_afpacket *afp)
-{
-	if (afp->rx && afp->rx_fd >= 0)
-		afp->rx->fini(afp);
-	if (afp->tx && afp->tx_fd >= 0)
-		afp->tx->fini(afp);
-	if (afp->rx_fd >= 0)
-		close(afp->rx_fd);
-	if (afp->tx_fd >= 0)
-		close(afp->tx_fd);
-	afp->rx_fd = afp->tx_fd = -1;
-}
-
-static int open_mode(struct roce_afpacket *afp, enum roce_afpacket_mode mode,
-		     char *err, size_t errlen)
-{
-	int st;
-
-	afp->mode = mode;
-	afp->rx = mode == ROCE_AFP_RING ? &afp_ring_rx_ops
-		: mode == ROCE_AFP_RING_V3 ? &afp_v3_rx_ops : &afp_mmsg_rx_ops;
-	afp->tx = mode == ROCE_AFP_MMSG ? &afp_mmsg_tx_ops : &afp_ring_tx_ops;
-	st = open_tx(afp, err, errlen);
-	if (!st)
-		st = open_rx(afp, err, errlen);
-	if (st)
-		close_sockets(afp);
-	return st;
 }
 
 static void init_fault(struct roce_afpacket *afp, double loss, uint64_t seed)
@@ -370,13 +76,13 @@ int roce_afpacket_open(const struct roce_afpacket_config *cfg,
 	if (err && errlen)
 		err[0] = '\0';
 	if (!cfg || !out)
-		return fail(err, errlen, ROCE_E_INVAL, "no config");
+		return afp_fail(err, errlen, ROCE_E_INVAL, "no config");
 	st = check_config(cfg, err, errlen);
 	if (st)
 		return st;
 	afp = calloc(1, sizeof(*afp));
 	if (!afp)
-		return fail(err, errlen, ROCE_E_NOMEM, "out of memory");
+		return afp_fail(err, errlen, ROCE_E_NOMEM, "out of memory");
 	afp->rx_fd = afp->tx_fd = afp->hold_fd = -1;
 	strcpy(afp->ifname, cfg->ifname);
 	afp->ip = cfg->ip;
@@ -386,7 +92,7 @@ int roce_afpacket_open(const struct roce_afpacket_config *cfg,
 	afp->rx_frames = cfg->rx_frames ? cfg->rx_frames : ROCE_AFP_RX_FRAMES_DEFAULT;
 	afp->tx_frames = cfg->tx_frames ? cfg->tx_frames : ROCE_AFP_TX_FRAMES_DEFAULT;
 	init_fault(afp, cfg->tx_loss, cfg->seed);
-	st = query_iface(afp, err, errlen);
+	st = afp_query_iface(afp, err, errlen);
 	if (st)
 		goto fail;
 	memcpy(afp->port.mac, memcmp(cfg->mac, zero, 6) ? cfg->mac : afp->if_mac, 6);
@@ -397,17 +103,17 @@ int roce_afpacket_open(const struct roce_afpacket_config *cfg,
 	if (afp->snap > ROCE_MAX_FRAME)
 		afp->snap = ROCE_MAX_FRAME;
 	if (cfg->mode == ROCE_AFP_AUTO) {
-		st = open_mode(afp, ROCE_AFP_RING, err, errlen);
+		st = afp_open_mode(afp, ROCE_AFP_RING, err, errlen);
 		/* no PACKET_MMAP (or no memory for it): plain socket calls */
 		if (st && st != ROCE_E_PERM)
-			st = open_mode(afp, ROCE_AFP_MMSG, err, errlen);
+			st = afp_open_mode(afp, ROCE_AFP_MMSG, err, errlen);
 	} else {
-		st = open_mode(afp, cfg->mode, err, errlen);
+		st = afp_open_mode(afp, cfg->mode, err, errlen);
 	}
 	if (st)
 		goto fail;
 	if (cfg->ip && !cfg->no_hold_port) {
-		st = hold_port(afp, err, errlen);
+		st = afp_hold_port(afp, err, errlen);
 		if (st)
 			goto fail;
 	}
@@ -422,7 +128,7 @@ void roce_afpacket_close(struct roce_afpacket *afp)
 {
 	if (!afp)
 		return;
-	close_sockets(afp);
+	afp_close_sockets(afp);
 	if (afp->hold_fd >= 0)
 		close(afp->hold_fd);
 	free(afp);

@@ -153,10 +153,18 @@ void afp_lend_fini(struct afp_lend *l);
 void afp_lend_release(struct roce_afpacket *afp, struct afp_lend *l, unsigned n,
 		      void (*give_back)(struct roce_afpacket *, uint32_t slot));
 
-/* afpacket.c: error text "<ifname>: <what>: <strerror>" */
+/* afpacket_sock.c: errors ("<ifname>: <what>: <strerror>"; status 0 =
+ * derived from errnum), the interface, the sockets, port holding */
 int afp_err(struct roce_afpacket *afp, char *err, size_t errlen, int status,
 	    int errnum, const char *what);
+int afp_fail(char *err, size_t errlen, int status, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 int afp_errno_status(int errnum);
+int afp_query_iface(struct roce_afpacket *afp, char *err, size_t errlen);
+int afp_open_mode(struct roce_afpacket *afp, enum roce_afpacket_mode mode,
+		  char *err, size_t errlen);
+void afp_close_sockets(struct roce_afpacket *afp);
+int afp_hold_port(struct roce_afpacket *afp, char *err, size_t errlen);
 
 /* afpacket_ring.c: map a ring set up with PACKET_RX_RING/TX_RING */
 int afp_ring_map(struct roce_afpacket *afp, int fd, struct afp_ring *r,
