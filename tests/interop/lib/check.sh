@@ -1,0 +1,138 @@
+# shellcheck shell=bash
+# Checks of one run's results, sourced by tests/interop/run. Each check_*
+# appends "why" lines to $RUN_DIR/fail for what is wrong and "note" lines to
+# $RUN_DIR/notes for the summary; a run passes when fail stays empty.
+#
+# Needs: $ROCE_PCAP (the project's roce-pcap), tcpdump, tshark.
+
+fail() { echo "$*" >>"$RUN_DIR/fail"; }
+note() { echo "$*" >>"$RUN_DIR/notes"; }
+
+# pcap_select IN OUT FILTER: the frames of IN matching a tcpdump filter
+pcap_select() {
+	tcpdump -r "$1" -w "$2" "$3" 2>/dev/null
+}
+
+# roce_tsv PCAP: roce-pcap --tsv, one line per RoCE packet. Fields used here:
+# 2 opcode, 4 psn, 10 AETH syndrome, 18 payload length, 19 ICRC ok.
+roce_tsv() { "$ROCE_PCAP" --tsv "$1" 2>/dev/null; }
+
+# check_wire PCAP WHO MTU SIZE SENDS_DATA
+# Every RoCE frame of PCAP (already reduced to one sender, WHO names it):
+# decodes and has a correct ICRC (roce-pcap --verify), is dissected as
+# InfiniBand by tshark with no malformed packet or expert error, carries no
+# more than MTU bytes of payload, and (SENDS_DATA=1 with SIZE > MTU) fills
+# whole MTU-sized packets: the path MTU really is MTU.
+check_wire() {
+	local pcap=$1 who=$2 mtu=$3 size=$4 sends=$5 n max bad undecoded
+	n=$(roce_tsv "$pcap" | wc -l)
+	if [ "$n" -eq 0 ]; then
+		fail "$who sent no RoCE frame"
+		return
+	fi
+	if ! "$ROCE_PCAP" --verify "$pcap" >"$RUN_DIR/verify-$who.txt" 2>&1; then
+		fail "roce-pcap --verify: $who sent bad frames ($(tail -n1 "$RUN_DIR/verify-$who.txt"))"
+	fi
+	undecoded=$(tshark -r "$pcap" -Y 'udp.dstport == 4791 && !infiniband' 2>/dev/null | wc -l)
+	bad=$(tshark -r "$pcap" -Y '_ws.malformed || _ws.expert.severity >= error' 2>/dev/null |
+		tee "$RUN_DIR/tshark-$who.txt" | wc -l)
+	tshark -r "$pcap" >/dev/null 2>"$RUN_DIR/tshark-$who.err" ||
+		fail "tshark cannot read the capture of $who ($(head -n1 "$RUN_DIR/tshark-$who.err"))"
+	[ "$undecoded" -eq 0 ] || fail "tshark: $undecoded frames of $who to UDP/4791 not dissected as InfiniBand"
+	[ "$bad" -eq 0 ] || fail "tshark: $bad frames of $who malformed or with expert errors (tshark-$who.txt)"
+	max=$(roce_tsv "$pcap" | awk -F'\t' '$18 > m { m = $18 } END { print m + 0 }')
+	[ "$max" -le "$mtu" ] || fail "$who sent a payload of $max bytes over path MTU $mtu"
+	if [ "$sends" = 1 ] && [ "$size" -gt "$mtu" ] && [ "$max" -ne "$mtu" ]; then
+		fail "$who's largest payload is $max bytes: path MTU $mtu not used for $size-byte messages"
+	fi
+	note "$who: $n RoCE frames, ICRC and dissection clean, largest payload $max"
+}
+
+# pcap_stats PCAP: "naks=N retrans=N" of the RoCE frames in PCAP. A NAK is
+# an AETH syndrome 0x60-0x7f (IBA 9.7.5.1), a retransmission a packet
+# other than an ACK (0x11) or atomic ACK (0x12) whose PSN already went by:
+# requests and READ responses carry one PSN each, ACKs repeat theirs.
+pcap_stats() {
+	roce_tsv "$1" | awk -F'\t' '
+		$10 != "" && $10 >= 96 && $10 < 128 { naks++ }
+		$2 != 17 && $2 != 18 {
+			if ($4 in seen) retrans++; seen[$4] = 1 }
+		END { printf "naks=%d retrans=%d\n", naks, retrans }'
+}
+
+# counters_parse LOG: "name value" for every engine counter named in LOG,
+# whatever the tool's format ("name value", "name=value", "name: value",
+# JSON "name": value); the last value of a name wins.
+counters_parse() {
+	grep -oE '"?(tx_|rx_|acks_|naks_|retransmissions|timeouts|rnr_|icrc_|drop_|completions|error_completions)[a-z0-9_]*"?[[:space:]]*[:=]?[[:space:]]*[0-9]+' "$1" 2>/dev/null |
+		sed -E 's/"//g; s/[[:space:]]*[:=]?[[:space:]]*([0-9]+)$/ \1/' |
+		awk '{ v[$1] = $2 } END { for (k in v) print k, v[k] }' | sort
+}
+
+# counter FILE NAME...: sum of the named counters (0 if absent)
+counter() {
+	local file=$1; shift
+	awk -v names=" $* " 'index(names, " " $1 " ") { s += $2 } END { print s + 0 }' "$file"
+}
+
+# check_loss_counters ROLE TOOL: under loss, our counters must show the
+# recovery that our role performs.
+check_loss_counters() {
+	local role=$1 tool=$2 c=$RUN_DIR/counters.txt names
+	if [ ! -s "$c" ]; then
+		fail "no counters in our tool's output (needs a counters option; see README)"
+		return
+	fi
+	if [ "$role" = client ]; then
+		# requester: lost requests come back as NAKs, lost responses or
+		# ACKs as timeouts; both end in retransmission
+		names="retransmissions"
+	elif [ "$tool" = read_bw ]; then
+		# READ responder: a lost request is a PSN gap (NAK); a lost
+		# response makes rxe ask again (a duplicate, answered again)
+		names="naks_tx_psn_seq_err retransmissions drop_psn"
+	else
+		names="naks_tx_psn_seq_err"
+	fi
+	local v
+	v=$(counter "$c" $names)
+	if [ "$v" -gt 0 ]; then
+		note "our counters: $(echo $names | tr ' ' '+') = $v"
+	else
+		fail "our counters show no recovery under loss: $(echo $names | tr ' ' '+') = 0"
+	fi
+}
+
+# check_garbage JSON: every bad frame the sender reports is counted
+check_garbage() {
+	local json=$1 c=$RUN_DIR/counters.txt k sent got names
+	if [ ! -s "$json" ]; then
+		fail "the garbage sender reported nothing"
+		return
+	fi
+	if [ ! -s "$c" ]; then
+		fail "no counters in our tool's output (needs a counters option; see README)"
+		return
+	fi
+	for k in bad_icrc unknown_qpn wrong_psn bad_opcode truncated bad_ip_csum junk; do
+		sent=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["sent"].get(sys.argv[2], 0))' "$json" "$k")
+		[ "$sent" -gt 0 ] || continue
+		case "$k" in
+		bad_icrc) names="drop_icrc" ;;
+		unknown_qpn) names="drop_qpn" ;;
+		# one NAK per sequence error (IBA 9.7.5.1.1): later ones are
+		# silently dropped
+		wrong_psn) names="naks_tx_psn_seq_err drop_psn"; sent=1 ;;
+		bad_opcode) names="drop_opcode" ;;
+		bad_ip_csum) names="drop_ip_csum" ;;
+		truncated) names="drop_too_short drop_ip_len drop_udp_len drop_hdr_len" ;;
+		junk) names=$(awk '$1 ~ /^drop_/ { print $1 }' "$c" | tr '\n' ' ') ;;
+		esac
+		got=$(counter "$c" $names)
+		if [ "$got" -ge "$sent" ]; then
+			note "$k: sent $sent, counted $got ($(echo $names | tr ' ' '+'))"
+		else
+			fail "$k: sent $sent, our counters show $got ($(echo $names | tr ' ' '+'))"
+		fi
+	done
+}

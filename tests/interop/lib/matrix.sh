@@ -1,0 +1,50 @@
+# shellcheck shell=bash
+# The matrix file (tests/interop/matrix) expanded into runs, sourced by
+# tests/interop/run.
+#
+# matrix_expand FILE TIER: one line per run, sorted by MTU (stable), as
+#   id|peer|tool|role|mtu|size|iters|loss|extra
+# TIER quick keeps the quick lines; full keeps all. Errors name the line.
+
+MATRIX_TOOLS="rc_pingpong write_bw read_bw send_bw write_lat atomic_bw garbage"
+
+matrix_expand() {
+	local file=$1 tier=$2 lineno=0 line name ltier peer tool roles mtus sizes iters loss extra
+	local role mtu size err=0
+	while IFS= read -r line || [ -n "$line" ]; do
+		lineno=$((lineno + 1))
+		line=${line%%#*}
+		[ -n "${line// /}" ] || continue
+		read -r name ltier peer tool roles mtus sizes iters loss extra <<<"$line"
+		local where="$file:$lineno"
+		if [ -z "$extra" ]; then
+			echo "$where: expected 10 columns (use - for no extra flags)" >&2; err=1; continue
+		fi
+		[ "$extra" = - ] && extra=
+		case "$ltier" in quick|full) ;; *) echo "$where: tier '$ltier' is not quick or full" >&2; err=1; continue ;; esac
+		case "$peer" in ours|rxe) ;; *) echo "$where: peer '$peer' is not ours or rxe" >&2; err=1; continue ;; esac
+		case " $MATRIX_TOOLS " in *" $tool "*) ;; *) echo "$where: unknown tool '$tool'" >&2; err=1; continue ;; esac
+		case "$roles" in
+		client|server) ;;
+		both) roles="client server" ;;
+		*) echo "$where: roles '$roles' is not client, server or both" >&2; err=1; continue ;;
+		esac
+		[ "$peer" = rxe ] && roles=rxe
+		[[ "$iters" =~ ^[0-9]+$ ]] && [ "$iters" -ge 5 ] ||
+			{ echo "$where: iters '$iters' must be a number >= 5" >&2; err=1; continue; }
+		[[ "$loss" =~ ^[0-9]+$ ]] && [ "$loss" -le 100 ] ||
+			{ echo "$where: loss '$loss' must be 0..100" >&2; err=1; continue; }
+		[ "$tier" = quick ] && [ "$ltier" != quick ] && continue
+		for mtu in ${mtus//,/ }; do
+			case "$mtu" in 1024|4096) ;; *) echo "$where: MTU '$mtu' is not 1024 or 4096" >&2; err=1; continue ;; esac
+			for role in $roles; do
+				for size in ${sizes//,/ }; do
+					[[ "$size" =~ ^[0-9]+$ ]] && [ "$size" -ge 1 ] ||
+						{ echo "$where: size '$size' is not a positive number" >&2; err=1; continue; }
+					echo "$mtu|$name.$role.m$mtu.s$size|$peer|$tool|$role|$mtu|$size|$iters|$loss|$extra"
+				done
+			done
+		done
+	done <"$file" | sort -t'|' -k1,1n -s | cut -d'|' -f2-
+	return $err
+}

@@ -1,0 +1,85 @@
+# shellcheck shell=bash
+# The two sides of a run: command lines for rxe (in the guest) and for our
+# tools (in $NET_US), sourced by tests/interop/run.
+#
+# Both sides get the same -s/-n/-m and extra flags, as one would type them
+# on two hosts; the client names the server's IPv4 address last.
+
+OOB_PORT=18515  # ibv_rc_pingpong's and perftest's default TCP port
+
+# rxe_cmd TOOL SIZE ITERS MTU EXTRA [SERVER_IP]: the guest's command line
+# ($RNI_RXE and $RNI_GID expand in the guest: the RoCE v2 IPv4 GID index)
+rxe_cmd() {
+	local tool=$1 size=$2 iters=$3 mtu=$4 extra=$5 server=${6:-}
+	case "$tool" in
+	rc_pingpong)
+		echo "ibv_rc_pingpong -d \$RNI_RXE -g \$RNI_GID -s $size -n $iters -m $mtu $extra $server" ;;
+	*)
+		echo "ib_$tool -d \$RNI_RXE -x \$RNI_GID -F -s $size -n $iters -m $mtu $extra $server" ;;
+	esac
+}
+
+# ours_tool TOOL: the path of our program for TOOL
+ours_tool() {
+	case "$1" in
+	rc_pingpong) echo "$BUILD/tools/roce-pingpong" ;;
+	*) echo "$BUILD/tools/roce-perf" ;;
+	esac
+}
+
+# ours_cmd TOOL SIZE ITERS MTU EXTRA [SERVER_IP]: our command line, run in
+# $NET_US on roce0 with our address
+ours_cmd() {
+	local tool=$1 size=$2 iters=$3 mtu=$4 extra=$5 server=${6:-} bin
+	bin=$(ours_tool "$tool")
+	case "$tool" in
+	rc_pingpong)
+		echo "$bin --netdev $NET_US_IF --ip $NET_US_IP $(ours_counter_flags "$bin") -s $size -n $iters -m $mtu $extra $server" ;;
+	*)
+		echo "$bin $tool --netdev $NET_US_IF --ip $NET_US_IP $(ours_counter_flags "$bin") -F -s $size -n $iters -m $mtu $extra $server" ;;
+	esac
+}
+
+# ours_counter_flags BIN: the option that makes BIN print the engine's
+# counters when it ends, as its --help offers it (none if it has none: the
+# checks that need counters then fail and say so).
+ours_counter_flags() {
+	local help
+	help=$("$1" --help 2>&1) || true
+	case "$help" in
+	*--counters*) echo "--counters" ;;
+	*--all-counters*) echo "--all-counters" ;;
+	esac
+}
+
+# sends_data TOOL ROLE: does that side send payload-carrying packets?
+# (for the path-MTU check: those packets must be MTU-sized)
+sends_data() {
+	case "$1:$2" in
+	rc_pingpong:*|write_lat:*) return 0 ;;
+	write_bw:client|send_bw:client|read_bw:server) return 0 ;;
+	esac
+	return 1
+}
+
+# rxe_server_job CMD SECONDS: a guest job running a server; it touches
+# $RNI_JOB.listening once the out-of-band port listens (or the server ended)
+rxe_server_job() {
+	cat <<EOF
+timeout $2 $1 &
+p=\$!
+i=0
+while [ \$i -lt 150 ] && kill -0 \$p 2>/dev/null; do
+	netstat -ltn 2>/dev/null | grep -q ':$OOB_PORT ' && break
+	sleep 0.1
+	i=\$((i + 1))
+done
+touch \$RNI_JOB.listening
+wait \$p
+EOF
+}
+
+# rxe_hw_counters DIR: "name value" for rxe's port counters in the guest
+rxe_hw_counters() {
+	vm_run "$1" 20 'cd /sys/class/infiniband/$RNI_RXE/ports/1/hw_counters && for f in *; do echo "$f $(cat $f)"; done'
+}
