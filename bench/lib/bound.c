@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The ICRC+copy bound: a WRITE's payload passes through the engine as
+ *   requester  memcpy DDR -> TX staging slot      (src/pipeline/tx.c tx_build)
+ *              ICRC over the frame                 (roce_finish)
+ *   link       memcpy staging -> receiver's ring   (src/link/memlink_ring.c)
+ *   responder  ICRC check over the frame           (roce_parse in recv.c)
+ *              memcpy ring -> DDR                  (src/pipeline/resp.c do_write)
+ * Here those five passes run on the same buffers (ROCE_TX_BURST staging
+ * slots, a ring of the memlink's default size, BENCH_WINDOW of source and
+ * destination) with none of the protocol: no queues, no PSNs, no ACKs, no
+ * tables. What the engine reaches is compared with this.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/limits.h"
+#include "lib/report.h"
+#include "roce/packet.h"
+#include "roce/params.h"
+
+#define RING     ROCE_MEMLINK_RING_DEFAULT
+#define SLOT     ((ROCE_MAX_FRAME + 63u) & ~63u)
+#define MSG      65536u
+
+struct bound {
+	uint32_t mtu, hlen, flen;       /* payload, headers, frame per packet */
+	uint8_t *src, *dst;             /* BENCH_WINDOW each */
+	uint8_t *staging;               /* ROCE_TX_BURST x SLOT */
+	uint8_t *ring;                  /* RING x SLOT */
+	_Alignas(64) _Atomic uint64_t prod;
+	_Alignas(64) _Atomic uint64_t cons;
+	_Alignas(64) _Atomic int stop;
+	uint64_t tx_off, rx_off;        /* byte offsets in the window */
+	int cpu_rx;
+	uint64_t rx_bytes, rx_ns;       /* result of a two-core run */
+};
+
+static void bound_init(struct bound *b, uint32_t mtu)
+{
+	struct roce_hdrs h;
+
+	memset(&h, 0, sizeof(h));
+	b->mtu = mtu;
+	b->src = aligned_alloc(4096, BENCH_WINDOW);
+	b->dst = aligned_alloc(4096, BENCH_WINDOW);
+	b->staging = aligned_alloc(4096, ROCE_TX_BURST * SLOT);
+	b->ring = aligned_alloc(4096, (size_t)RING * SLOT);
+	if (!b->src || !b->dst || !b->staging || !b->ring)
+		bench_die("out of memory for the bound");
+	bench_fill(b->src, BENCH_WINDOW, 7);
+	memset(b->dst, 0, BENCH_WINDOW);
+	memset(b->ring, 0, (size_t)RING * SLOT);
+	/* a WRITE MIDDLE frame's headers in every staging slot, as the
+	 * requester lays them out */
+	h.ip.ttl = 64;
+	h.ip.frag = ROCE_IPV4_DF;
+	h.udp.dport = ROCE_UDP_PORT;
+	h.bth.opcode = ROCE_OP_RC_WRITE_MIDDLE;
+	h.bth.pkey = ROCE_DEFAULT_PKEY;
+	for (unsigned i = 0; i < ROCE_TX_BURST; i++)
+		b->hlen = (uint32_t)roce_build_hdrs(&h, mtu, b->staging + i * SLOT, SLOT);
+	b->flen = b->hlen + mtu + ROCE_ICRC_LEN;
+	atomic_init(&b->prod, 0);
+	atomic_init(&b->cons, 0);
+	atomic_init(&b->stop, 0);
+}
+
+static void bound_fini(struct bound *b)
+{
+	free(b->src);
+	free(b->dst);
+	free(b->staging);
+	free(b->ring);
+}
+
+/* The requester's and the link's passes for one burst: ring slots
+ * [pos, pos + ROCE_TX_BURST) are free. */
+static void tx_burst(struct bound *b, uint64_t pos)
+{
+	for (unsigned i = 0; i < ROCE_TX_BURST; i++) {
+		uint8_t *f = b->staging + i * SLOT;
+
+		memcpy(f + b->hlen, b->src + b->tx_off, b->mtu);
+		roce_finish(f, ROCE_ETH_HLEN, 0);
+		b->tx_off = (b->tx_off + b->mtu) % BENCH_WINDOW;
+	}
+	for (unsigned i = 0; i < ROCE_TX_BURST; i++)
+		memcpy(b->ring + ((pos + i) % RING) * SLOT, b->staging + i * SLOT,
+		       b->flen);
+}
+
+/* The responder's passes for one burst. */
+static void rx_burst(struct bound *b, uint64_t pos)
+{
+	for (unsigned i = 0; i < ROCE_TX_BURST; i++) {
+		const uint8_t *f = b->ring + ((pos + i) % RING) * SLOT;
+		struct roce_pkt p;
+		int rc = roce_parse(f, b->flen, 0, &p);
+
+		if (rc != 0 || p.payload_len != b->mtu)
+			bench_die("bound: frame %llu does not parse (%d)",
+				  (unsigned long long)(pos + i), rc);
+		memcpy(b->dst + b->rx_off, roce_pkt_payload(&p), b->mtu);
+		b->rx_off = (b->rx_off + b->mtu) % BENCH_WINDOW;
+	}
+}
+
+static double one_core(void *arg, double secs)
+{
+	struct bound *b = arg;
+	uint64_t t0 = bench_now_ns(), t, bytes = 0, pos = 0;
+
+	do {
+		for (unsigned k = 0; k < 8; k++) {
+			tx_burst(b, pos);
+			rx_burst(b, pos);
+			pos += ROCE_TX_BURST;
+		}
+		bytes += 8ull * ROCE_TX_BURST * b->mtu;
+		t = bench_now_ns() - t0;
+	} while (t < secs * 1e9);
+	return (double)bytes * 8 / (double)t;   /* Gbit/s */
+}
+
+static void *rx_thread(void *arg)
+{
+	struct bound *b = arg;
+	uint64_t pos = 0, t0 = 0, bytes = 0;
+
+	bench_pin(b->cpu_rx);
+	while (!atomic_load_explicit(&b->stop, memory_order_acquire)) {
+		if (atomic_load_explicit(&b->prod, memory_order_acquire) == pos)
+			continue;
+		if (!t0)
+			t0 = bench_now_ns();
+		rx_burst(b, pos);
+		pos += ROCE_TX_BURST;
+		bytes += (uint64_t)ROCE_TX_BURST * b->mtu;
+		atomic_store_explicit(&b->cons, pos, memory_order_release);
+	}
+	b->rx_ns = t0 ? bench_now_ns() - t0 : 0;
+	b->rx_bytes = bytes;
+	return NULL;
+}
+
+static double two_cores(void *arg, double secs)
+{
+	struct bound *b = arg;
+	uint64_t t0, pos = 0;
+	pthread_t t;
+
+	atomic_store(&b->prod, 0);
+	atomic_store(&b->cons, 0);
+	atomic_store(&b->stop, 0);
+	if (pthread_create(&t, NULL, rx_thread, b))
+		bench_die("cannot start a thread");
+	t0 = bench_now_ns();
+	while (bench_now_ns() - t0 < secs * 1e9) {
+		if (pos + ROCE_TX_BURST - atomic_load_explicit(&b->cons,
+				memory_order_acquire) > RING)
+			continue;
+		tx_burst(b, pos);
+		pos += ROCE_TX_BURST;
+		atomic_store_explicit(&b->prod, pos, memory_order_release);
+	}
+	atomic_store_explicit(&b->stop, 1, memory_order_release);
+	pthread_join(t, NULL);
+	return b->rx_ns ? (double)b->rx_bytes * 8 / (double)b->rx_ns : 0;
+}
+
+void bound_run(const struct bench_cfg *cfg, const unsigned *mtus, unsigned n_mtus)
+{
+	for (unsigned m = 0; m < n_mtus; m++) {
+		for (unsigned cores = 1; cores <= 2; cores++) {
+			struct bound *b = aligned_alloc(64, sizeof(*b));
+			struct bench_row *r;
+
+			if (cores == 2 && cfg->cpu_a == cfg->cpu_b)
+				continue;
+			if (!b)
+				bench_die("out of memory");
+			memset(b, 0, sizeof(*b));
+			bound_init(b, mtus[m]);
+			b->cpu_rx = cfg->cpu_b;
+			r = bench_row_add("limits", "bound");
+			snprintf(r->op, sizeof(r->op), "WRITE");
+			snprintf(r->unit, sizeof(r->unit), "Gbit/s");
+			snprintf(r->note, sizeof(r->note), "%u copies + %u ICRC per byte%s",
+				 BOUND_COPIES, BOUND_CRCS,
+				 cores == 2 ? ", TX on one core, RX on the other" : "");
+			r->size = MSG;
+			r->mtu = mtus[m];
+			r->cores = cores;
+			bench_pin(cfg->cpu_a);
+			bench_measure(cfg->reps_key, cfg->secs_key,
+				      cores == 1 ? one_core : two_cores, b, &r->st, &r->load);
+			bench_pin(-1);
+			bound_fini(b);
+			free(b);
+		}
+	}
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What this machine allows, measured in the same run as the engine so the
+ * ratios mean something on a shared, noisy machine:
+ *   limits.c  memcpy and CRC-32 (the ICRC's engine) at 4 KB and 64 KB, hot
+ *             (in L1/L2) and cold (a working set far beyond the L3); a
+ *             system call; a cache line's round trip between two cores.
+ *   bound.c   the ICRC+copy bound of a WRITE: every pass the engine makes
+ *             over a payload byte (3 copies, 2 CRCs), without the protocol,
+ *             on one core and pipelined over two.
+ */
+#ifndef BENCH_LIMITS_H
+#define BENCH_LIMITS_H
+
+#include "lib/util.h"
+
+void limits_run(const struct bench_cfg *cfg);
+void bound_run(const struct bench_cfg *cfg, const unsigned *mtus, unsigned n_mtus);
+
+/* The copies and CRC passes bound.c makes per payload byte (docs). */
+#define BOUND_COPIES    3
+#define BOUND_CRCS      2
+
+#endif

@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: MIT */
+/* The machine description and the result files: JSON, CSV, Markdown. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#include "lib/report.h"
+#include "roce/icrc.h"
+
+/* The first line of /proc/cpuinfo that starts with key, after ": ". */
+static void cpuinfo(const char *key, char *out, size_t n)
+{
+	char line[4096];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	snprintf(out, n, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *c = strchr(line, ':');
+
+		if (strncmp(line, key, strlen(key)) || !c)
+			continue;
+		c += 1 + (c[1] == ' ');
+		c[strcspn(c, "\n")] = 0;
+		snprintf(out, n, "%s", c);
+		break;
+	}
+	fclose(f);
+}
+
+void bench_run_info_fill(struct bench_run_info *ri)
+{
+	static const char *const wanted[] = { "avx2", "avx512f", "avx512bw",
+		"vpclmulqdq", "pclmulqdq", "erms", "fsrm", "hypervisor" };
+	char flags[4096];
+	struct utsname u;
+	time_t now = time(NULL);
+	struct tm tm;
+
+	cpuinfo("model name", ri->cpu, sizeof(ri->cpu));
+	cpuinfo("flags", flags, sizeof(flags));
+	ri->flags[0] = 0;
+	for (size_t i = 0; i < sizeof(wanted) / sizeof(wanted[0]); i++) {
+		char pat[32];
+		bool has;
+		size_t l = strlen(ri->flags);
+
+		snprintf(pat, sizeof(pat), " %s ", wanted[i]);
+		strcat(flags, " ");     /* a flag at the end matches too */
+		has = strstr(flags, pat) != NULL ||
+		      !strncmp(flags, pat + 1, strlen(pat + 1));
+		snprintf(ri->flags + l, sizeof(ri->flags) - l, "%s%s%s", l ? " " : "",
+			 has ? "" : "no-", wanted[i]);
+	}
+	ri->ncpus = bench_ncpus();
+	if (uname(&u) == 0)
+		snprintf(ri->kernel, sizeof(ri->kernel), "%s %s", u.sysname, u.release);
+#ifdef __clang__
+	snprintf(ri->compiler, sizeof(ri->compiler), "clang %s", __clang_version__);
+#elif defined(__GNUC__)
+	snprintf(ri->compiler, sizeof(ri->compiler), "gcc %s", __VERSION__);
+#endif
+	snprintf(ri->crc_impl, sizeof(ri->crc_impl), "%s",
+		 roce_crc_impl_name(roce_crc_selected()));
+	gmtime_r(&now, &tm);
+	strftime(ri->started, sizeof(ri->started), "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static void jstr(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void jnum(FILE *f, double v)
+{
+	/* JSON has no NaN or infinity */
+	if (v != v || v > 1e300 || v < -1e300)
+		fputs("null", f);
+	else
+		fprintf(f, "%.6g", v);
+}
+
+static void json_load(FILE *f, const struct bench_load *l)
+{
+	fputs("{\"loadavg1\":", f);
+	jnum(f, l->loadavg1);
+	fputs(",\"others_cpus\":", f);
+	jnum(f, l->others_cpus);
+	fputs(",\"steal_cpus\":", f);
+	jnum(f, l->steal_cpus);
+	fputs(",\"self_cpus\":", f);
+	jnum(f, l->self_cpus);
+	fputc('}', f);
+}
+
+static void json_row(FILE *f, const struct bench_row *r)
+{
+	fputs("{\"section\":", f);
+	jstr(f, r->section);
+	fputs(",\"name\":", f);
+	jstr(f, r->name);
+	if (r->op[0]) {
+		fputs(",\"op\":", f);
+		jstr(f, r->op);
+	}
+	if (r->cond[0]) {
+		fputs(",\"cond\":", f);
+		jstr(f, r->cond);
+	}
+	if (r->size)
+		fprintf(f, ",\"size\":%u", r->size);
+	if (r->mtu)
+		fprintf(f, ",\"mtu\":%u", r->mtu);
+	if (r->qps)
+		fprintf(f, ",\"qps\":%u", r->qps);
+	if (r->cores)
+		fprintf(f, ",\"cores\":%u", r->cores);
+	fputs(",\"unit\":", f);
+	jstr(f, r->unit);
+	fputs(",\"median\":", f);
+	jnum(f, r->st.med);
+	fputs(",\"min\":", f);
+	jnum(f, r->st.min);
+	fputs(",\"max\":", f);
+	jnum(f, r->st.max);
+	fprintf(f, ",\"reps\":%u,\"spread\":", r->st.reps);
+	jnum(f, bench_spread(&r->st));
+	if (r->rate > 0) {
+		fputs(",\"rate_per_s\":", f);
+		jnum(f, r->rate);
+	}
+	if (r->norm.reps) {
+		fputs(",\"norm_median\":", f);
+		jnum(f, r->norm.med);
+		fputs(",\"norm_min\":", f);
+		jnum(f, r->norm.min);
+		fputs(",\"norm_max\":", f);
+		jnum(f, r->norm.max);
+		fputs(",\"norm_rate_per_s\":", f);
+		jnum(f, r->rate_norm);
+	}
+	if (r->msgs)
+		fprintf(f, ",\"msgs\":%llu,\"retransmissions\":%llu",
+			(unsigned long long)r->msgs, (unsigned long long)r->retx);
+	fputs(",\"load\":", f);
+	json_load(f, &r->load);
+	if (r->note[0]) {
+		fputs(",\"note\":", f);
+		jstr(f, r->note);
+	}
+	fputc('}', f);
+}
+
+static void json_target(FILE *f, const struct bench_target *t)
+{
+	fputs("{\"target\":", f);
+	jstr(f, t->what);
+	fputs(",\"want\":", f);
+	jstr(f, t->want_text);
+	fprintf(f, ",\"measured\":%s", t->measured ? "true" : "false");
+	if (t->measured) {
+		fputs(",\"got\":", f);
+		jnum(f, t->got);
+		fputs(",\"got_text\":", f);
+		jstr(f, t->got_text);
+	}
+	if (!t->info && t->measured) {
+		fputs(",\"ratio_to_target\":", f);
+		jnum(f, t->want ? t->got / t->want : 0);
+		fprintf(f, ",\"met\":%s", bench_target_met(t) ? "true" : "false");
+	}
+	if (t->info)
+		fputs(",\"info\":true", f);
+	if (t->note[0]) {
+		fputs(",\"note\":", f);
+		jstr(f, t->note);
+	}
+	fputc('}', f);
+}
+
+bool bench_write_json(const char *path, const struct bench_run_info *ri)
+{
+	const struct bench_row *r;
+	const struct bench_target *t;
+	unsigned nr = bench_rows(&r), nt = bench_targets(&t);
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return false;
+	fputs("{\"machine\":{\"cpu\":", f);
+	jstr(f, ri->cpu);
+	fprintf(f, ",\"cpus\":%d,\"flags\":", ri->ncpus);
+	jstr(f, ri->flags);
+	fputs(",\"kernel\":", f);
+	jstr(f, ri->kernel);
+	fputs(",\"compiler\":", f);
+	jstr(f, ri->compiler);
+	fputs(",\"crc\":", f);
+	jstr(f, ri->crc_impl);
+	fputs("},\"run\":{\"started\":", f);
+	jstr(f, ri->started);
+	fprintf(f, ",\"quick\":%s,\"reps\":%u,\"reps_key\":%u,\"seconds\":",
+		ri->quick ? "true" : "false", ri->reps, ri->reps_key);
+	jnum(f, ri->secs);
+	fputs(",\"seconds_key\":", f);
+	jnum(f, ri->secs_key);
+	fputs(",\"elapsed_s\":", f);
+	jnum(f, ri->elapsed_s);
+	fputs(",\"load\":", f);
+	json_load(f, &ri->load);
+	fprintf(f, ",\"busy\":%s},\n\"results\":[\n",
+		ri->load.others_cpus > 0.25 || ri->load.steal_cpus > 0.1 ? "true" : "false");
+	for (unsigned i = 0; i < nr; i++) {
+		json_row(f, &r[i]);
+		fputs(i + 1 < nr ? ",\n" : "\n", f);
+	}
+	fputs("],\n\"targets\":[\n", f);
+	for (unsigned i = 0; i < nt; i++) {
+		json_target(f, &t[i]);
+		fputs(i + 1 < nt ? ",\n" : "\n", f);
+	}
+	fputs("]}\n", f);
+	return fclose(f) == 0;
+}
+
+/* ---- CSV ------------------------------------------------------------------- */
+
+bool bench_write_csv(const char *path)
+{
+	const struct bench_row *r;
+	unsigned nr = bench_rows(&r);
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return false;
+	fputs("section,name,op,cond,size,mtu,qps,cores,unit,median,min,max,reps,"
+	      "rate_per_s,retransmissions,loadavg1,others_cpus,self_cpus\n", f);
+	for (unsigned i = 0; i < nr; i++)
+		fprintf(f, "%s,%s,%s,%s,%u,%u,%u,%u,%s,%.6g,%.6g,%.6g,%u,%.6g,%llu,%.2f,%.2f,%.2f\n",
+			r[i].section, r[i].name, r[i].op, r[i].cond, r[i].size,
+			r[i].mtu, r[i].qps, r[i].cores, r[i].unit, r[i].st.med,
+			r[i].st.min, r[i].st.max, r[i].st.reps, r[i].rate,
+			(unsigned long long)r[i].retx, r[i].load.loadavg1,
+			r[i].load.others_cpus, r[i].load.self_cpus);
+	return fclose(f) == 0;
+}
+
+/* ---- Markdown (README) ----------------------------------------------------- */
+
+bool bench_write_markdown(const char *path, const struct bench_run_info *ri)
+{
+	const struct bench_target *t;
+	unsigned nt = bench_targets(&t);
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return false;
+	fprintf(f, "| target | want | measured | verdict |\n|---|---|---|---|\n");
+	for (unsigned i = 0; i < nt; i++) {
+		char verdict[200];
+
+		if (!t[i].measured)
+			snprintf(verdict, sizeof(verdict), "not measured: %s", t[i].note);
+		else if (t[i].info)
+			snprintf(verdict, sizeof(verdict), "%s", t[i].note);
+		else if (bench_target_met(&t[i]))
+			snprintf(verdict, sizeof(verdict), "met");
+		else if (t[i].upper)
+			snprintf(verdict, sizeof(verdict), "missed (%.2fx over)",
+				 t[i].got / t[i].want);
+		else
+			snprintf(verdict, sizeof(verdict), "missed (%.0f%% of target)",
+				 100 * t[i].got / t[i].want);
+		fprintf(f, "| %s | %s | %s | %s |\n", t[i].what, t[i].want_text,
+			t[i].measured ? t[i].got_text : "-", verdict);
+	}
+	fprintf(f, "\nMachine: %s, %d CPUs (%s); %s; %s. Run %s%s; load: "
+		"loadavg %.2f, other work %.2f CPUs, steal %.2f CPUs.\n",
+		ri->cpu, ri->ncpus, ri->flags, ri->kernel, ri->compiler, ri->started,
+		ri->quick ? " (--quick)" : "", ri->load.loadavg1,
+		ri->load.others_cpus, ri->load.steal_cpus);
+	return fclose(f) == 0;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perftest-style traffic between the two engines of a pair: A posts
+ * WRITEs, READs or SENDs of one size on every QP, keeps a fixed number in
+ * flight per QP, signals one in every BENCH_SIGNAL_EVERY (as perftest's
+ * completion moderation), and counts completed messages over a measured
+ * window after a warm-up. Messages rotate through BENCH_WINDOW of source
+ * and destination; after the run every destination slot is compared with
+ * its source, and any error completion or wrong byte kills the benchmark.
+ */
+#ifndef BENCH_TRAFFIC_H
+#define BENCH_TRAFFIC_H
+
+#include <stdint.h>
+
+#include "lib/pair.h"
+#include "roce/verbs.h"
+
+struct traffic_result {
+	double gbps;            /* payload goodput, Gbit/s */
+	double msgs_per_s;
+	/* the same over the CPU time the process got instead of wall time,
+	 * times cores: what it would reach with its cores to itself (this
+	 * machine is shared; a starved run shows here as a higher figure) */
+	double gbps_norm, msgs_per_s_norm;
+	uint64_t msgs;          /* completed in the measured window */
+	uint64_t retx;          /* retransmissions during the run */
+	struct pair_counts moved; /* during the run, drain included */
+	uint64_t posted;        /* messages, drain included */
+};
+
+/*
+ * Messages in flight per QP: perftest's 128, but no more than keeps
+ * BENCH_INFLIGHT_FRAMES frames unacknowledged over all QPs (at least 2
+ * messages per QP). The engine has no flow control toward a slower
+ * receiver: with more frames in flight than the receiver's ring holds
+ * (ROCE_MEMLINK_RING_DEFAULT), a responder that loses its core for a
+ * moment overflows and go-back-N retransmission takes over; this depth
+ * measures the data path, the retry path is the lossy tests' business.
+ */
+#define BENCH_INFLIGHT_FRAMES 512u
+unsigned traffic_depth(uint32_t size, unsigned mtu, unsigned nqp);
+
+/* One measured run of about secs (plus warm-up and drain). seed makes
+ * this run's bytes differ from the last one's. */
+void traffic_bw(struct bench_pair *p, enum roce_wr_opcode op, uint32_t size,
+		double secs, uint64_t seed, struct traffic_result *res);
+
+struct bench_row;
+/* reps runs of traffic_bw into row (op, size, unit, figures, load, and a
+ * note with frames per message and what went wrong). */
+void traffic_row(struct bench_pair *p, enum roce_wr_opcode op, uint32_t size,
+		 unsigned reps, double secs, uint64_t seed, struct bench_row *row);
+
+/* The cores a pair's run occupies: 1, or 2 with B on its own thread. */
+static inline unsigned traffic_cores(const struct bench_pair *p)
+{
+	return p->b_cpu >= 0 ? 2 : 1;
+}
+
+/* Round trips of a signaled 8-byte WRITE on QP 0: post, drive the
+ * engines, spin on the CQ. Up to max samples within about secs after a
+ * warm-up; returns how many (ns each, unsorted). */
+size_t traffic_lat(struct bench_pair *p, double secs, uint64_t *samples, size_t max);
+
+const char *traffic_op_name(enum roce_wr_opcode op);
+
+#endif

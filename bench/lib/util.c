@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/util.h"
+
+void bench_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("bench: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+uint64_t bench_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t bench_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void bench_sleep_us(unsigned us)
+{
+	struct timespec ts = { us / 1000000u, (long)(us % 1000000u) * 1000L };
+
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+}
+
+bool bench_pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	if (cpu < 0) {
+		for (int i = 0; i < bench_ncpus() && i < CPU_SETSIZE; i++)
+			CPU_SET(i, &set);
+	} else {
+		CPU_SET(cpu, &set);
+	}
+	return sched_setaffinity(0, sizeof(set), &set) == 0;
+}
+
+int bench_ncpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (int)n : 1;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+void bench_stat_of(const double *v, unsigned reps, struct bench_stat *s)
+{
+	double tmp[BENCH_MAX_REPS];
+
+	if (reps == 0 || reps > BENCH_MAX_REPS)
+		bench_die("internal: %u repeats", reps);
+	memcpy(tmp, v, reps * sizeof(*v));
+	qsort(tmp, reps, sizeof(*tmp), cmp_double);
+	s->reps = reps;
+	s->min = tmp[0];
+	s->max = tmp[reps - 1];
+	/* the lower median for an even count: repeats are disturbed upward
+	 * (other jobs slow us down), never downward */
+	s->med = reps % 2 ? tmp[reps / 2] : tmp[reps / 2 - 1] > tmp[reps / 2]
+						  ? tmp[reps / 2 - 1] : tmp[reps / 2];
+}
+
+double bench_spread(const struct bench_stat *s)
+{
+	return s->med > 0 ? (s->max - s->min) / s->med : 0;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+void bench_sort_u64(uint64_t *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_u64);
+}
+
+uint64_t bench_pct(const uint64_t *sorted, size_t n, double p)
+{
+	size_t i;
+
+	if (!n)
+		return 0;
+	/* nearest rank */
+	i = (size_t)(p / 100.0 * (double)n + 0.999999);
+	if (i < 1)
+		i = 1;
+	if (i > n)
+		i = n;
+	return sorted[i - 1];
+}
+
+void bench_fill(uint8_t *p, size_t n, uint64_t seed)
+{
+	uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		memcpy(p + i, &x, 8);
+	}
+	for (; i < n; i++)
+		p[i] = (uint8_t)(x >> (8 * (i & 7)));
+}
+
+static void proc_stat(uint64_t *busy, uint64_t *steal)
+{
+	unsigned long long v[10] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+
+	*busy = *steal = 0;
+	if (!f)
+		return;
+	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+		   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7],
+		   &v[8], &v[9]) >= 8) {
+		/* user nice system idle iowait irq softirq steal */
+		*busy = v[0] + v[1] + v[2] + v[5] + v[6];
+		*steal = v[7];
+	}
+	fclose(f);
+}
+
+void bench_load_mark(struct bench_load_mark *m)
+{
+	m->t_ns = bench_now_ns();
+	proc_stat(&m->busy_ticks, &m->steal_ticks);
+	m->self_ns = bench_cpu_ns();
+}
+
+void bench_load_since(const struct bench_load_mark *m, struct bench_load *out)
+{
+	struct bench_load_mark now;
+	double tick_ns = 1e9 / (double)sysconf(_SC_CLK_TCK), dt, others;
+	FILE *f = fopen("/proc/loadavg", "r");
+
+	bench_load_mark(&now);
+	out->loadavg1 = -1;
+	if (f) {
+		if (fscanf(f, "%lf", &out->loadavg1) != 1)
+			out->loadavg1 = -1;
+		fclose(f);
+	}
+	dt = (double)(now.t_ns - m->t_ns);
+	if (dt <= 0) {
+		out->others_cpus = out->steal_cpus = out->self_cpus = 0;
+		return;
+	}
+	out->self_cpus = (double)(now.self_ns - m->self_ns) / dt;
+	others = (double)(now.busy_ticks - m->busy_ticks) * tick_ns -
+		 (double)(now.self_ns - m->self_ns);
+	/* ticks are coarse (10 ms): clamp the rounding below zero */
+	out->others_cpus = others > 0 ? others / dt : 0;
+	out->steal_cpus = (double)(now.steal_ticks - m->steal_ticks) * tick_ns / dt;
+}
+
+void bench_measure(unsigned reps, double secs, bench_fn fn, void *arg,
+		   struct bench_stat *st, struct bench_load *load)
+{
+	double v[BENCH_MAX_REPS];
+	struct bench_load_mark m;
+
+	if (reps > BENCH_MAX_REPS)
+		reps = BENCH_MAX_REPS;
+	bench_load_mark(&m);
+	for (unsigned i = 0; i < reps; i++)
+		v[i] = fn(arg, secs);
+	bench_stat_of(v, reps, st);
+	bench_load_since(&m, load);
+}

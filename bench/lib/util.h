@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Benchmark helpers: a monotonic clock, thread pinning, statistics over
+ * repeated measurements, and how busy the machine is while we measure (this
+ * machine runs builds and guests beside the benchmark, so every figure is
+ * a median of repeats and the load is recorded next to it).
+ */
+#ifndef BENCH_UTIL_H
+#define BENCH_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define BENCH_MAX_REPS 16
+
+/* Messages rotate through this many bytes of source and destination (at
+ * least one message): the working set of the engine runs and of the
+ * ICRC+copy bound, so both see the same caches. */
+#define BENCH_WINDOW   (256u << 10)
+
+/* A bug (an error completion, a wrong byte, a setup failure): print and
+ * exit 1. Benchmarks never fail for a missed target, only for these. */
+__attribute__((noreturn, format(printf, 1, 2)))
+void bench_die(const char *fmt, ...);
+
+uint64_t bench_now_ns(void);
+/* CPU time this process (all its threads) has used. */
+uint64_t bench_cpu_ns(void);
+void bench_sleep_us(unsigned us);
+
+/* Pin the calling thread to cpu (-1: any); false when the kernel refused. */
+bool bench_pin(int cpu);
+int bench_ncpus(void);
+
+/* Median, min and max of reps values. */
+struct bench_stat {
+	double med, min, max;
+	unsigned reps;
+};
+void bench_stat_of(const double *v, unsigned reps, struct bench_stat *s);
+/* (max - min) / median, 0 when the median is 0. */
+double bench_spread(const struct bench_stat *s);
+
+/* Percentile p (0..100) of n sorted values. */
+uint64_t bench_pct(const uint64_t *sorted, size_t n, double p);
+void bench_sort_u64(uint64_t *v, size_t n);
+
+/* A byte pattern that differs per seed and per position (data checks). */
+void bench_fill(uint8_t *p, size_t n, uint64_t seed);
+
+/*
+ * Machine load over an interval: the 1-minute load average at its end and
+ * the CPU time the rest of the machine used during it (all CPUs' busy time
+ * from /proc/stat minus this process's own), in CPUs, and the time the
+ * hypervisor stole from us.
+ */
+struct bench_load {
+	double loadavg1;
+	double others_cpus;     /* average CPUs busy with other work */
+	double self_cpus;       /* average CPUs this process got */
+	double steal_cpus;      /* average CPUs stolen by the hypervisor */
+};
+struct bench_load_mark {
+	uint64_t t_ns;
+	uint64_t busy_ticks, steal_ticks;
+	uint64_t self_ns;
+};
+void bench_load_mark(struct bench_load_mark *m);
+void bench_load_since(const struct bench_load_mark *m, struct bench_load *out);
+
+/* How long and how often to measure, and where. Key figures (the ones a
+ * target is checked against) get more repeats and longer runs. */
+struct bench_cfg {
+	bool quick;
+	unsigned reps, reps_key;
+	double secs, secs_key;
+	int cpu_a, cpu_b;       /* the two cores (cpu_b = cpu_a if only one) */
+	size_t cold_bytes;      /* working set of the cold measurements */
+};
+
+/* One repeat: measure for about secs and return the figure. */
+typedef double (*bench_fn)(void *arg, double secs);
+/* Run fn reps times; median/min/max into *st, machine load into *load. */
+void bench_measure(unsigned reps, double secs, bench_fn fn, void *arg,
+		   struct bench_stat *st, struct bench_load *load);
+
+#endif

@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: MIT */
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/pair.h"
+#include "lib/report.h"
+#include "lib/traffic.h"
+#include "lib/veth.h"
+#include "roce/afpacket.h"
+#include "roce/packet.h"
+#include "roce/params.h"
+#include "roce/status.h"
+
+#define RAW_BURST ROCE_AFP_TX_BATCH
+
+struct raw {
+	struct roce_port *tx, *rx;
+	struct roce_frame f[RAW_BURST];
+	int cpu_rx;
+	_Atomic int stop;
+	_Atomic int rx_ready;
+	uint64_t rx_frames, rx_ns;
+};
+
+static bool enter_ns(const char *name, char *why, size_t n)
+{
+	char path[256];
+	int fd;
+	bool ok;
+
+	snprintf(path, sizeof(path), "/run/netns/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, n, "no network namespace '%s'", name);
+		return false;
+	}
+	ok = setns(fd, CLONE_NEWNET) == 0;
+	close(fd);
+	if (!ok)
+		snprintf(why, n, "cannot enter network namespace '%s'", name);
+	return ok;
+}
+
+static struct roce_afpacket *open_port(const char *ns, const char *ifname,
+				       char *why, size_t n)
+{
+	struct roce_afpacket_config c = { 0 };
+	struct roce_afpacket *afp = NULL;
+	char err[256];
+
+	if (!enter_ns(ns, why, n))
+		return NULL;
+	c.ifname = ifname;
+	c.mode = ROCE_AFP_RING;
+	if (roce_afpacket_open(&c, &afp, err, sizeof(err)) != ROCE_OK) {
+		snprintf(why, n, "%s", err);
+		return NULL;
+	}
+	return afp;
+}
+
+/* A RoCE frame of the engine's kind from A to B, built like the engine
+ * builds it (valid ICRC), into buf; returns its length. */
+static uint32_t raw_frame(uint8_t *buf, const uint8_t *src, const uint8_t *dst,
+			  uint8_t opcode, uint32_t payload)
+{
+	static uint8_t data[ROCE_MAX_MTU];
+	struct roce_hdrs h;
+	size_t len;
+
+	memset(&h, 0, sizeof(h));
+	memcpy(h.eth.dst, dst, 6);
+	memcpy(h.eth.src, src, 6);
+	h.ip.ttl = 64;
+	h.ip.frag = ROCE_IPV4_DF;
+	h.udp.sport = 0xC000;
+	h.udp.dport = ROCE_UDP_PORT;
+	h.bth.opcode = opcode;
+	h.bth.pkey = ROCE_DEFAULT_PKEY;
+	bench_fill(data, payload, opcode);
+	if (roce_build(&h, data, payload, 0, buf, ROCE_MAX_FRAME, &len) != ROCE_OK)
+		bench_die("cannot build a %u-byte raw frame", payload);
+	return (uint32_t)len;
+}
+
+static void *raw_rx(void *arg)
+{
+	struct raw *r = arg;
+	struct roce_frame f[ROCE_RX_BURST];
+	uint64_t frames = 0, t0 = 0, last = 0;
+
+	bench_pin(r->cpu_rx);
+	atomic_store(&r->rx_ready, 1);
+	while (!atomic_load_explicit(&r->stop, memory_order_acquire)) {
+		unsigned n = roce_port_rx(r->rx, f, ROCE_RX_BURST);
+
+		if (!n)
+			continue;
+		last = bench_now_ns();
+		if (!t0)
+			t0 = last;
+		else
+			frames += n;    /* the first burst starts the clock */
+		roce_port_rx_release(r->rx, n);
+	}
+	r->rx_ns = last - t0;
+	r->rx_frames = frames;
+	return NULL;
+}
+
+/* Frames/s received at B while A's port sends as fast as it can. */
+static double raw_once(void *arg, double secs)
+{
+	struct raw *r = arg;
+	uint64_t t0;
+	pthread_t t;
+
+	atomic_store(&r->stop, 0);
+	atomic_store(&r->rx_ready, 0);
+	if (pthread_create(&t, NULL, raw_rx, r))
+		bench_die("cannot start a thread");
+	while (!atomic_load(&r->rx_ready))
+		;
+	t0 = bench_now_ns();
+	while (bench_now_ns() - t0 < secs * 1e9)
+		roce_port_tx(r->tx, r->f, RAW_BURST);
+	/* let the last frames arrive, then stop the receiver */
+	bench_sleep_us(2000);
+	atomic_store_explicit(&r->stop, 1, memory_order_release);
+	pthread_join(t, NULL);
+	return r->rx_ns ? (double)r->rx_frames / ((double)r->rx_ns * 1e-9) : 0;
+}
+
+static void raw_rates(const struct bench_cfg *cfg, struct roce_afpacket *a,
+		      struct roce_afpacket *b)
+{
+	const uint32_t mtu = roce_mtu_bytes(roce_afpacket_path_mtu(a));
+	const struct { uint8_t op; uint32_t payload; const char *cond, *what; } k[] = {
+		{ ROCE_OP_RC_ACK, 0, "ack", "ACK" },
+		{ ROCE_OP_RC_WRITE_ONLY, 64, "write64", "64 B WRITE ONLY" },
+		{ ROCE_OP_RC_WRITE_MIDDLE, mtu, "mtu", "path-MTU WRITE MIDDLE" },
+	};
+	static uint8_t buf[RAW_BURST][ROCE_MAX_FRAME];
+	struct roce_afpacket_stats sa0, sb0, sa1, sb1;
+	struct raw r;
+
+	memset(&r, 0, sizeof(r));
+	r.tx = roce_afpacket_port(a);
+	r.rx = roce_afpacket_port(b);
+	r.cpu_rx = cfg->cpu_b;
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		struct bench_row *row;
+		uint32_t len = 0;
+
+		for (unsigned j = 0; j < RAW_BURST; j++) {
+			len = raw_frame(buf[j], r.tx->mac, r.rx->mac, k[i].op, k[i].payload);
+			r.f[j] = (struct roce_frame){ buf[j], len };
+		}
+		roce_afpacket_get_stats(a, &sa0);
+		roce_afpacket_get_stats(b, &sb0);
+		row = bench_row_add("veth", "raw frames");
+		row->size = len;
+		row->mtu = mtu;
+		row->cores = 2;
+		snprintf(row->cond, sizeof(row->cond), "%s", k[i].cond);
+		snprintf(row->unit, sizeof(row->unit), "Mframes/s");
+		bench_pin(cfg->cpu_a);
+		bench_measure(cfg->reps_key, cfg->secs_key, raw_once, &r, &row->st,
+			      &row->load);
+		bench_pin(-1);
+		roce_afpacket_get_stats(a, &sa1);
+		roce_afpacket_get_stats(b, &sb1);
+		row->rate = row->st.med;
+		row->st.med *= 1e-6;
+		row->st.min *= 1e-6;
+		row->st.max *= 1e-6;
+		snprintf(row->note, sizeof(row->note), "%s frames, %.2f Gbit/s; %.0f%% of "
+			 "those sent arrived (kernel drops %llu)", k[i].what,
+			 row->rate * len * 8e-9, 100.0 * (double)(sb1.rx_frames - sb0.rx_frames) /
+			 (double)(sa1.tx_frames - sa0.tx_frames + 1),
+			 (unsigned long long)(sb1.rx_kernel_drops - sb0.rx_kernel_drops));
+	}
+}
+
+static void engines(const struct bench_cfg *cfg, struct roce_afpacket *a,
+		    struct roce_afpacket *b)
+{
+	static const uint32_t sizes[] = { 65536, 64 };
+	struct bench_pair p;
+	enum roce_mtu mtu = roce_afpacket_path_mtu(a);
+
+	memset(&p, 0, sizeof(p));
+	pair_open_ports(&p, roce_afpacket_port(a), roce_afpacket_port(b), mtu, 1);
+	pair_b_thread(&p, cfg->cpu_b);
+	bench_pin(cfg->cpu_a);
+	for (size_t i = 0; i < 2; i++) {
+		struct bench_row *row = bench_row_add("veth", "engine goodput");
+
+		row->mtu = roce_mtu_bytes(mtu);
+		row->qps = 1;
+		row->cores = 2;
+		traffic_row(&p, ROCE_WR_RDMA_WRITE, sizes[i], cfg->reps_key,
+			    cfg->secs_key, 1000 + i, row);
+	}
+	bench_pin(-1);
+	pair_close(&p);
+}
+
+bool veth_run(const struct bench_cfg *cfg, const struct veth_where *w,
+	      char *why, size_t whylen)
+{
+	struct roce_afpacket *a = NULL, *b = NULL;
+	int home = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	bool ok = false;
+
+	if (home < 0) {
+		snprintf(why, whylen, "cannot open /proc/self/ns/net");
+		return false;
+	}
+	a = open_port(w->ns_a, w->if_a, why, whylen);
+	if (a)
+		b = open_port(w->ns_b, w->if_b, why, whylen);
+	/* sockets keep their namespace: the rest runs from ours */
+	if (setns(home, CLONE_NEWNET) != 0)
+		bench_die("cannot return to the original network namespace");
+	close(home);
+	if (a && b) {
+		if (roce_afpacket_path_mtu(a) == 0) {
+			snprintf(why, whylen, "%s: MTU %u too small for RoCE", w->if_a,
+				 roce_afpacket_mtu(a));
+		} else {
+			raw_rates(cfg, a, b);
+			engines(cfg, a, b);
+			ok = true;
+		}
+	}
+	roce_afpacket_close(a);
+	roce_afpacket_close(b);
+	return ok;
+}
