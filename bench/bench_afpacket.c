@@ -5,7 +5,9 @@
  * receives them on a port in a second namespace; frames/s and Gbit/s
  * (frame bytes, no preamble/FCS/gap) delivered, for each mode and size.
  * Creates and removes its own namespaces and veth pair (MTU 9000, so 4 KB
- * frames fit): needs root and iproute2.
+ * frames fit): needs root and iproute2. Then the round trip of a 64 B
+ * frame (A sends, B echoes, A receives; one thread drives both ports, so
+ * it is the kernel path alone): median and 99th percentile.
  *
  *   bench_afpacket [--seconds S] [--csv]
  */
@@ -190,6 +192,78 @@ static int measure(struct run *r, bool csv)
 	return 0;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Poll p until one frame arrives, or 1 s. */
+static bool bounce(struct roce_port *p)
+{
+	double end = now() + 1.0;
+
+	while (now() < end) {
+		struct roce_frame f;
+
+		if (!roce_port_rx(p, &f, 1))
+			continue;
+		roce_port_rx_release(p, 1);
+		return true;
+	}
+	return false;
+}
+
+#define RTT_ROUNDS 2000
+
+static int latency(enum roce_afpacket_mode mode, bool csv)
+{
+	static double rtt[RTT_ROUNDS];
+	struct roce_afpacket *a, *b;
+	uint8_t fa[64] = { 0 }, fb[64] = { 0 };
+	struct roce_frame f = { fa, 64 };
+	unsigned n = 0;
+
+	if (open_port(g_nsa, g_ifa, mode, &a) || open_port(g_nsb, g_ifb, mode, &b))
+		return -1;
+	/* A -> B and B's echo -> A: UDP/4791 to each other's MAC */
+	memcpy(fa, roce_afpacket_port(b)->mac, 6);
+	memcpy(fa + 6, roce_afpacket_port(a)->mac, 6);
+	memcpy(fb, fa + 6, 6);
+	memcpy(fb + 6, fa, 6);
+	for (uint8_t *x = fa; x; x = x == fa ? fb : NULL) {
+		roce_put_be16(x + 12, ROCE_ETHERTYPE_IPV4);
+		x[14] = 0x45;
+		x[14 + 9] = ROCE_IPPROTO_UDP;
+		roce_put_be16(x + 14 + 20 + 2, ROCE_UDP_PORT);
+	}
+	for (unsigned i = 0; i < RTT_ROUNDS; i++) {
+		struct roce_frame e = { fb, 64 };
+		double t0 = now();
+
+		if (roce_port_tx(roce_afpacket_port(a), &f, 1) != 1 ||
+		    !bounce(roce_afpacket_port(b)) ||
+		    roce_port_tx(roce_afpacket_port(b), &e, 1) != 1 ||
+		    !bounce(roce_afpacket_port(a)))
+			continue;
+		rtt[n++] = (now() - t0) * 1e6;
+	}
+	roce_afpacket_close(a);
+	roce_afpacket_close(b);
+	if (!n)
+		return -1;
+	qsort(rtt, n, sizeof(rtt[0]), cmp_double);
+	if (csv)
+		printf("%s,rtt64,%.1f,%.1f,%u\n", roce_afpacket_mode_name(mode),
+		       rtt[n / 2], rtt[n * 99 / 100], n);
+	else
+		printf("%-8s round trip of 64 B: median %7.1f us, p99 %7.1f us "
+		       "(%u rounds)\n", roce_afpacket_mode_name(mode), rtt[n / 2],
+		       rtt[n * 99 / 100], n);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option lopts[] = {
@@ -239,5 +313,8 @@ int main(int argc, char **argv)
 			if (measure(&r, csv))
 				return 1;
 		}
+	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++)
+		if (latency(modes[m], csv))
+			return 1;
 	return 0;
 }
