@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: MIT */
+/* roce-demo's command line: the options, their checks and --help. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "roce-demo/demo.h"
+#include "roce/status.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: roce-demo [options]\n"
+		"Two emulated RoCE v2 NICs (A, B) on an in-memory link, configured through\n"
+		"their register files, run the seed's flow: A SENDs an advertisement of its\n"
+		"memory; B WRITEs into it, READs back and compares, runs FETCH_AND_ADD and\n"
+		"CMP_AND_SWAP; then a perftest-style bandwidth table (B -> A), the latency\n"
+		"of an 8-byte WRITE and the counters of both NICs.\n"
+		"\n"
+		"  --mtu N           path MTU: 256, 512, 1024, 2048 or 4096 (default 1024)\n"
+		"  --size BYTES      WRITE/READ size of the flow, K/M suffix allowed\n"
+		"                    (default 1M, at most %uM)\n"
+		"  --iters N         messages per bandwidth row and latency samples\n"
+		"                    (default %u, %u with --quick, at most %u)\n"
+		"  --loss PCT        drop PCT%% of the frames on the link (default 0)\n"
+		"  --reorder PCT     hold back PCT%% of the frames past the next one (default 0)\n"
+		"  --duplicate PCT   deliver PCT%% of the frames twice (default 0)\n"
+		"  --corrupt PCT     flip a bit in PCT%% of the frames (default 0)\n"
+		"  --seed N          seed of the link's faults and the data pattern (default 1)\n"
+		"  --pcap FILE       capture every frame on the link into FILE\n"
+		"  --threads         run each engine on its own thread (default: poll both\n"
+		"                    from the main thread)\n"
+		"  --quick           fewer iterations and shorter time caps (for tests)\n"
+		"  --json            print one JSON object instead of the text report\n"
+		"  --all-counters    list every counter, not only the non-zero ones\n"
+		"  -h, --help        this text\n"
+		"\n"
+		"Exit status: 0 every step passed, 1 a step failed, 2 bad option.\n",
+		ROCE_DEMO_SIZE_MAX >> 20, ROCE_DEMO_ITERS_DEFAULT,
+		ROCE_DEMO_ITERS_QUICK, ROCE_DEMO_ITERS_MAX);
+}
+
+static int bad_opt(const char *opt, const char *val, const char *why)
+{
+	fprintf(stderr, "roce-demo: bad %s '%s': %s (try --help)\n", opt, val, why);
+	return 2;
+}
+
+static int parse_pct(const char *opt, const char *s, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || isnan(v))
+		return bad_opt(opt, s, "not a number");
+	if (v < 0 || v > 100)
+		return bad_opt(opt, s, "a percentage must lie in 0..100");
+	*out = v;
+	return 0;
+}
+
+static int parse_mtu(const char *s, enum roce_mtu *out)
+{
+	for (enum roce_mtu m = ROCE_MTU_256; m <= ROCE_MTU_4096; m++) {
+		char buf[8];
+
+		snprintf(buf, sizeof(buf), "%u", roce_mtu_bytes(m));
+		if (strcmp(s, buf) == 0) {
+			*out = m;
+			return 0;
+		}
+	}
+	return bad_opt("--mtu", s, "must be 256, 512, 1024, 2048 or 4096");
+}
+
+static int parse_num(const char *opt, const char *s, bool suffix, uint64_t min,
+		     uint64_t max, uint64_t *out)
+{
+	char why[64];
+	int st = roce_parse_u64(s, suffix, out);
+
+	if (st == ROCE_E_FORMAT)
+		return bad_opt(opt, s, suffix ? "not a size (e.g. 4096, 64K, 1M)"
+					      : "not a non-negative integer");
+	snprintf(why, sizeof(why), "must lie in %" PRIu64 "..%" PRIu64, min, max);
+	if (st != ROCE_OK || *out < min || *out > max)
+		return bad_opt(opt, s, why);
+	return 0;
+}
+
+enum { OPT_MTU = 256, OPT_SIZE, OPT_ITERS, OPT_LOSS, OPT_REORDER, OPT_DUP,
+       OPT_CORRUPT, OPT_SEED, OPT_PCAP, OPT_THREADS, OPT_QUICK, OPT_JSON,
+       OPT_ALL };
+
+static int parse_opt(int c, const char *arg, struct opts *o, bool *iters_set)
+{
+	uint64_t v;
+	int rc;
+
+	switch (c) {
+	case OPT_MTU:
+		return parse_mtu(arg, &o->mtu);
+	case OPT_SIZE:
+		return parse_num("--size", arg, true, 1, ROCE_DEMO_SIZE_MAX, &o->size);
+	case OPT_ITERS:
+		rc = parse_num("--iters", arg, false, 1, ROCE_DEMO_ITERS_MAX, &v);
+		o->iters = (uint32_t)v;
+		*iters_set = true;
+		return rc;
+	case OPT_LOSS: return parse_pct("--loss", arg, &o->loss);
+	case OPT_REORDER: return parse_pct("--reorder", arg, &o->reorder);
+	case OPT_DUP: return parse_pct("--duplicate", arg, &o->duplicate);
+	case OPT_CORRUPT: return parse_pct("--corrupt", arg, &o->corrupt);
+	case OPT_SEED:
+		return parse_num("--seed", arg, false, 0, UINT64_MAX, &o->seed);
+	case OPT_PCAP: o->pcap = arg; return 0;
+	case OPT_THREADS: o->threads = true; return 0;
+	case OPT_QUICK: o->quick = true; return 0;
+	case OPT_JSON: o->json = true; return 0;
+	case OPT_ALL: o->all_counters = true; return 0;
+	}
+	return 2;
+}
+
+/* 0 to run, 1 after --help (exit 0), 2 on a bad option. */
+int demo_parse_args(int argc, char **argv, struct opts *o)
+{
+	static const struct option lo[] = {
+		{ "mtu", required_argument, NULL, OPT_MTU },
+		{ "size", required_argument, NULL, OPT_SIZE },
+		{ "iters", required_argument, NULL, OPT_ITERS },
+		{ "loss", required_argument, NULL, OPT_LOSS },
+		{ "reorder", required_argument, NULL, OPT_REORDER },
+		{ "duplicate", required_argument, NULL, OPT_DUP },
+		{ "corrupt", required_argument, NULL, OPT_CORRUPT },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "pcap", required_argument, NULL, OPT_PCAP },
+		{ "threads", no_argument, NULL, OPT_THREADS },
+		{ "quick", no_argument, NULL, OPT_QUICK },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "all-counters", no_argument, NULL, OPT_ALL },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool iters_set = false;
+	int c;
+
+	*o = (struct opts){ .mtu = ROCE_MTU_1024, .size = ROCE_DEMO_SIZE_DEFAULT,
+			    .seed = 1 };
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return 1;
+		}
+		if (c == '?' || c == ':') {
+			fprintf(stderr, "roce-demo: %s '%s' (try --help)\n",
+				c == ':' ? "missing value for" : "unknown option",
+				argv[optind - 1]);
+			return 2;
+		}
+		if (parse_opt(c, optarg, o, &iters_set))
+			return 2;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "roce-demo: unexpected argument '%s' (try --help)\n",
+			argv[optind]);
+		return 2;
+	}
+	if (!iters_set)
+		o->iters = o->quick ? ROCE_DEMO_ITERS_QUICK : ROCE_DEMO_ITERS_DEFAULT;
+	return 0;
+}
