@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rocectl's shared state and the functions its files call across.
+ *
+ *   rocectl.c   command line, bus selection, dispatch
+ *   output.c    errors and JSON strings
+ *   regs.c      read, write, dump: registers with their fields decoded
+ *   device.c    info, qp, mr: the device and its table entries
+ *   config.c    init, verify: the power-on sequence from a config file
+ *   counters.c  counters, --watch
+ */
+#ifndef ROCECTL_CTL_H
+#define ROCECTL_CTL_H
+
+#include "roce/bus.h"
+#include "roce/device.h"
+#include "roce/driver.h"
+
+/* Exit status: 0 success; 1 the device or bus said no (error response,
+ * mismatch, timeout); 2 a bad command line or config file. */
+#define EXIT_DEVICE 1
+#define EXIT_USAGE 2
+
+struct ctl {
+	const char *sock;		/* bus selection */
+	const char *mmap_spec;
+	int local;
+	int json;
+	struct roce_bus bus;
+	struct roce_device *dev;	/* --local */
+	struct roce_drv drv;
+};
+
+/* output.c */
+void ctl_json_str(const char *s);
+/* Say what went wrong on stderr (and as {"error":...} with --json; c may
+ * be NULL before the options are read); returns code. */
+int ctl_fail(struct ctl *c, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The driver's message for its last failure; returns EXIT_DEVICE. */
+int ctl_drv_fail(struct ctl *c);
+
+/* The commands: argv holds the command's arguments; each returns the exit
+ * status. */
+int cmd_read(struct ctl *c, int argc, char **argv);
+int cmd_write(struct ctl *c, int argc, char **argv);
+int cmd_dump(struct ctl *c, int argc, char **argv);
+int cmd_info(struct ctl *c, int argc, char **argv);
+int cmd_qp(struct ctl *c, int argc, char **argv);
+int cmd_mr(struct ctl *c, int argc, char **argv);
+int cmd_init(struct ctl *c, int argc, char **argv);
+int cmd_verify(struct ctl *c, int argc, char **argv);
+int cmd_counters(struct ctl *c, int argc, char **argv);
+
+#endif
