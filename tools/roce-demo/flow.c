@@ -181,7 +181,7 @@ static bool atomic_op(struct demo *d, struct step *s, enum roce_wr_opcode op,
 	wr.wr.atomic.compare_add = compare_add;
 	wr.wr.atomic.swap = swap;
 	if (!demo_post_wait(d, b, &wr, s, op == ROCE_WR_ATOMIC_FETCH_AND_ADD ?
-		       "FETCH_AND_ADD" : "CMP_AND_SWAP"))
+			    "FETCH_AND_ADD" : "CMP_AND_SWAP"))
 		return false;
 	memcpy(orig, b->buf + d->b_result, 8);
 	return true;
