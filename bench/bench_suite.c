@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "lib/engine.h"
 #include "lib/limits.h"
@@ -131,6 +132,24 @@ static int parse_op(const char *s, int *op)
 	return 0;
 }
 
+static int parse_cpus(const char *s, int *a, int *b)
+{
+	unsigned long x, y;
+	char buf[32], *comma;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	comma = strchr(buf, ',');
+	if (!comma)
+		return -1;
+	*comma = 0;
+	if (!num(buf, 0, (unsigned long)bench_ncpus() - 1, &x) ||
+	    !num(comma + 1, 0, (unsigned long)bench_ncpus() - 1, &y))
+		return -1;
+	*a = (int)x;
+	*b = (int)y;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
@@ -155,7 +174,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long v;
-	int c, a, b;
+	int c;
 	bool reps = false, kreps = false, sec = false, ksec = false;
 
 	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
@@ -212,11 +231,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->cores = (unsigned)v;
 			break;
 		case 'C':
-			if (sscanf(optarg, "%d,%d%n", &a, &b, &c) != 2 || a < 0 || b < 0 ||
-			    a >= bench_ncpus() || b >= bench_ncpus())
+			if (parse_cpus(optarg, &o->cfg.cpu_a, &o->cfg.cpu_b))
 				return bad("--cpus", optarg, "two online CPU numbers A,B");
-			o->cfg.cpu_a = a;
-			o->cfg.cpu_b = b;
 			break;
 		case 'v':
 			if (parse_veth(o, optarg))

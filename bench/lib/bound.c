@@ -195,7 +195,7 @@ void bound_run(const struct bench_cfg *cfg, const unsigned *mtus, unsigned n_mtu
 			r->mtu = mtus[m];
 			r->cores = cores;
 			bench_pin(cfg->cpu_a);
-			bench_measure(cfg->reps_key, cfg->secs_key,
+			bench_measure(cfg->reps_key, cfg->secs_key, false,
 				      cores == 1 ? one_core : two_cores, b, &r->st, &r->load);
 			bench_pin(-1);
 			bound_fini(b);

@@ -97,8 +97,8 @@ void engine_latency(const struct bench_cfg *cfg)
 		bench_pin(-1);
 		r50 = bench_row_add("latency", "8 B WRITE round trip");
 		r99 = bench_row_add("latency", "8 B WRITE round trip");
-		bench_stat_of(p50, cfg->reps_key, &r50->st);
-		bench_stat_of(p99, cfg->reps_key, &r99->st);
+		bench_stat_of(p50, cfg->reps_key, true, &r50->st);
+		bench_stat_of(p99, cfg->reps_key, true, &r99->st);
 		bench_load_since(&mark, &r50->load);
 		r99->load = r50->load;
 		snprintf(r50->cond, sizeof(r50->cond), "p50");

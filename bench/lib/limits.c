@@ -78,7 +78,7 @@ static void passes(const struct bench_cfg *cfg)
 				else
 					snprintf(r->note, sizeof(r->note), "cold: %zu MB walked",
 						 span >> 20);
-				bench_measure(cfg->reps_key, cfg->secs, pass_once, &p,
+				bench_measure(cfg->reps_key, cfg->secs, false, pass_once, &p,
 					      &r->st, &r->load);
 			}
 		}
@@ -175,8 +175,8 @@ static void cacheline(const struct bench_cfg *cfg)
 		cacheline_rtt(cfg, n, &p50[i], &p99[i]);
 	r50 = bench_row_add("limits", "cacheline rtt");
 	r99 = bench_row_add("limits", "cacheline rtt");
-	bench_stat_of(p50, reps, &r50->st);
-	bench_stat_of(p99, reps, &r99->st);
+	bench_stat_of(p50, reps, true, &r50->st);
+	bench_stat_of(p99, reps, true, &r99->st);
 	bench_load_since(&m, &r50->load);
 	r99->load = r50->load;
 	snprintf(r50->cond, sizeof(r50->cond), "p50");
@@ -197,7 +197,7 @@ void limits_run(const struct bench_cfg *cfg)
 	r = bench_row_add("limits", "syscall getppid");
 	snprintf(r->unit, sizeof(r->unit), "ns");
 	r->cores = 1;
-	bench_measure(cfg->reps_key, cfg->secs, syscall_once, NULL, &r->st, &r->load);
+	bench_measure(cfg->reps_key, cfg->secs, true, syscall_once, NULL, &r->st, &r->load);
 	bench_pin(-1);
 	cacheline(cfg);
 }

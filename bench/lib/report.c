@@ -97,7 +97,7 @@ void bench_print_limits(FILE *out)
 
 	fprintf(out, "\n== Limits of this machine (single core unless noted)\n");
 	fprintf(out, "  %-34s %6s %5s %12s %-8s %s\n", "what", "size", "cores",
-		"median", "unit", "spread");
+		"best", "unit", "spread");
 	for (unsigned i = 0; i < n_rows; i++) {
 		const struct bench_row *r = &rows[i];
 		char what[64];
@@ -110,7 +110,7 @@ void bench_print_limits(FILE *out)
 			 r->cond[0] ? " " : "", r->cond, r->mtu ? " mtu " : "",
 			 r->mtu ? (r->mtu == 4096 ? "4096" : "1024") : "");
 		fprintf(out, "  %-34s %6s %5u %12.3f %-8s %s\n", what,
-			r->size ? sz : "-", r->cores ? r->cores : 1, r->st.med,
+			r->size ? sz : "-", r->cores ? r->cores : 1, r->st.best,
 			r->unit, sp);
 	}
 }
@@ -150,7 +150,7 @@ static void print_matrix(FILE *out, bool norm)
 			"/ CPUs used): what dedicated cores would give\n");
 	else
 		fprintf(out, "\n== In memory: engine <-> engine goodput, Gbit/s of message "
-			"payload (median of repeats)\n");
+			"payload (best of the repeats)\n");
 	fprintf(out, "  %-5s %4s %3s %5s", "op", "mtu", "qps", "cores");
 	for (unsigned k = 0; k < ns; k++) {
 		size_text(sizes[k], sz, sizeof(sz));
@@ -182,7 +182,7 @@ static void print_matrix(FILE *out, bool norm)
 			}
 			const struct bench_stat *st = norm ? &c->norm : &c->st;
 
-			fprintf(out, " %6.2f%c", st->med, c->retx ? '!' : ' ');
+			fprintf(out, " %6.2f%c", st->best, c->retx ? '!' : ' ');
 			any_retx |= c->retx != 0;
 			if (bench_spread(st) > worst)
 				worst = bench_spread(st);
@@ -215,7 +215,7 @@ void bench_print_latency(FILE *out)
 			continue;
 		spread_text(&r->st, sp, sizeof(sp));
 		fprintf(out, "  %-34s cores %u  %-3s %9.3f %-3s %s %s\n", r->name,
-			r->cores, r->cond, r->st.med, r->unit, sp, r->note);
+			r->cores, r->cond, r->st.best, r->unit, sp, r->note);
 	}
 }
 
@@ -234,7 +234,7 @@ void bench_print_veth(FILE *out)
 		any = true;
 		spread_text(&r->st, sp, sizeof(sp));
 		fprintf(out, "  %-16s %-5s %7u B %9.3f %-9s %s %s\n", r->name, r->op,
-			r->size, r->st.med, r->unit, sp, r->note);
+			r->size, r->st.best, r->unit, sp, r->note);
 	}
 }
 

@@ -130,6 +130,8 @@ static void json_row(FILE *f, const struct bench_row *r)
 		fprintf(f, ",\"cores\":%u", r->cores);
 	fputs(",\"unit\":", f);
 	jstr(f, r->unit);
+	fputs(",\"value\":", f);
+	jnum(f, r->st.best);
 	fputs(",\"median\":", f);
 	jnum(f, r->st.med);
 	fputs(",\"min\":", f);
@@ -143,6 +145,8 @@ static void json_row(FILE *f, const struct bench_row *r)
 		jnum(f, r->rate);
 	}
 	if (r->norm.reps) {
+		fputs(",\"norm_value\":", f);
+		jnum(f, r->norm.best);
 		fputs(",\"norm_median\":", f);
 		jnum(f, r->norm.med);
 		fputs(",\"norm_min\":", f);
@@ -246,12 +250,12 @@ bool bench_write_csv(const char *path)
 
 	if (!f)
 		return false;
-	fputs("section,name,op,cond,size,mtu,qps,cores,unit,median,min,max,reps,"
+	fputs("section,name,op,cond,size,mtu,qps,cores,unit,value,median,min,max,reps,"
 	      "rate_per_s,retransmissions,loadavg1,others_cpus,self_cpus\n", f);
 	for (unsigned i = 0; i < nr; i++)
-		fprintf(f, "%s,%s,%s,%s,%u,%u,%u,%u,%s,%.6g,%.6g,%.6g,%u,%.6g,%llu,%.2f,%.2f,%.2f\n",
+		fprintf(f, "%s,%s,%s,%s,%u,%u,%u,%u,%s,%.6g,%.6g,%.6g,%.6g,%u,%.6g,%llu,%.2f,%.2f,%.2f\n",
 			r[i].section, r[i].name, r[i].op, r[i].cond, r[i].size,
-			r[i].mtu, r[i].qps, r[i].cores, r[i].unit, r[i].st.med,
+			r[i].mtu, r[i].qps, r[i].cores, r[i].unit, r[i].st.best, r[i].st.med,
 			r[i].st.min, r[i].st.max, r[i].st.reps, r[i].rate,
 			(unsigned long long)r[i].retx, r[i].load.loadavg1,
 			r[i].load.others_cpus, r[i].load.self_cpus);

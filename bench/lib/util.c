@@ -75,7 +75,7 @@ static int cmp_double(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-void bench_stat_of(const double *v, unsigned reps, struct bench_stat *s)
+void bench_stat_of(const double *v, unsigned reps, bool lower, struct bench_stat *s)
 {
 	double tmp[BENCH_MAX_REPS];
 
@@ -84,8 +84,10 @@ void bench_stat_of(const double *v, unsigned reps, struct bench_stat *s)
 	memcpy(tmp, v, reps * sizeof(*v));
 	qsort(tmp, reps, sizeof(*tmp), cmp_double);
 	s->reps = reps;
+	s->lower = lower;
 	s->min = tmp[0];
 	s->max = tmp[reps - 1];
+	s->best = lower ? s->min : s->max;
 	/* the lower median for an even count: repeats are disturbed upward
 	 * (other jobs slow us down), never downward */
 	s->med = reps % 2 ? tmp[reps / 2] : tmp[reps / 2 - 1] > tmp[reps / 2]
@@ -190,7 +192,7 @@ void bench_load_since(const struct bench_load_mark *m, struct bench_load *out)
 	out->steal_cpus = (double)(now.steal_ticks - m->steal_ticks) * tick_ns / dt;
 }
 
-void bench_measure(unsigned reps, double secs, bench_fn fn, void *arg,
+void bench_measure(unsigned reps, double secs, bool lower, bench_fn fn, void *arg,
 		   struct bench_stat *st, struct bench_load *load)
 {
 	double v[BENCH_MAX_REPS];
@@ -201,6 +203,6 @@ void bench_measure(unsigned reps, double secs, bench_fn fn, void *arg,
 	bench_load_mark(&m);
 	for (unsigned i = 0; i < reps; i++)
 		v[i] = fn(arg, secs);
-	bench_stat_of(v, reps, st);
+	bench_stat_of(v, reps, lower, st);
 	bench_load_since(&m, load);
 }

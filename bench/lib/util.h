@@ -33,12 +33,18 @@ void bench_sleep_us(unsigned us);
 bool bench_pin(int cpu);
 int bench_ncpus(void);
 
-/* Median, min and max of reps values. */
+/*
+ * Repeats of one measurement: the best (the highest rate, or the lowest
+ * time when lower is better), the median, min and max. Other jobs on the
+ * machine only ever slow a repeat down, so the best repeat is the
+ * figure; the spread says how disturbed the others were.
+ */
 struct bench_stat {
-	double med, min, max;
+	double best, med, min, max;
 	unsigned reps;
+	bool lower;             /* lower is better (times) */
 };
-void bench_stat_of(const double *v, unsigned reps, struct bench_stat *s);
+void bench_stat_of(const double *v, unsigned reps, bool lower, struct bench_stat *s);
 /* (max - min) / median, 0 when the median is 0. */
 double bench_spread(const struct bench_stat *s);
 
@@ -81,8 +87,9 @@ struct bench_cfg {
 
 /* One repeat: measure for about secs and return the figure. */
 typedef double (*bench_fn)(void *arg, double secs);
-/* Run fn reps times; median/min/max into *st, machine load into *load. */
-void bench_measure(unsigned reps, double secs, bench_fn fn, void *arg,
+/* Run fn reps times; the figures into *st (lower: lower is better), the
+ * machine's load meanwhile into *load. */
+void bench_measure(unsigned reps, double secs, bool lower, bench_fn fn, void *arg,
 		   struct bench_stat *st, struct bench_load *load);
 
 #endif
