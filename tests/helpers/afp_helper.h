@@ -55,6 +55,13 @@ static inline void h_sleep_ms(unsigned ms)
 	nanosleep(&ts, NULL);
 }
 
+static inline void h_sleep_us(unsigned us)
+{
+	struct timespec ts = { us / 1000000, (long)(us % 1000000) * 1000L };
+
+	nanosleep(&ts, NULL);
+}
+
 static void h_watchdog_fired(int sig)
 {
 	static const char msg[] = "watchdog: test took too long\n";
