@@ -81,8 +81,17 @@ expect "$DN: interface has no carrier" \
 expect "Operation not permitted (AF_PACKET needs CAP_NET_RAW)" \
   setpriv --reuid 65534 --regid 65534 --clear-groups \
   "$roced" --socket "$tmp/e.sock" --netdev "$IFA" --ip 192.0.2.1
-out=$("$roced" --netdev "$IFA" 2>&1); rc=$?
-[ "$rc" -eq 2 ] && [[ $out == *"--netdev and --ip go together"* ]] || fail "usage: $rc $out"
+usage() { # want-substring args...
+  local want=$1; shift
+  out=$("$roced" "$@" 2>&1); rc=$?
+  [ "$rc" -eq 2 ] && [[ $out == *"$want"* ]] || fail "'$*': exit $rc, '$out'"
+}
+usage "--netdev and --ip go together" --netdev "$IFA"
+usage "--netdev and --ip go together" --ip 192.0.2.1
+usage "not an IPv4 address" --netdev "$IFA" --ip 192.0.2
+usage "not a unicast address" --netdev "$IFA" --ip 224.0.0.1
+usage "not auto, ring, ring-v3 or mmsg" --netdev "$IFA" --ip 192.0.2.1 --link-mode fast
+usage "not auto, on or off" --netdev "$IFA" --ip 192.0.2.1 --arp maybe
 
 [ "$failures" -eq 0 ] || exit 1
 echo "afpacket_roced: pass"
