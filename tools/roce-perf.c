@@ -58,7 +58,8 @@ static void *server_thread(void *arg)
 
 static int selftest(struct perf_opts *o)
 {
-	struct roce_memlink_config lc = { .seed = 1, .ring_frames = PERF_SELFTEST_RING };
+	struct roce_memlink_config lc = { .seed = 1, .ring_frames = PERF_SELFTEST_RING,
+					  .lossless = true };
 	struct side srv = { .o = *o }, cli = { .o = *o };
 	char err[128];
 	uint16_t port = 0;

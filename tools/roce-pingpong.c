@@ -458,7 +458,7 @@ static void *server_thread(void *arg)
 
 static int selftest(const struct pp_opts *o)
 {
-	struct roce_memlink_config lc = { .seed = 1, .ring_frames = 8192 };
+	struct roce_memlink_config lc = { .seed = 1, .ring_frames = 8192, .lossless = true };
 	struct roce_memlink *ml;
 	struct pp *s = calloc(1, sizeof(*s)), *c = calloc(1, sizeof(*c));
 	char *text = NULL;

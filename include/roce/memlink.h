@@ -56,6 +56,7 @@
 #ifndef ROCE_MEMLINK_H
 #define ROCE_MEMLINK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "roce/link.h"
@@ -74,13 +75,17 @@ struct roce_memlink_config {
 				 * 0 = ROCE_MEMLINK_RING_DEFAULT */
 	unsigned max_frame;     /* slot size; 0 = ROCE_MAX_FRAME */
 	const char *pcap_path;  /* NULL = no capture */
+	bool lossless;          /* a full receive ring pauses its senders
+				 * (tx_burst takes fewer frames, as PFC
+				 * pauses a lossless RoCE fabric) instead
+				 * of dropping; injected loss still drops */
 	uint64_t (*now_ns)(void *ctx); /* clock for delay and hold;
 					* NULL = CLOCK_MONOTONIC */
 	void *clock_ctx;
 };
 
 struct roce_memlink_stats {
-	uint64_t sent;          /* frames handed to tx_burst */
+	uint64_t sent;          /* frames tx_burst took */
 	uint64_t delivered;     /* copies written into a receive ring */
 	uint64_t lost;          /* copies dropped by the loss fault */
 	uint64_t duplicated;    /* copies delivered twice */
@@ -89,6 +94,7 @@ struct roce_memlink_stats {
 	uint64_t no_route;      /* unicast to an unknown MAC or to the sender */
 	uint64_t ring_full;     /* copies dropped: receive ring full */
 	uint64_t bad_len;       /* frames too short or longer than max_frame */
+	uint64_t paused;        /* lossless: bursts cut short by a full ring */
 };
 
 /*

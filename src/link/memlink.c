@@ -91,6 +91,7 @@ int roce_memlink_create(const struct roce_memlink_config *cfg,
 	l->hold_ns = cfg->reorder_hold_ns ? cfg->reorder_hold_ns : ROCE_MEMLINK_HOLD_NS;
 	l->ring_frames = frames;
 	l->max_frame = max_frame;
+	l->lossless = cfg->lossless;
 	l->slot_size = (max_frame + ML_CACHELINE - 1) & ~(uint32_t)(ML_CACHELINE - 1);
 	l->now_ns = cfg->now_ns ? cfg->now_ns : monotonic_ns;
 	l->clock_ctx = cfg->now_ns ? cfg->clock_ctx : NULL;
@@ -198,6 +199,7 @@ void roce_memlink_get_stats(const struct roce_memlink *l,
 		ML_SUM(corrupted);
 		ML_SUM(no_route);
 		ML_SUM(ring_full);
+		ML_SUM(paused);
 		ML_SUM(bad_len);
 #undef ML_SUM
 	}

@@ -81,7 +81,7 @@ static inline uint64_t ml_tag(uint64_t old, unsigned dst, enum ml_hold_state s)
  * load + store, no read-modify-write), read by anyone. */
 struct ml_stats {
 	_Atomic uint64_t sent, delivered, lost, duplicated, reordered,
-		corrupted, no_route, ring_full, bad_len;
+		corrupted, no_route, ring_full, bad_len, paused;
 };
 
 static inline void ml_count(_Atomic uint64_t *c, uint64_t n)
@@ -130,6 +130,7 @@ struct roce_memlink {
 	uint64_t seed;
 	uint32_t delay_ns, hold_ns;
 	uint32_t ring_frames, max_frame, slot_size;
+	bool lossless;
 	uint64_t (*now_ns)(void *ctx);
 	void *clock_ctx;
 	struct roce_pcap_writer *pcap;
@@ -156,6 +157,7 @@ static inline unsigned ml_nports(const struct roce_memlink *l)
 int ml_ring_init(struct ml_ring *r, uint32_t frames, uint32_t slot_size);
 void ml_ring_free(struct ml_ring *r);
 unsigned ml_ring_reserve(struct ml_ring *r, unsigned want, uint64_t *pos);
+uint64_t ml_ring_room(struct ml_ring *r);
 void ml_ring_put(struct ml_ring *r, uint64_t pos, const struct ml_emit *e,
 		 uint64_t visible_ns);
 unsigned ml_ring_lend(struct ml_ring *r, struct roce_frame *f, unsigned max,

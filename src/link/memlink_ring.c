@@ -70,6 +70,15 @@ unsigned ml_ring_reserve(struct ml_ring *r, unsigned want, uint64_t *pos)
 	}
 }
 
+/* Free slots right now (other producers may take some before we do). */
+uint64_t ml_ring_room(struct ml_ring *r)
+{
+	uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
+	uint64_t h = atomic_load_explicit(&r->head, memory_order_acquire);
+
+	return t - h > r->size ? 0 : r->size - (t - h);
+}
+
 /* Write one reserved slot and publish it. */
 void ml_ring_put(struct ml_ring *r, uint64_t pos, const struct ml_emit *e,
 		 uint64_t visible_ns)

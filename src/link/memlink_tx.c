@@ -214,6 +214,25 @@ static void switch_frame(struct ml_port *s, unsigned nports, const uint8_t *f,
 	deliver(s, d, f, len, faults, thresh);
 }
 
+/*
+ * Lossless mode: does the unicast frame f still fit in its destination's
+ * ring, counting what this burst already staged for it, a duplicate, and
+ * the frames held back for it? Broadcasts are not paused.
+ */
+static bool room_for(struct ml_port *s, unsigned nports, const uint8_t *f)
+{
+	struct ml_port *d;
+	uint64_t need;
+
+	if (f[0] & 1)
+		return true;
+	d = route(s, nports, ml_mac_key(f));
+	if (!d || d == s)
+		return true;            /* dropped as no_route anyway */
+	need = 2 + ROCE_MEMLINK_HOLD_SLOTS + (s->batch.dst == d ? s->batch.n : 0);
+	return ml_ring_room(&d->ring) >= need;
+}
+
 static unsigned ml_tx_burst(void *ctx, const struct roce_frame *frames,
 			    unsigned n)
 {
@@ -227,7 +246,9 @@ static unsigned ml_tx_burst(void *ctx, const struct roce_frame *frames,
 		thresh[i] = atomic_load_explicit(&l->thresh[i], memory_order_relaxed);
 		faults |= thresh[i] != 0;
 	}
-	for (unsigned i = 0; i < n; i++) {
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
 		const uint8_t *f = frames[i].data;
 		uint32_t len = frames[i].len;
 
@@ -235,13 +256,17 @@ static unsigned ml_tx_burst(void *ctx, const struct roce_frame *frames,
 			ml_count(&s->st.bad_len, 1);
 			continue;
 		}
+		if (l->lossless && !room_for(s, nports, f)) {
+			ml_count(&s->st.paused, 1);
+			break;          /* the rest waits: the caller sends again */
+		}
 		if (l->pcap)
 			roce_pcap_write(l->pcap, f, len, 0);
 		switch_frame(s, nports, f, len, faults, thresh);
 	}
 	ml_batch_flush(s);
-	ml_count(&s->st.sent, n);
-	return n;
+	ml_count(&s->st.sent, i);
+	return i;
 }
 
 const struct roce_port_ops ml_port_ops = {

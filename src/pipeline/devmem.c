@@ -61,8 +61,10 @@ void *devmem_alloc(struct devmem *m, size_t len, size_t align)
 		align = 64;
 	for (struct block **pp = &m->free; *pp; pp = &(*pp)->next) {
 		struct block *b = *pp, *u;
-		size_t start = (b->off + align - 1) & ~(align - 1);
-		size_t pre = start - b->off;
+		/* align the address the application sees, not the offset:
+		 * the DDR itself need not start on a page */
+		uintptr_t addr = (uintptr_t)m->base + b->off;
+		size_t pre = (size_t)(((addr + align - 1) & ~(uintptr_t)(align - 1)) - addr);
 
 		if (pre > b->len || b->len - pre < len)
 			continue;

@@ -258,6 +258,47 @@ static void test_ring_full(void **state)
 	roce_memlink_destroy(l);
 }
 
+/* Lossless (PFC-like): a full ring pauses the sender instead of dropping;
+ * what was refused goes through, in order, once the receiver drained. */
+static void test_lossless_pauses(void **state)
+{
+	struct roce_memlink_config c = { .ring_frames = 16, .max_frame = 64, .lossless = true };
+	struct roce_memlink *l = mk_link(&c);
+	struct roce_memlink_stats st;
+	struct roce_port a, b;
+	struct roce_frame tx[40], rx[16];
+	static uint8_t bufs[40][64];
+	uint32_t next = 0, got = 0;
+	unsigned took;
+
+	(void)state;
+	attach(l, mac_a, &a);
+	attach(l, mac_b, &b);
+	for (uint32_t i = 0; i < 40; i++) {
+		tx[i].data = bufs[i];
+		tx[i].len = mk_frame(bufs[i], mac_b, mac_a, i, 64);
+	}
+	/* room for 16 minus the reserve for a duplicate and held frames */
+	took = roce_port_tx(&a, tx, 40);
+	assert_true(took > 0 && took < 16);
+	next = took;
+	for (int round = 0; round < 100 && got < 40; round++) {
+		unsigned n = roce_port_rx(&b, rx, 16);
+
+		for (unsigned i = 0; i < n; i++, got++)
+			assert_int_equal(frame_seq(rx[i].data), got);
+		roce_port_rx_release(&b, n);
+		if (next < 40)
+			next += roce_port_tx(&a, tx + next, 40 - next);
+	}
+	assert_int_equal(got, 40);
+	roce_memlink_get_stats(l, &st);
+	assert_int_equal(st.ring_full, 0);
+	assert_int_equal(st.sent, 40);
+	assert_true(st.paused > 0);
+	roce_memlink_destroy(l);
+}
+
 /* ---- delay and held frames (injected clock) ------------------------------- */
 
 static void test_delay(void **state)
@@ -594,6 +635,7 @@ int main(void)
 		cmocka_unit_test(test_switching),
 		cmocka_unit_test(test_lend_release),
 		cmocka_unit_test(test_ring_full),
+		cmocka_unit_test(test_lossless_pauses),
 		cmocka_unit_test(test_delay),
 		cmocka_unit_test(test_held_frame_expires),
 		cmocka_unit_test(test_pcap_capture),

@@ -132,6 +132,9 @@ int demo_link_open(struct demo *d)
 		.seed = d->o.seed, .loss = d->o.loss / 100,
 		.reorder = d->o.reorder / 100, .duplicate = d->o.duplicate / 100,
 		.corrupt = d->o.corrupt / 100, .pcap_path = d->o.pcap,
+		/* a lossless fabric, as RoCE deployments run with PFC: a busy
+		 * receiver pauses its sender; the faults above still drop */
+		.lossless = true,
 	};
 	int st = roce_memlink_create(&lc, &d->link);
 
