@@ -21,7 +21,7 @@
 
 /* Where each instruction sits: jumps name their targets by these. */
 enum {
-	I_PKTTYPE, I_OUTGOING,
+	I_PKTTYPE, I_OUTGOING, I_VLAN, I_VLAN_J,
 	I_TYPE, I_ARP,
 	I_MAC_HI, I_MAC_HI_J, I_MAC_LO, I_MAC_LO_J,
 	I_TYPE2, I_IS_V4, I_IS_V6,
@@ -55,6 +55,11 @@ unsigned afp_filter_build(struct sock_filter *p, const uint8_t mac[6],
 	 * our own frames) is never for the engine */
 	p[I_PKTTYPE] = LD_ABS(BPF_W, (uint32_t)(SKF_AD_OFF + SKF_AD_PKTTYPE));
 	p[I_OUTGOING] = JEQ(PACKET_OUTGOING, TO(I_OUTGOING, I_DROP), 0);
+	/* a VLAN-tagged frame belongs to the VLAN's interface (eth1.100),
+	 * not to a port on the parent: the kernel has moved the tag out of
+	 * the frame, only this flag tells */
+	p[I_VLAN] = LD_ABS(BPF_W, (uint32_t)(SKF_AD_OFF + SKF_AD_VLAN_TAG_PRESENT));
+	p[I_VLAN_J] = JEQ(0, 0, TO(I_VLAN_J, I_DROP));
 	/* ARP: any destination, requests are broadcast */
 	p[I_TYPE] = LD_ABS(BPF_H, ETH_TYPE_OFF);
 	p[I_ARP] = JEQ(ROCE_ETHERTYPE_ARP, TO(I_ARP, I_ACCEPT), 0);

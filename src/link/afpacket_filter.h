@@ -17,7 +17,8 @@
  *   - ARP, to anyone (requests are broadcast);
  *   - frames to mac that carry IPv4 (not a non-first fragment) or IPv6,
  *     UDP, destination port udp_port;
- * never a frame the host itself sends (packet type OUTGOING). Returns the
+ * never a frame the host itself sends (packet type OUTGOING), never one
+ * that carried a VLAN tag (it is for the VLAN's interface). Returns the
  * number of instructions written to prog (at most AFP_FILTER_MAX).
  */
 unsigned afp_filter_build(struct sock_filter *prog, const uint8_t mac[6],

@@ -143,7 +143,8 @@ static void check_filter(struct two *t)
 	static const uint8_t other[6] = { 0x02, 0, 0, 0, 0, 0x77 };
 	static const uint8_t bcast[6] = { 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF };
 	struct roce_afpacket_stats s0, s1;
-	struct roce_frame f[7];
+	static const uint32_t len[8] = { 100, 100, 100, 100, 60, 104, 120, 130 };
+	struct roce_frame f[8];
 	unsigned n = 0;
 
 	roce_afpacket_get_stats(t->b, &s0);
@@ -157,18 +158,24 @@ static void check_filter(struct two *t)
 		IP_A, IP_NOBODY, ROCE_UDP_PORT, 4);
 	/* ARP for nobody: seen (counted), not answered, not lent */
 	roce_arp_build_request(g_tx[n++], t->amac, IP_A, IP_NOBODY);
+	/* RoCE to us, but in VLAN 5: for B's VLAN interface, not this port */
+	h_frame(g_tx[n] + 4, 100, t->bmac, t->amac, false, ROCE_IPPROTO_UDP,
+		IP_A, IP_NOBODY, ROCE_UDP_PORT, 7);
+	memmove(g_tx[n], g_tx[n] + 4, 12);
+	roce_put_be16(g_tx[n] + 12, ROCE_ETHERTYPE_VLAN);
+	roce_put_be16(g_tx[n] + 14, 5);
+	n++;
 	h_frame(g_tx[n++], 120, t->bmac, t->amac, true, ROCE_IPPROTO_UDP,
 		0, 0, ROCE_UDP_PORT, 5);
 	h_frame(g_tx[n++], 130, t->bmac, t->amac, false, ROCE_IPPROTO_UDP,
 		IP_A, IP_NOBODY, ROCE_UDP_PORT, 6);
 	for (unsigned i = 0; i < n; i++)
-		f[i] = (struct roce_frame){ g_tx[i], i == 4 ? 60u : i == 5 ? 120u
-					    : i == 6 ? 130u : 100u };
+		f[i] = (struct roce_frame){ g_tx[i], len[i] };
 	send_all(roce_afpacket_port(t->a), f, n);
 	CHECK(h_rx(roce_afpacket_port(t->b), 3, 1000, g_rx, g_rxlen) == 2,
 	      "B must receive exactly the IPv6 and IPv4 UDP/4791 frames");
-	CHECK(g_rxlen[0] == 120 && !memcmp(g_rx[0], g_tx[5], 120), "IPv6 frame");
-	CHECK(g_rxlen[1] == 130 && !memcmp(g_rx[1], g_tx[6], 130), "IPv4 frame");
+	CHECK(g_rxlen[0] == 120 && !memcmp(g_rx[0], g_tx[6], 120), "IPv6 frame");
+	CHECK(g_rxlen[1] == 130 && !memcmp(g_rx[1], g_tx[7], 130), "IPv4 frame");
 	roce_afpacket_get_stats(t->b, &s1);
 	CHECK(s1.rx_arp == s0.rx_arp + 1, "ARP seen %llu",
 	      (unsigned long long)(s1.rx_arp - s0.rx_arp));

@@ -6,6 +6,7 @@
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -23,6 +24,8 @@ static const uint8_t peer[6] = { 0x02, 0xAA, 0xBB, 0xCC, 0xDD, 0xEE };
 /* Classic BPF semantics (Documentation/networking/filter.rst) for the
  * opcodes afp_filter_build emits; anything else fails the test. A load
  * past the end of the frame returns 0 (drop), as the kernel does. */
+static bool g_vlan;             /* the frame arrived with a VLAN tag */
+
 static uint32_t run(const struct sock_filter *p, unsigned n, const uint8_t *f,
 		    uint32_t len, uint32_t pkttype)
 {
@@ -36,6 +39,10 @@ static uint32_t run(const struct sock_filter *p, unsigned n, const uint8_t *f,
 		case BPF_LD | BPF_W | BPF_ABS:
 			if (k == (uint32_t)(SKF_AD_OFF + SKF_AD_PKTTYPE)) {
 				a = pkttype;
+				break;
+			}
+			if (k == (uint32_t)(SKF_AD_OFF + SKF_AD_VLAN_TAG_PRESENT)) {
+				a = g_vlan;
 				break;
 			}
 			if (k + 4 > len)
@@ -165,6 +172,11 @@ static void test_others_dropped(void **state)
 	/* what the host sends, even RoCE to ourselves */
 	assert_int_equal(verdict(mk(our, ROCE_ETHERTYPE_IPV4, 17, 4791, 5, 0),
 				 PACKET_OUTGOING), 0);
+	/* RoCE that came with a VLAN tag is for the VLAN's interface */
+	g_vlan = true;
+	assert_int_equal(verdict(mk(our, ROCE_ETHERTYPE_IPV4, 17, 4791, 5, 0),
+				 PACKET_HOST), 0);
+	g_vlan = false;
 }
 
 static void test_arp_passes(void **state)
@@ -177,6 +189,9 @@ static void test_arp_passes(void **state)
 	 * it; resolution has its own socket) */
 	assert_true(verdict(ROCE_ARP_FRAME_LEN, PACKET_OTHERHOST) > 0);
 	assert_int_equal(verdict(ROCE_ARP_FRAME_LEN, PACKET_OUTGOING), 0);
+	g_vlan = true;
+	assert_int_equal(verdict(ROCE_ARP_FRAME_LEN, PACKET_BROADCAST), 0);
+	g_vlan = false;
 }
 
 static void test_other_port(void **state)
