@@ -21,7 +21,8 @@
  * The socket sees only what the engine needs: a classic BPF filter passes
  * ARP, and IPv4/IPv6 UDP to the RoCE port addressed to our MAC, nothing the
  * host itself sends (the TCP of an out-of-band exchange never reaches the
- * engine). ARP frames are consumed by the port: requests for our IP are
+ * engine) and nothing that came with a VLAN tag (open the port on the VLAN
+ * interface instead). ARP frames are consumed by the port: requests for our IP are
  * answered when answer_arp is set, nothing ARP is lent to the engine.
  *
  * The MTU is the interface's: tx_burst() refuses (counts and drops) a frame
