@@ -143,6 +143,11 @@ int roce_build(const struct roce_hdrs *h, const void *payload,
 size_t roce_build_hdrs(const struct roce_hdrs *h, size_t payload_len,
 		       uint8_t *buf, size_t cap);
 
+/* Write the extension headers op carries (and only those: other fields of
+ * h are not read) after the BTH at bth, at the opcode table's offsets. */
+void roce_build_ext(const struct roce_hdrs *h, const struct roce_opcode_info *op,
+		    uint8_t *bth);
+
 /* Zero the pad, then fill the IPv4 header checksum, the ICRC and (with
  * ROCE_BUILD_UDP_CSUM) the UDP checksum of a frame laid out by
  * roce_build_hdrs() whose payload is in place. l3_off is where the IP

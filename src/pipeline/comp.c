@@ -95,13 +95,12 @@ void comp_complete(struct roce_engine *e, struct roce_qp *qp)
 /* The oldest WQE not done: where a response for una belongs. It may lie
  * beyond the requester's position, when a go-back rewound the requester
  * past WQEs it had already sent. */
-static struct swqe *oldest(struct roce_qp *qp)
+static struct swqe *oldest_from(struct roce_qp *qp, uint32_t *idx)
 {
-	uint32_t i = atomic_load_explicit(&qp->sq.cons, memory_order_relaxed);
 	uint32_t prod = atomic_load_explicit(&qp->sq.prod, memory_order_acquire);
 
-	for (; i != prod; i++) {
-		struct swqe *w = sq_at(qp, i);
+	for (; *idx != prod; (*idx)++) {
+		struct swqe *w = sq_at(qp, *idx);
 
 		if (w->state == SWQE_POSTED)
 			return NULL;
@@ -109,6 +108,13 @@ static struct swqe *oldest(struct roce_qp *qp)
 			return w;
 	}
 	return NULL;
+}
+
+static struct swqe *oldest(struct roce_qp *qp)
+{
+	uint32_t i = atomic_load_explicit(&qp->sq.cons, memory_order_relaxed);
+
+	return oldest_from(qp, &i);
 }
 
 static void progress(struct roce_engine *e, struct roce_qp *qp, uint32_t new_una)
@@ -132,9 +138,11 @@ static void progress(struct roce_engine *e, struct roce_qp *qp, uint32_t new_una
  */
 static void ack_upto(struct roce_engine *e, struct roce_qp *qp, uint32_t psn)
 {
+	uint32_t i = atomic_load_explicit(&qp->sq.cons, memory_order_relaxed);
 	struct swqe *w;
 
-	while ((w = oldest(qp)) && roce_psn_cmp(w->first_psn, psn) <= 0) {
+	/* one pass: WQEs it completes are not looked at again */
+	while ((w = oldest_from(qp, &i)) && roce_psn_cmp(w->first_psn, psn) <= 0) {
 		if (is_rd_atomic(w)) {
 			if (roce_psn_cmp(qp->comp.una, w->first_psn) < 0)
 				progress(e, qp, w->first_psn);

@@ -123,6 +123,7 @@ static void sync_cfg(struct roce_engine *e, struct roce_qp *qp)
 	if (!qp->mtu)
 		qp->mtu = ROCE_MIN_MTU;
 	qp->sport = roce_udp_sport(qp->qpn, c.dest_qpn);
+	tx_template(e, qp);
 	if (c.state == old)
 		goto flush;
 	if (c.state == ROCE_QPS_RESET) {

@@ -199,6 +199,7 @@ struct roce_qp {
 	uint32_t cfg_gen;
 	uint32_t mtu;                   /* bytes */
 	uint16_t sport;                 /* UDP source port */
+	uint8_t tmpl[ROCE_ETH_HLEN + ROCE_IPV4_HLEN + ROCE_UDP_HLEN]; /* tx_template() */
 	bool flushed;                   /* ERR: queues flushed */
 
 	struct req_ctx req;
@@ -277,6 +278,7 @@ static inline bool tx_room(const struct roce_engine *e)
 	return e->tx_n < ROCE_TX_BURST;
 }
 unsigned tx_flush(struct roce_engine *e);
+void tx_template(struct roce_engine *e, struct roce_qp *qp);
 /* Build one packet for qp into the next staging slot; payload from
  * device memory at pa (len bytes, may be 0), or NULL source. */
 struct tx_pkt {

@@ -124,7 +124,7 @@ static int emit_data(struct roce_engine *e, struct roce_qp *qp, struct swqe *w)
 	p.nsge = w->num_sge;
 	p.sge_off = qp->req.offset;
 	p.len = chunk;
-	memset(&ext, 0, sizeof(ext));
+	/* only the fields of the headers the opcode carries are read */
 	ext.reth.va = w->remote_addr;
 	ext.reth.rkey = w->rkey;
 	ext.reth.len = w->length;
@@ -146,7 +146,7 @@ static void emit_read(struct roce_engine *e, struct roce_qp *qp, struct swqe *w)
 	struct tx_pkt p = { 0 };
 
 	/* a retried READ asks only for what is still missing (IBA 9.7.7.1) */
-	memset(&ext, 0, sizeof(ext));
+	/* only the fields of the headers the opcode carries are read */
 	ext.reth.va = w->remote_addr + done;
 	ext.reth.rkey = w->rkey;
 	ext.reth.len = left;
@@ -171,7 +171,7 @@ static void emit_atomic(struct roce_engine *e, struct roce_qp *qp, struct swqe *
 	struct roce_hdrs ext;
 	struct tx_pkt p = { 0 };
 
-	memset(&ext, 0, sizeof(ext));
+	/* only the fields of the headers the opcode carries are read */
 	ext.atomic.va = w->remote_addr;
 	ext.atomic.rkey = w->rkey;
 	ext.atomic.swap_add = w->opcode == ROCE_WR_ATOMIC_CMP_AND_SWP ? w->swap

@@ -446,7 +446,7 @@ static int send_ack(struct roce_engine *e, struct roce_qp *qp, const struct repl
 	struct roce_hdrs ext;
 	struct tx_pkt p = { 0 };
 
-	memset(&ext, 0, sizeof(ext));
+	/* only the fields of the headers the opcode carries are read */
 	/* credits: "invalid" (no end-to-end flow control), as rxe sends */
 	ext.aeth.syndrome = x->kind == REPLY_ACK
 				    ? ROCE_AETH_ACK | ROCE_AETH_CREDIT_INVALID : x->syndrome;
@@ -463,7 +463,7 @@ static int send_atomic_ack(struct roce_engine *e, struct roce_qp *qp,
 	struct roce_hdrs ext;
 	struct tx_pkt p = { 0 };
 
-	memset(&ext, 0, sizeof(ext));
+	/* only the fields of the headers the opcode carries are read */
 	ext.aeth.syndrome = ROCE_AETH_ACK | ROCE_AETH_CREDIT_INVALID;
 	ext.aeth.msn = x->msn;
 	ext.atomic_ack.orig = x->orig;
@@ -483,7 +483,7 @@ static bool send_read(struct roce_engine *e, struct roce_qp *qp, struct reply *x
 	struct roce_hdrs ext;
 	struct tx_pkt p = { 0 };
 
-	memset(&ext, 0, sizeof(ext));
+	/* only the fields of the headers the opcode carries are read */
 	ext.aeth.syndrome = ROCE_AETH_ACK | ROCE_AETH_CREDIT_INVALID;
 	ext.aeth.msn = x->msn;
 	p.opcode = first && last ? ROCE_OP_RC_READ_RESP_ONLY

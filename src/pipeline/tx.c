@@ -145,49 +145,65 @@ int mem_scatter(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge
 	return len ? ROCE_E_BOUNDS : ROCE_OK;
 }
 
-static void fill_hdrs(struct roce_engine *e, struct roce_qp *qp,
-		      const struct tx_pkt *p, struct roce_hdrs *h)
+/* The frame of a QP up to the BTH never changes but for the IP length, ID
+ * and checksum and the UDP length: build it once with the wire builder,
+ * when the QP context changes, and patch it per packet (header work at
+ * fixed offsets, as the hardware does). */
+void tx_template(struct roce_engine *e, struct roce_qp *qp)
 {
-	if (p->ext)
-		*h = *p->ext;
-	else
-		memset(h, 0, sizeof(*h));
-	memcpy(h->eth.dst, qp->cfg.peer_mac, 6);
-	memcpy(h->eth.src, e->mac, 6);
-	h->eth.vlan = false;
-	h->ip.v6 = false;
-	h->ip.tos = 0;
-	h->ip.id = e->ip_id++;
-	h->ip.frag = ROCE_IPV4_DF;
-	h->ip.ttl = 64;
-	roce_put_be32(h->ip.src, e->ip);
-	roce_put_be32(h->ip.dst, qp->cfg.peer_ip);
-	h->udp.sport = qp->sport;
-	h->udp.dport = ROCE_UDP_PORT;
-	h->bth.opcode = p->opcode;
-	h->bth.se = p->se;
-	h->bth.mig = false;     /* no path migration (IBA 17.2.8); rxe sends 0 too */
-	h->bth.pad = 0;
-	h->bth.tver = 0;
-	h->bth.pkey = qp->cfg.pkey;
-	h->bth.resv8a = 0;
-	h->bth.dqpn = qp->cfg.dest_qpn;
-	h->bth.ackreq = p->ackreq;
-	h->bth.resv7 = 0;
-	h->bth.psn = p->psn;
+	struct roce_hdrs h;
+	uint8_t frame[ROCE_MAX_HDR_LEN];
+
+	memset(&h, 0, sizeof(h));
+	memcpy(h.eth.dst, qp->cfg.peer_mac, 6);
+	memcpy(h.eth.src, e->mac, 6);
+	h.ip.frag = ROCE_IPV4_DF;
+	h.ip.ttl = 64;
+	roce_put_be32(h.ip.src, e->ip);
+	roce_put_be32(h.ip.dst, qp->cfg.peer_ip);
+	h.udp.sport = qp->sport;
+	h.udp.dport = ROCE_UDP_PORT;
+	h.bth.opcode = ROCE_OP_RC_ACK;
+	roce_build_hdrs(&h, 0, frame, sizeof(frame));
+	memcpy(qp->tmpl, frame, sizeof(qp->tmpl));
+}
+
+/* BTH (IBA 9.2): no migration (M=0, as rxe), TVer 0, resv8a 0. */
+static void put_bth(uint8_t *b, const struct roce_qp *qp, const struct tx_pkt *p,
+		    unsigned pad)
+{
+	b[0] = p->opcode;
+	b[1] = (uint8_t)((p->se ? ROCE_BTH_SE : 0) | pad << ROCE_BTH_PAD_SHIFT);
+	roce_put_be16(b + 2, qp->cfg.pkey);
+	b[4] = 0;
+	roce_put_be24(b + 5, qp->cfg.dest_qpn);
+	b[8] = p->ackreq ? ROCE_BTH_ACKREQ : 0;
+	roce_put_be24(b + 9, p->psn);
 }
 
 int tx_build(struct roce_engine *e, struct roce_qp *qp, const struct tx_pkt *p)
 {
+	const struct roce_opcode_info *op = roce_opcode_info(p->opcode);
 	uint8_t *buf = e->tx[e->tx_n].data;
-	struct roce_hdrs h;
-	size_t hlen, len;
+	const size_t l3 = ROCE_ETH_HLEN, l4 = l3 + ROCE_IPV4_HLEN;
+	unsigned pad = -p->len & 3u;
+	size_t hlen, udp_len, len;
+	struct roce_ipv4_hdr *ip = (struct roce_ipv4_hdr *)(buf + l3);
+	uint32_t crc;
 	int rc = ROCE_OK;
 
-	fill_hdrs(e, qp, p, &h);
-	hlen = roce_build_hdrs(&h, p->len, buf, ROCE_MAX_FRAME);
-	if (!hlen)
+	if (!op || (p->len && !op->payload) || p->len > ROCE_MAX_MTU)
 		return ROCE_E_RANGE;
+	hlen = l4 + ROCE_UDP_HLEN + op->hdr_len;
+	udp_len = ROCE_UDP_HLEN + op->hdr_len + p->len + pad + ROCE_ICRC_LEN;
+	memcpy(buf, qp->tmpl, sizeof(qp->tmpl));
+	roce_put_be16(ip->tot_len, (uint16_t)(ROCE_IPV4_HLEN + udp_len));
+	roce_put_be16(ip->id, e->ip_id++);
+	roce_put_be16(ip->check, roce_ipv4_csum(ip, ROCE_IPV4_HLEN));
+	roce_put_be16(buf + l4 + 4, (uint16_t)udp_len);
+	put_bth(buf + l4 + ROCE_UDP_HLEN, qp, p, pad);
+	if (p->ext)
+		roce_build_ext(p->ext, op, buf + l4 + ROCE_UDP_HLEN);
 	if (p->len) {
 		if (p->sge)
 			rc = mem_gather(e, p->sge, p->nsge, p->sge_off, buf + hlen, p->len);
@@ -196,8 +212,14 @@ int tx_build(struct roce_engine *e, struct roce_qp *qp, const struct tx_pkt *p)
 		if (rc)
 			return rc;
 	}
-	len = hlen + p->len + (-p->len & 3u) + ROCE_ICRC_LEN;
-	roce_finish(buf, ROCE_ETH_HLEN, 0);
+	memset(buf + hlen + p->len, 0, pad);
+	len = l3 + ROCE_IPV4_HLEN + udp_len;
+	/* ICRC (A17.8) over the masked headers and the rest; little-endian */
+	crc = roce_icrc(buf + l3, len - l3 - ROCE_ICRC_LEN);
+	buf[len - 4] = (uint8_t)crc;
+	buf[len - 3] = (uint8_t)(crc >> 8);
+	buf[len - 2] = (uint8_t)(crc >> 16);
+	buf[len - 1] = (uint8_t)(crc >> 24);
 	e->tx_frames[e->tx_n].data = buf;
 	e->tx_frames[e->tx_n].len = (uint32_t)len;
 	e->tx_n++;

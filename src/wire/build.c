@@ -77,7 +77,7 @@ static void put_bth(const struct roce_hdrs *h, unsigned pad, uint8_t *p)
 	roce_put_be24(b->psn, h->bth.psn);
 }
 
-static void put_ext(const struct roce_hdrs *h, const struct roce_opcode_info *op,
+void roce_build_ext(const struct roce_hdrs *h, const struct roce_opcode_info *op,
 		    uint8_t *bth)
 {
 	uint8_t *x;
@@ -146,7 +146,7 @@ size_t roce_build_hdrs(const struct roce_hdrs *h, size_t payload_len,
 	roce_put_be16(udp->len, (uint16_t)(ROCE_UDP_HLEN + roce_len));
 	udp->check[0] = udp->check[1] = 0;
 	put_bth(h, pad, (uint8_t *)(udp + 1));
-	put_ext(h, op, (uint8_t *)(udp + 1));
+	roce_build_ext(h, op, (uint8_t *)(udp + 1));
 	return hdr_len;
 }
 
