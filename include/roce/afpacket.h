@@ -26,7 +26,7 @@
  * answered when answer_arp is set, nothing ARP is lent to the engine.
  *
  * The MTU is the interface's: tx_burst() refuses (counts and drops) a frame
- * longer than MTU + 14 bytes. roce_afpacket_path_mtu() gives the largest IB
+ * longer than MTU + 14 bytes (or ROCE_MAX_FRAME). roce_afpacket_path_mtu() gives the largest IB
  * path MTU whose frames fit (1500 -> 1024, 9000 -> 4096, as rxe chooses).
  *
  * Port holding: when the kernel also carries our IPv4 on the interface (it
@@ -85,7 +85,8 @@ struct roce_afpacket_config {
 
 struct roce_afpacket_stats {
 	uint64_t tx_frames, tx_bytes;   /* handed to the kernel */
-	uint64_t tx_too_big;            /* refused: longer than MTU + 14 */
+	uint64_t tx_too_big;            /* refused: longer than MTU + 14 or
+					 * ROCE_MAX_FRAME */
 	uint64_t tx_too_short;          /* refused: shorter than 14 bytes */
 	uint64_t tx_errors;             /* the kernel refused the frame */
 	uint64_t tx_fault_drops;        /* dropped by the tx_loss fault */

@@ -98,7 +98,11 @@ int roce_afpacket_open(const struct roce_afpacket_config *cfg,
 	memcpy(afp->port.mac, memcmp(cfg->mac, zero, 6) ? cfg->mac : afp->if_mac, 6);
 	afp->port.ops = &afp_port_ops;
 	afp->port.ctx = afp;
+	/* the engine builds nothing longer than ROCE_MAX_FRAME: no ring slot
+	 * needs to be larger, even on a 64 KB-MTU interface */
 	afp->max_tx = afp->mtu + ROCE_ETH_HLEN;
+	if (afp->max_tx > ROCE_MAX_FRAME)
+		afp->max_tx = ROCE_MAX_FRAME;
 	afp->snap = afp->mtu + ROCE_ETH_HLEN + ROCE_VLAN_HLEN;
 	if (afp->snap > ROCE_MAX_FRAME)
 		afp->snap = ROCE_MAX_FRAME;

@@ -117,7 +117,8 @@ struct roce_afpacket {
 	char ifname[IF_NAMESIZE];
 	int ifindex;
 	unsigned mtu;           /* interface MTU (IP bytes) */
-	uint32_t max_tx;        /* longest frame we send: mtu + 14 */
+	uint32_t max_tx;        /* longest frame we send: mtu + 14, at most
+				 * ROCE_MAX_FRAME */
 	uint32_t snap;          /* longest frame we keep: mtu + 18 (VLAN),
 				 * at most ROCE_MAX_FRAME */
 	uint8_t if_mac[6];
