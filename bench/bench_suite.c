@@ -15,6 +15,7 @@
  * failure): a missed target is a figure, not a failure.
  */
 #include <getopt.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,7 @@ struct opts {
 	struct veth_where veth;
 	char veth_spec[256];
 	const char *no_veth;
+	bool rt;
 	/* matrix filters (0 / -1 = all) */
 	int op;
 	uint32_t size;
@@ -54,8 +56,12 @@ static void usage(FILE *f)
 "  --key-seconds S       the same for key figures (default 0.5, quick 0.2)\n"
 "  --only LIST           sections: limits,engine,latency,veth (default all)\n"
 "  --op OP --size N --mtu N --qps N --cores N\n"
-"                        run only these matrix cells (e.g. for a profile)\n"
+"                        run only these matrix cells (e.g. for a profile);\n"
+"                        --cores also narrows the latency section\n"
 "  --cpus A,B            the two CPUs to use (default 0,1)\n"
+"  --rt                  run at real-time priority (SCHED_FIFO 1; the kernel's\n"
+"                        RT throttling still leaves other jobs 5%%): figures of\n"
+"                        the engine rather than of the machine's other load\n"
 "  --veth NSA,IFA,NSB,IFB  network namespaces and interfaces of a veth pair\n"
 "  --no-veth WHY         why there is no veth pair (printed in the table)\n"
 "  --json FILE --csv FILE --markdown FILE   write the results there\n"
@@ -165,6 +171,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "qps", required_argument, NULL, 'Q' },
 		{ "cores", required_argument, NULL, 'c' },
 		{ "cpus", required_argument, NULL, 'C' },
+		{ "rt", no_argument, NULL, 'T' },
 		{ "veth", required_argument, NULL, 'v' },
 		{ "no-veth", required_argument, NULL, 'n' },
 		{ "json", required_argument, NULL, 'j' },
@@ -239,6 +246,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 				return bad("--veth", optarg, "NSA,IFA,NSB,IFB");
 			break;
 		case 'n': o->no_veth = optarg; break;
+		case 'T': o->rt = true; break;
 		case 'j': o->json = optarg; break;
 		case 'x': o->csv = optarg; break;
 		case 'M': o->md = optarg; break;
@@ -312,12 +320,20 @@ int main(int argc, char **argv)
 	if ((rc = parse_args(argc, argv, &o)) != 0)
 		return rc;
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (o.rt) {
+		/* threads created later (engine threads) inherit the policy */
+		struct sched_param sp = { .sched_priority = 1 };
+
+		if (sched_setscheduler(0, SCHED_FIFO, &sp) != 0)
+			bench_die("--rt: cannot set SCHED_FIFO (needs CAP_SYS_NICE)");
+	}
 	bench_run_info_fill(&ri);
 	ri.quick = o.cfg.quick;
 	ri.reps = o.cfg.reps;
 	ri.reps_key = o.cfg.reps_key;
 	ri.secs = o.cfg.secs;
 	ri.secs_key = o.cfg.secs_key;
+	ri.rt = o.rt;
 	bench_load_mark(&mark);
 	printf("bench_suite: %s%s, CPUs %d and %d\n", ri.cpu, o.cfg.quick ? ", quick" : "",
 	       o.cfg.cpu_a, o.cfg.cpu_b);
@@ -335,7 +351,7 @@ int main(int argc, char **argv)
 	}
 	if (o.sections & S_LATENCY) {
 		printf("latency ...\n");
-		engine_latency(&o.cfg);
+		engine_latency(&o.cfg, o.cores);
 		bench_print_latency(stdout);
 	}
 	if (o.sections & S_VETH) {

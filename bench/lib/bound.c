@@ -130,7 +130,6 @@ static void *rx_thread(void *arg)
 	struct bound *b = arg;
 	uint64_t pos = 0, t0 = 0, bytes = 0;
 
-	bench_pin(b->cpu_rx);
 	while (!atomic_load_explicit(&b->stop, memory_order_acquire)) {
 		if (atomic_load_explicit(&b->prod, memory_order_acquire) == pos)
 			continue;
@@ -155,8 +154,7 @@ static double two_cores(void *arg, double secs)
 	atomic_store(&b->prod, 0);
 	atomic_store(&b->cons, 0);
 	atomic_store(&b->stop, 0);
-	if (pthread_create(&t, NULL, rx_thread, b))
-		bench_die("cannot start a thread");
+	bench_thread(&t, rx_thread, b, b->cpu_rx);
 	t0 = bench_now_ns();
 	while (bench_now_ns() - t0 < secs * 1e9) {
 		if (pos + ROCE_TX_BURST - atomic_load_explicit(&b->cons,

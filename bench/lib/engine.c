@@ -67,7 +67,7 @@ void engine_matrix(const struct bench_cfg *cfg, const struct engine_plan *pl)
 	}
 }
 
-void engine_latency(const struct bench_cfg *cfg)
+void engine_latency(const struct bench_cfg *cfg, unsigned only_cores)
 {
 	uint64_t *t = malloc(LAT_MAX_SAMPLES * sizeof(*t));
 	struct bench_pair p;
@@ -81,7 +81,8 @@ void engine_latency(const struct bench_cfg *cfg)
 		struct bench_load_mark mark;
 		size_t total = 0;
 
-		if (cores == 2 && cfg->cpu_a == cfg->cpu_b)
+		if ((cores == 2 && cfg->cpu_a == cfg->cpu_b) ||
+		    (only_cores && cores != only_cores))
 			continue;
 		pair_b_thread(&p, cores == 2 ? cfg->cpu_b : -1);
 		bench_pin(cfg->cpu_a);

@@ -34,8 +34,9 @@ struct engine_plan {
 
 /* Adds "engine" "goodput" rows. */
 void engine_matrix(const struct bench_cfg *cfg, const struct engine_plan *plan);
-/* Adds "latency" rows: p50 and p99 on 1 core and on 2 cores. */
-void engine_latency(const struct bench_cfg *cfg);
+/* Adds "latency" rows: p50 and p99 on 1 core and on 2 cores (only_cores
+ * 1 or 2: that one alone). */
+void engine_latency(const struct bench_cfg *cfg, unsigned only_cores);
 
 /* A figure a target is checked against: more repeats, longer runs. */
 bool engine_is_key(enum roce_wr_opcode op, uint32_t size, unsigned mtu,

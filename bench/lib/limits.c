@@ -117,7 +117,6 @@ static void *ponger(void *arg)
 {
 	struct pingpong *pp = arg;
 
-	bench_pin(pp->cpu_b);
 	for (uint64_t i = 1; i <= pp->n; i++) {
 		while (atomic_load_explicit(&pp->ping, memory_order_acquire) != i)
 			;
@@ -141,8 +140,7 @@ static void cacheline_rtt(const struct bench_cfg *cfg, uint64_t n, double *p50,
 	pp->cpu_b = cfg->cpu_b;
 	pp->n = n;
 	bench_pin(cfg->cpu_a);
-	if (pthread_create(&t, NULL, ponger, pp))
-		bench_die("cannot start a thread");
+	bench_thread(&t, ponger, pp, pp->cpu_b);
 	for (uint64_t i = 1; i <= n; i++) {
 		uint64_t t0 = bench_now_ns();
 

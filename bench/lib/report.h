@@ -75,6 +75,7 @@ struct bench_run_info {
 	char crc_impl[16];
 	char started[32];       /* UTC, ISO 8601 */
 	bool quick;
+	bool rt;                /* SCHED_FIFO */
 	unsigned reps, reps_key;
 	double secs, secs_key;
 	struct bench_load load; /* over the whole run */

@@ -216,8 +216,9 @@ bool bench_write_json(const char *path, const struct bench_run_info *ri)
 	jstr(f, ri->crc_impl);
 	fputs("},\"run\":{\"started\":", f);
 	jstr(f, ri->started);
-	fprintf(f, ",\"quick\":%s,\"reps\":%u,\"reps_key\":%u,\"seconds\":",
-		ri->quick ? "true" : "false", ri->reps, ri->reps_key);
+	fprintf(f, ",\"quick\":%s,\"realtime\":%s,\"reps\":%u,\"reps_key\":%u,"
+		"\"seconds\":", ri->quick ? "true" : "false", ri->rt ? "true" : "false",
+		ri->reps, ri->reps_key);
 	jnum(f, ri->secs);
 	fputs(",\"seconds_key\":", f);
 	jnum(f, ri->secs_key);
@@ -294,7 +295,7 @@ bool bench_write_markdown(const char *path, const struct bench_run_info *ri)
 	fprintf(f, "\nMachine: %s, %d CPUs (%s); %s; %s. Run %s%s; load: "
 		"loadavg %.2f, other work %.2f CPUs, steal %.2f CPUs.\n",
 		ri->cpu, ri->ncpus, ri->flags, ri->kernel, ri->compiler, ri->started,
-		ri->quick ? " (--quick)" : "", ri->load.loadavg1,
+		ri->quick ? " (--quick)" : ri->rt ? " (--rt)" : "", ri->load.loadavg1,
 		ri->load.others_cpus, ri->load.steal_cpus);
 	return fclose(f) == 0;
 }

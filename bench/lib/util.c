@@ -61,6 +61,19 @@ bool bench_pin(int cpu)
 	return sched_setaffinity(0, sizeof(set), &set) == 0;
 }
 
+void bench_thread(pthread_t *t, void *(*fn)(void *), void *arg, int cpu)
+{
+	pthread_attr_t a;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (pthread_attr_init(&a) || pthread_attr_setaffinity_np(&a, sizeof(set), &set) ||
+	    pthread_create(t, &a, fn, arg))
+		bench_die("cannot start a thread on CPU %d", cpu);
+	pthread_attr_destroy(&a);
+}
+
 int bench_ncpus(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <pthread.h>
 #include <stdint.h>
 
 #define BENCH_MAX_REPS 16
@@ -31,6 +32,9 @@ void bench_sleep_us(unsigned us);
 
 /* Pin the calling thread to cpu (-1: any); false when the kernel refused. */
 bool bench_pin(int cpu);
+/* Start a thread already pinned to cpu: it must not first wait for a CPU
+ * its creator may be spinning on (at real-time priority it never would). */
+void bench_thread(pthread_t *t, void *(*fn)(void *), void *arg, int cpu);
 int bench_ncpus(void);
 
 /*

@@ -94,7 +94,6 @@ static void *raw_rx(void *arg)
 	struct roce_frame f[ROCE_RX_BURST];
 	uint64_t frames = 0, t0 = 0, last = 0;
 
-	bench_pin(r->cpu_rx);
 	atomic_store(&r->rx_ready, 1);
 	while (!atomic_load_explicit(&r->stop, memory_order_acquire)) {
 		unsigned n = roce_port_rx(r->rx, f, ROCE_RX_BURST);
@@ -122,8 +121,7 @@ static double raw_once(void *arg, double secs)
 
 	atomic_store(&r->stop, 0);
 	atomic_store(&r->rx_ready, 0);
-	if (pthread_create(&t, NULL, raw_rx, r))
-		bench_die("cannot start a thread");
+	bench_thread(&t, raw_rx, r, r->cpu_rx);
 	while (!atomic_load(&r->rx_ready))
 		;
 	t0 = bench_now_ns();
