@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Engine fuzz target: a hostile peer. Each input describes RoCE frames
+ * (opcode, PSN offset, AckReq, RETH/AETH/AtomicETH fields, payload) that
+ * are built with valid checksums and ICRC -- so they pass the receive
+ * checks and reach the responder and the completer -- and sent at engine A,
+ * whose QP is in RTS with an MR registered. The engine must never crash,
+ * never read or write outside its memory (ASan), and never write device
+ * memory outside the registered region.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "roce/memlink.h"
+#include "roce/packet.h"
+#include "roce/params.h"
+#include "roce/status.h"
+#include "roce/verbs.h"
+
+#define MR_LEN   65536u
+#define GUARD    4096u
+
+struct side {
+	struct roce_context *ctx;
+	struct roce_port port;
+	struct roce_qp *qp;
+	struct roce_cq *cq;
+	uint8_t *buf;
+	struct roce_mr *mr;
+};
+
+static struct roce_memlink *link_;
+static struct side a;
+static struct roce_port peer;           /* the fuzzer's own port */
+static const uint8_t mac_a[6] = { 2, 0, 0, 0, 0, 1 }, mac_p[6] = { 2, 0, 0, 0, 0, 2 };
+static uint8_t *guard_lo, *guard_hi;
+
+static void die(const char *why)
+{
+	(void)why;
+	abort();
+}
+
+static void setup(void)
+{
+	struct roce_memlink_config lc = { .seed = 1 };
+	struct roce_context_attr ca = { .ip = 0x0A000001 };
+	struct roce_qp_init_attr qa = { .qp_type = ROCE_QPT_RC, .cap = { 64, 64, 1, 1 } };
+	struct roce_qp_attr at = { .qp_state = ROCE_QPS_INIT, .pkey = 0xFFFF,
+				   .qp_access_flags = ROCE_ACCESS_REMOTE_WRITE |
+						      ROCE_ACCESS_REMOTE_READ |
+						      ROCE_ACCESS_REMOTE_ATOMIC };
+	struct roce_pd *pd;
+
+	if (roce_memlink_create(&lc, &link_) || roce_memlink_attach(link_, mac_a, &a.port) ||
+	    roce_memlink_attach(link_, mac_p, &peer))
+		die("link");
+	memcpy(ca.mac, mac_a, 6);
+	ca.port = &a.port;
+	ca.dev.mem_size = 1u << 20;
+	if (roce_open(&ca, &a.ctx))
+		die("open");
+	pd = roce_alloc_pd(a.ctx);
+	a.cq = roce_create_cq(a.ctx, 256);
+	guard_lo = roce_mem_alloc(a.ctx, GUARD, 64);
+	a.buf = roce_mem_alloc(a.ctx, MR_LEN, 4096);
+	guard_hi = roce_mem_alloc(a.ctx, GUARD, 64);
+	if (!pd || !a.cq || !a.buf || !guard_lo || !guard_hi)
+		die("alloc");
+	memset(guard_lo, 0xA5, GUARD);
+	memset(guard_hi, 0xA5, GUARD);
+	a.mr = roce_reg_mr(pd, a.buf, MR_LEN, ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
+			   ROCE_ACCESS_REMOTE_READ | ROCE_ACCESS_REMOTE_ATOMIC);
+	qa.send_cq = qa.recv_cq = a.cq;
+	a.qp = roce_create_qp(pd, &qa);
+	if (!a.mr || !a.qp)
+		die("mr/qp");
+	if (roce_modify_qp(a.qp, &at, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX | ROCE_QP_ACCESS_FLAGS))
+		die("init");
+	at.qp_state = ROCE_QPS_RTR;
+	at.path_mtu = ROCE_MTU_1024;
+	at.dest_qp_num = 0x99;
+	at.rq_psn = 1000;
+	at.max_dest_rd_atomic = 4;
+	at.min_rnr_timer = 1;
+	at.ah_attr.dest_ip = 0x0A000002;
+	memcpy(at.ah_attr.dest_mac, mac_p, 6);
+	if (roce_modify_qp(a.qp, &at, ROCE_QP_STATE | ROCE_QP_AV | ROCE_QP_PATH_MTU |
+			   ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN | ROCE_QP_MAX_DEST_RD_ATOMIC |
+			   ROCE_QP_MIN_RNR_TIMER))
+		die("rtr");
+	at.qp_state = ROCE_QPS_RTS;
+	at.sq_psn = 5000;
+	at.timeout = 1;
+	at.retry_cnt = 7;
+	at.rnr_retry = 7;
+	at.max_rd_atomic = 4;
+	if (roce_modify_qp(a.qp, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN | ROCE_QP_TIMEOUT |
+			   ROCE_QP_RETRY_CNT | ROCE_QP_RNR_RETRY | ROCE_QP_MAX_QP_RD_ATOMIC))
+		die("rts");
+}
+
+static uint64_t rd64(const uint8_t *d, size_t n, size_t *i)
+{
+	uint64_t v = 0;
+
+	for (int k = 0; k < 8; k++)
+		v = v << 8 | (*i < n ? d[(*i)++] : 0);
+	return v;
+}
+
+/* Keep the QP usable: posted receives, and back to RTS after an error. */
+static void keep_alive(void)
+{
+	struct roce_qp_attr at;
+	struct roce_wc wc[64];
+
+	while (roce_poll_cq(a.cq, 64, wc) > 0)
+		;
+	if (roce_query_qp(a.qp, &at) == ROCE_OK && at.qp_state == ROCE_QPS_ERR) {
+		struct roce_qp_attr r = { .qp_state = ROCE_QPS_RESET };
+
+		/* the register file kept the rest of the context: climb back */
+		roce_modify_qp(a.qp, &r, ROCE_QP_STATE);
+		roce_engine_poll(a.ctx);
+		for (enum roce_qp_state s = ROCE_QPS_INIT; s <= ROCE_QPS_RTS; s++) {
+			r.qp_state = s;
+			if (roce_modify_qp(a.qp, &r, ROCE_QP_STATE) != ROCE_OK)
+				die("climb back to RTS");
+		}
+	}
+	for (int i = 0; i < 4; i++) {
+		struct roce_sge sge = { (uint64_t)(uintptr_t)a.buf + (size_t)i * 4096, 4096, a.mr->lkey };
+		struct roce_recv_wr rw = { .sg_list = &sge, .num_sge = 1 };
+
+		if (roce_post_recv(a.qp, &rw, NULL) != ROCE_OK)
+			break;
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
+{
+	static int ready;
+	static uint8_t frame[ROCE_MAX_FRAME];
+	struct roce_frame f = { frame, 0 };
+	struct roce_frame rx[32];
+	size_t i = 0;
+
+	if (!ready) {
+		setup();
+		ready = 1;
+	}
+	keep_alive();
+	while (i + 4 <= n) {
+		struct roce_hdrs h;
+		const struct roce_opcode_info *op;
+		size_t len, paylen;
+		uint64_t r;
+
+		memset(&h, 0, sizeof(h));
+		memcpy(h.eth.dst, mac_a, 6);
+		memcpy(h.eth.src, mac_p, 6);
+		h.ip.ttl = 64;
+		h.ip.src[0] = 10; h.ip.src[3] = 2;
+		h.ip.dst[0] = 10; h.ip.dst[3] = 1;
+		h.udp.sport = 0xC000;
+		h.udp.dport = ROCE_UDP_PORT;
+		h.bth.opcode = d[i++] & 0x1F;           /* the RC opcodes */
+		op = roce_opcode_info(h.bth.opcode);
+		h.bth.pkey = 0xFFFF;
+		h.bth.dqpn = roce_qp_num(a.qp);
+		h.bth.ackreq = d[i] & 1;
+		/* PSN near what either side expects, sometimes anywhere */
+		h.bth.psn = (d[i] & 2) ? (uint32_t)(1000 + (int8_t)d[i + 1])
+				       : (uint32_t)(5000 + (int8_t)d[i + 1]);
+		if ((d[i] & 0xC) == 0xC)
+			h.bth.psn = (uint32_t)d[i + 1] << 16 | (uint32_t)d[i] << 8;
+		h.bth.psn &= 0xFFFFFF;
+		paylen = d[i + 2] % 3 == 0 ? 0 : (size_t)d[i + 2] * 8;
+		i += 3;
+		r = rd64(d, n, &i);
+		/* remote addresses around the MR, keys right or wrong */
+		h.reth.va = (uint64_t)(uintptr_t)a.buf + (int64_t)(int16_t)(r >> 48) * 4;
+		h.reth.rkey = (r & 1) ? a.mr->rkey : (uint32_t)(r >> 8);
+		h.reth.len = (uint32_t)(r >> 16) & 0x3FFFF;
+		h.atomic.va = h.reth.va;
+		h.atomic.rkey = h.reth.rkey;
+		h.atomic.swap_add = rd64(d, n, &i);
+		h.atomic.compare = r;
+		h.aeth.syndrome = (uint8_t)r;
+		h.aeth.msn = (uint32_t)(r >> 24) & 0xFFFFFF;
+		if (!op || !op->payload || paylen > ROCE_MAX_MTU)
+			paylen = 0;
+		if (roce_build(&h, d + (i < n ? i : 0), i + paylen <= n ? paylen : 0, 0, frame,
+			       sizeof(frame), &len) != 0)
+			continue;
+		f.len = (uint32_t)len;
+		roce_port_tx(&peer, &f, 1);
+		roce_engine_poll(a.ctx);
+		/* swallow what the engine answers */
+		for (unsigned k = roce_port_rx(&peer, rx, 32); k; k = roce_port_rx(&peer, rx, 32))
+			roce_port_rx_release(&peer, k);
+	}
+	for (int k = 0; k < 4; k++)
+		roce_engine_poll(a.ctx);
+	for (unsigned k = roce_port_rx(&peer, rx, 32); k; k = roce_port_rx(&peer, rx, 32))
+		roce_port_rx_release(&peer, k);
+	/* nothing outside the registered region ever changes */
+	for (size_t k = 0; k < GUARD; k++)
+		if (guard_lo[k] != 0xA5 || guard_hi[k] != 0xA5)
+			die("write outside the MR");
+	return 0;
+}
