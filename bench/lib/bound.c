@@ -27,6 +27,8 @@
 
 struct bound {
 	uint32_t mtu, hlen, flen;       /* payload, headers, frame per packet */
+	bool copy_only;                 /* only src -> ring -> dst: the cost of
+					 * moving the bytes between the cores */
 	uint8_t *src, *dst;             /* BENCH_WINDOW each */
 	uint8_t *staging;               /* ROCE_TX_BURST x SLOT */
 	uint8_t *ring;                  /* RING x SLOT */
@@ -36,6 +38,7 @@ struct bound {
 	uint64_t tx_off, rx_off;        /* byte offsets in the window */
 	int cpu_rx;
 	uint64_t rx_bytes, rx_ns;       /* result of a two-core run */
+	uint64_t rx_busy_ns, tx_busy_ns, tx_ns; /* time spent in the passes */
 };
 
 static void bound_init(struct bound *b, uint32_t mtu)
@@ -80,6 +83,14 @@ static void bound_fini(struct bound *b)
  * [pos, pos + ROCE_TX_BURST) are free. */
 static void tx_burst(struct bound *b, uint64_t pos)
 {
+	if (b->copy_only) {
+		for (unsigned i = 0; i < ROCE_TX_BURST; i++) {
+			memcpy(b->ring + ((pos + i) % RING) * SLOT, b->src + b->tx_off,
+			       b->mtu);
+			b->tx_off = (b->tx_off + b->mtu) % BENCH_WINDOW;
+		}
+		return;
+	}
 	for (unsigned i = 0; i < ROCE_TX_BURST; i++) {
 		uint8_t *f = b->staging + i * SLOT;
 
@@ -95,7 +106,11 @@ static void tx_burst(struct bound *b, uint64_t pos)
 /* The responder's passes for one burst. */
 static void rx_burst(struct bound *b, uint64_t pos)
 {
-	for (unsigned i = 0; i < ROCE_TX_BURST; i++) {
+	for (unsigned i = 0; i < ROCE_TX_BURST && b->copy_only; i++) {
+		memcpy(b->dst + b->rx_off, b->ring + ((pos + i) % RING) * SLOT, b->mtu);
+		b->rx_off = (b->rx_off + b->mtu) % BENCH_WINDOW;
+	}
+	for (unsigned i = 0; i < ROCE_TX_BURST && !b->copy_only; i++) {
 		const uint8_t *f = b->ring + ((pos + i) % RING) * SLOT;
 		struct roce_pkt p;
 		int rc = roce_parse(f, b->flen, 0, &p);
@@ -128,27 +143,32 @@ static double one_core(void *arg, double secs)
 static void *rx_thread(void *arg)
 {
 	struct bound *b = arg;
-	uint64_t pos = 0, t0 = 0, bytes = 0;
+	uint64_t pos = 0, t0 = 0, bytes = 0, busy = 0;
 
 	while (!atomic_load_explicit(&b->stop, memory_order_acquire)) {
+		uint64_t t1;
+
 		if (atomic_load_explicit(&b->prod, memory_order_acquire) == pos)
 			continue;
+		t1 = bench_now_ns();
 		if (!t0)
-			t0 = bench_now_ns();
+			t0 = t1;
 		rx_burst(b, pos);
+		busy += bench_now_ns() - t1;
 		pos += ROCE_TX_BURST;
 		bytes += (uint64_t)ROCE_TX_BURST * b->mtu;
 		atomic_store_explicit(&b->cons, pos, memory_order_release);
 	}
 	b->rx_ns = t0 ? bench_now_ns() - t0 : 0;
 	b->rx_bytes = bytes;
+	b->rx_busy_ns = busy;
 	return NULL;
 }
 
 static double two_cores(void *arg, double secs)
 {
 	struct bound *b = arg;
-	uint64_t t0, pos = 0;
+	uint64_t t0, t1, pos = 0, busy = 0;
 	pthread_t t;
 
 	atomic_store(&b->prod, 0);
@@ -160,17 +180,61 @@ static double two_cores(void *arg, double secs)
 		if (pos + ROCE_TX_BURST - atomic_load_explicit(&b->cons,
 				memory_order_acquire) > RING)
 			continue;
+		t1 = bench_now_ns();
 		tx_burst(b, pos);
+		busy += bench_now_ns() - t1;
 		pos += ROCE_TX_BURST;
 		atomic_store_explicit(&b->prod, pos, memory_order_release);
 	}
+	b->tx_ns = bench_now_ns() - t0;
+	b->tx_busy_ns = busy;
 	atomic_store_explicit(&b->stop, 1, memory_order_release);
 	pthread_join(t, NULL);
 	return b->rx_ns ? (double)b->rx_bytes * 8 / (double)b->rx_ns : 0;
 }
 
+/* Which side limits a two-core run: the share of its time each core
+ * spent in the passes rather than waiting for the other (last repeat). */
+static void busy_note(struct bench_row *r, const struct bound *b)
+{
+	size_t n = strlen(r->note);
+
+	snprintf(r->note + n, sizeof(r->note) - n, "; busy TX %.0f%% RX %.0f%%",
+		 b->tx_ns ? 100.0 * (double)b->tx_busy_ns / (double)b->tx_ns : 0,
+		 b->rx_ns ? 100.0 * (double)b->rx_busy_ns / (double)b->rx_ns : 0);
+}
+
+/* Frames of mtu bytes copied into the ring on one core and out of it on
+ * the other: what moving a byte between these two cores costs. */
+static void cross_copy(const struct bench_cfg *cfg, uint32_t mtu)
+{
+	struct bound *b = aligned_alloc(64, sizeof(*b));
+	struct bench_row *r;
+
+	if (!b)
+		bench_die("out of memory");
+	memset(b, 0, sizeof(*b));
+	bound_init(b, mtu);
+	b->copy_only = true;
+	b->cpu_rx = cfg->cpu_b;
+	r = bench_row_add("limits", "cross-core copy");
+	snprintf(r->unit, sizeof(r->unit), "Gbit/s");
+	snprintf(r->note, sizeof(r->note), "%u-byte frames: src -> ring on CPU %d, "
+		 "ring -> dst on CPU %d", mtu, cfg->cpu_a, cfg->cpu_b);
+	r->size = mtu;
+	r->cores = 2;
+	bench_pin(cfg->cpu_a);
+	bench_measure(cfg->reps_key, cfg->secs_key, false, two_cores, b, &r->st, &r->load);
+	bench_pin(-1);
+	busy_note(r, b);
+	bound_fini(b);
+	free(b);
+}
+
 void bound_run(const struct bench_cfg *cfg, const unsigned *mtus, unsigned n_mtus)
 {
+	if (cfg->cpu_a != cfg->cpu_b)
+		cross_copy(cfg, ROCE_MAX_MTU);
 	for (unsigned m = 0; m < n_mtus; m++) {
 		for (unsigned cores = 1; cores <= 2; cores++) {
 			struct bound *b = aligned_alloc(64, sizeof(*b));
@@ -196,6 +260,8 @@ void bound_run(const struct bench_cfg *cfg, const unsigned *mtus, unsigned n_mtu
 			bench_measure(cfg->reps_key, cfg->secs_key, false,
 				      cores == 1 ? one_core : two_cores, b, &r->st, &r->load);
 			bench_pin(-1);
+			if (cores == 2)
+				busy_note(r, b);
 			bound_fini(b);
 			free(b);
 		}
