@@ -286,6 +286,22 @@ static void *engine_loop(void *arg)
 	return NULL;
 }
 
+/* The engine thread starts with SIGINT and SIGTERM blocked, so the
+ * handler that stops the server always runs on the main thread. */
+static int start_loop(struct engine_loop *l)
+{
+	sigset_t block, old;
+	int rc;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	rc = pthread_create(&l->thread, NULL, engine_loop, l);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
 /* The device as a NIC on a network interface: the engine (roce_open's
  * power-on sequence included) on a raw-Ethernet port, on its own thread. */
 static int serve_netdev(struct roced_opts *o)
@@ -317,7 +333,7 @@ static int serve_netdev(struct roced_opts *o)
 	st = roce_open(&ca, &ctx);
 	loop.ctx = ctx;
 	loop.afp = afp;
-	if (st == ROCE_OK && pthread_create(&loop.thread, NULL, engine_loop, &loop))
+	if (st == ROCE_OK && start_loop(&loop))
 		st = ROCE_E_NOMEM;
 	if (st != ROCE_OK) {
 		fprintf(stderr, "roced: cannot start the engine on %s: %s\n",

@@ -132,6 +132,15 @@ static struct roce_wc wait_wc(struct roce_cq *cq, uint64_t wr_id)
 			h_sleep_us(20);         /* leave the cores to the engines */
 	}
 	CHECK(r == 1, "no completion for wr %llu", (unsigned long long)wr_id);
+	if (g_threads) {
+		/* the peer's engine thread wrote the memory this thread is
+		 * about to compare before the completion came back, but the
+		 * news travelled through the kernel's packet rings, which
+		 * ThreadSanitizer cannot see: one poll of each engine takes
+		 * its lock and makes the order visible to it */
+		roce_engine_poll(g_a.ctx);
+		roce_engine_poll(g_b.ctx);
+	}
 	CHECK(wc.status == ROCE_WC_SUCCESS, "wr %llu: %s", (unsigned long long)wr_id,
 	      roce_wc_status_str(wc.status));
 	CHECK(wc.wr_id == wr_id, "wr_id %llu", (unsigned long long)wc.wr_id);

@@ -61,7 +61,7 @@ done
 [ "$n" = 25 ] || fail "drop_qpn $n, want 25 (the engine must see every probe)"
 
 kill -TERM "$pid"; wait "$pid"; rc=$?; pid=
-[ "$rc" -eq 0 ] || fail "roced exit status $rc after SIGTERM"
+[ "$rc" -eq 0 ] || fail "roced exit status $rc after SIGTERM: $(cat "$tmp/roced.err")"
 [ -e "$sock" ] && fail "socket left behind"
 
 # ---- errors: each names the interface and the cause, exit status 1
