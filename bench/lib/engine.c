@@ -7,7 +7,7 @@
 #include "lib/report.h"
 #include "lib/traffic.h"
 
-#define LAT_MAX_SAMPLES 200000u
+#define LAT_MAX_SAMPLES (4u << 20)   /* 32 MB of samples: 4 s at 1 us */
 
 static enum roce_mtu mtu_enum(unsigned bytes)
 {

@@ -75,8 +75,8 @@ static void passes(const struct bench_cfg *cfg)
 				if (crc)
 					snprintf(r->note, sizeof(r->note), "roce_crc32 (%s)",
 						 roce_crc_impl_name(roce_crc_selected()));
-				else
-					snprintf(r->note, sizeof(r->note), "cold: %zu MB walked",
+				else if (cold)
+					snprintf(r->note, sizeof(r->note), "%zu MB walked",
 						 span >> 20);
 				bench_measure(cfg->reps_key, cfg->secs, false, pass_once, &p,
 					      &r->st, &r->load);

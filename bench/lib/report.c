@@ -275,5 +275,6 @@ void bench_print_machine(FILE *out, const struct bench_run_info *ri)
 		ri->load.others_cpus, ri->load.steal_cpus, ri->elapsed_s);
 	if (ri->load.others_cpus > 0.25 || ri->load.steal_cpus > 0.1)
 		fprintf(out, "  (the machine was busy: figures may be low; compare "
-			"ratios measured in the same run)\n");
+			"ratios measured in the same run%s)\n", ri->rt ? "" :
+			", or measure at real-time priority: scripts/bench --rt");
 }

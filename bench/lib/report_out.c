@@ -265,6 +265,57 @@ bool bench_write_csv(const char *path)
 
 /* ---- Markdown (README) ----------------------------------------------------- */
 
+/* One Markdown row per row of section/name (and op when given). */
+static void md_rows(FILE *f, const char *section, const char *name, const char *op,
+		    uint32_t mtu, uint32_t qps, uint32_t size)
+{
+	const struct bench_row *r;
+	unsigned nr = bench_rows(&r);
+
+	for (unsigned i = 0; i < nr; i++) {
+		char what[128];
+
+		if (strcmp(r[i].section, section) || strcmp(r[i].name, name) ||
+		    (op && strcmp(r[i].op, op)) || (mtu && r[i].mtu != mtu) ||
+		    (qps && r[i].qps != qps) || (size && r[i].size != size))
+			continue;
+		char size[24] = "";
+
+		if (r[i].size)
+			snprintf(size, sizeof(size), ", %u B", r[i].size);
+		snprintf(what, sizeof(what), "%s%s%s %s%s%s%s, %u core%s", r[i].section,
+			 r[i].op[0] ? " " : "", r[i].op, r[i].name, size,
+			 r[i].cond[0] ? " " : "", r[i].cond, r[i].cores ? r[i].cores : 1,
+			 r[i].cores > 1 ? "s" : "");
+		fprintf(f, "| %s | %.3g %s | %.0f%% (n=%u) |", what, r[i].st.best,
+			r[i].unit, 100 * bench_spread(&r[i].st), r[i].st.reps);
+		if (r[i].rate > 0 && !strcmp(r[i].unit, "Gbit/s"))
+			fprintf(f, " %.3g M msg/s", r[i].rate * 1e-6);
+		else if (r[i].note[0])
+			fprintf(f, " %s", r[i].note);
+		fputs(" |\n", f);
+	}
+}
+
+/* The figures behind the targets, for the README. */
+static void key_figures(FILE *f)
+{
+	fprintf(f, "\n| figure (best of n) | value | spread | |\n|---|---|---|---|\n");
+	md_rows(f, "limits", "memcpy", NULL, 0, 0, 0);
+	md_rows(f, "limits", "crc32", NULL, 0, 0, 0);
+	md_rows(f, "limits", "clock_gettime", NULL, 0, 0, 0);
+	md_rows(f, "limits", "cacheline rtt", NULL, 0, 0, 0);
+	md_rows(f, "limits", "cross-core copy", NULL, 0, 0, 0);
+	md_rows(f, "limits", "bound", NULL, 4096, 0, 0);
+	md_rows(f, "engine", "goodput", "WRITE", 4096, 1, 65536);
+	md_rows(f, "engine", "goodput", "READ", 4096, 1, 65536);
+	md_rows(f, "engine", "goodput", "SEND", 4096, 1, 65536);
+	md_rows(f, "engine", "goodput", "WRITE", 4096, 1, 64);
+	md_rows(f, "latency", "8 B WRITE round trip", NULL, 0, 0, 0);
+	md_rows(f, "veth", "raw frames", NULL, 0, 0, 0);
+	md_rows(f, "veth", "engine goodput", NULL, 0, 0, 0);
+}
+
 bool bench_write_markdown(const char *path, const struct bench_run_info *ri)
 {
 	const struct bench_target *t;
@@ -292,6 +343,7 @@ bool bench_write_markdown(const char *path, const struct bench_run_info *ri)
 		fprintf(f, "| %s | %s | %s | %s |\n", t[i].what, t[i].want_text,
 			t[i].measured ? t[i].got_text : "-", verdict);
 	}
+	key_figures(f);
 	fprintf(f, "\nMachine: %s, %d CPUs (%s); %s; %s. Run %s%s; load: "
 		"loadavg %.2f, other work %.2f CPUs, steal %.2f CPUs.\n",
 		ri->cpu, ri->ncpus, ri->flags, ri->kernel, ri->compiler, ri->started,
