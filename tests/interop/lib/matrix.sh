@@ -6,7 +6,7 @@
 #   id|peer|tool|role|mtu|size|iters|loss|extra
 # TIER quick keeps the quick lines; full keeps all. Errors name the line.
 
-MATRIX_TOOLS="rc_pingpong write_bw read_bw send_bw write_lat atomic_bw garbage"
+MATRIX_TOOLS="rc_pingpong write_bw read_bw send_bw write_lat read_lat send_lat atomic_bw garbage"
 
 matrix_expand() {
 	local file=$1 tier=$2 lineno=0 line name ltier peer tool roles mtus sizes iters loss extra

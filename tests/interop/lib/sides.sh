@@ -56,8 +56,8 @@ ours_counter_flags() {
 # (for the path-MTU check: those packets must be MTU-sized)
 sends_data() {
 	case "$1:$2" in
-	rc_pingpong:*|write_lat:*) return 0 ;;
-	write_bw:client|send_bw:client|read_bw:server) return 0 ;;
+	rc_pingpong:*|write_lat:*|send_lat:*) return 0 ;;
+	write_bw:client|send_bw:client|read_bw:server|read_lat:server) return 0 ;;
 	esac
 	return 1
 }
