@@ -104,8 +104,6 @@ void engine_latency(const struct bench_cfg *cfg, unsigned only_cores)
 		r99->load = r50->load;
 		snprintf(r50->cond, sizeof(r50->cond), "p50");
 		snprintf(r99->cond, sizeof(r99->cond), "p99");
-		snprintf(r50->op, sizeof(r50->op), "WRITE");
-		snprintf(r99->op, sizeof(r99->op), "WRITE");
 		r50->size = r99->size = 8;
 		r50->qps = r99->qps = 1;
 		r50->cores = r99->cores = cores;

@@ -39,7 +39,15 @@ void bench_run_info_fill(struct bench_run_info *ri)
 	time_t now = time(NULL);
 	struct tm tm;
 
+	char fam[16], model[16];
+
 	cpuinfo("model name", ri->cpu, sizeof(ri->cpu));
+	cpuinfo("cpu family", fam, sizeof(fam));
+	cpuinfo("model\t", model, sizeof(model));
+	/* a hypervisor may show a bare "AMD EPYC": family and model say
+	 * which generation (25/1 = Zen 3, Milan) */
+	snprintf(ri->cpu + strlen(ri->cpu), sizeof(ri->cpu) - strlen(ri->cpu),
+		 " (family %s, model %s)", fam, model);
 	cpuinfo("flags", flags, sizeof(flags));
 	ri->flags[0] = 0;
 	for (size_t i = 0; i < sizeof(wanted) / sizeof(wanted[0]); i++) {

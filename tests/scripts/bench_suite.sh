@@ -40,7 +40,7 @@ done
 
 timeout 120 "$SUITE" --only latency --key-reps 1 --key-seconds 0.02 \
   --json "$tmp/lat.json" >"$tmp/out" || fail "latency run failed"
-grep -q '"name":"8 B WRITE round trip","op":"WRITE","cond":"p50"' "$tmp/lat.json" ||
+grep -q '"name":"8 B WRITE round trip","cond":"p50"' "$tmp/lat.json" ||
   fail "no latency row"
 grep -q '"target":"8 B WRITE round trip p50, both engines on 1 core"' "$tmp/lat.json" ||
   fail "no latency target"
