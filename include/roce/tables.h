@@ -127,6 +127,16 @@ int roce_mr_table_lookup_rkey(const struct roce_mr_table *t, uint32_t rkey,
 int roce_mr_table_lookup_lkey(const struct roce_mr_table *t, uint32_t lkey,
 			      struct roce_mr_entry *out);
 
+/*
+ * For a data path that keeps copies of entries: lookup_gen also returns the
+ * entry's generation (even; it changes on every commit), and generation()
+ * reads it alone (one load; odd while a commit is under way). A copy whose
+ * generation still matches is still the entry.
+ */
+int roce_mr_table_lookup_gen(const struct roce_mr_table *t, uint32_t index,
+			     struct roce_mr_entry *out, uint32_t *gen);
+uint32_t roce_mr_table_generation(const struct roce_mr_table *t, uint32_t index);
+
 /* Soft reset: invalidate every entry. */
 void roce_mr_table_clear_all(struct roce_mr_table *t);
 

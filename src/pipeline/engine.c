@@ -51,6 +51,8 @@ int engine_init(struct roce_engine *e, struct roce_context *ctx,
 	}
 	for (unsigned i = 0; i < ROCE_TX_BURST; i++)
 		e->tx_frames[i].data = e->tx[i].data;
+	for (unsigned i = 0; i < MR_CACHE; i++)
+		e->mrc[i].gen = 1;      /* empty */
 	pthread_mutex_init(&e->lock, NULL);
 	return ROCE_OK;
 }

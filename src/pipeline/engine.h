@@ -210,6 +210,16 @@ struct roce_qp {
 
 /* ---- engine ----------------------------------------------------------------- */
 
+/* A copy of an MR entry, good while the table's generation matches: the
+ * per-packet key checks read one word instead of the whole entry. */
+struct mr_cached {
+	uint32_t index;
+	uint32_t gen;                   /* odd = empty */
+	struct roce_mr_entry e;
+};
+
+#define MR_CACHE 64u                    /* direct-mapped by MR index */
+
 struct tx_slot {
 	uint8_t data[ROCE_MAX_FRAME];
 };
@@ -240,6 +250,8 @@ struct roce_engine {
 	struct tx_slot *tx;
 	struct roce_frame tx_frames[ROCE_TX_BURST];
 	uint32_t tx_n;
+
+	struct mr_cached mrc[MR_CACHE];
 
 	bool dma_stall;
 	uint32_t dma_timeout_us;

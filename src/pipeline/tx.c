@@ -61,34 +61,51 @@ static int mem_check(struct roce_engine *e, const struct roce_mr_entry *mr,
 	return ROCE_OK;
 }
 
+/* The entry of the MR a key names, from the cache while the table says it
+ * did not change; NULL for an unknown index. */
+static const struct roce_mr_entry *mr_entry(struct roce_engine *e, uint32_t key)
+{
+	uint32_t index = ROCE_MR_KEY_INDEX(key);
+	struct mr_cached *c = &e->mrc[index % MR_CACHE];
+
+	if (index >= ROCE_MAX_MR)
+		return NULL;
+	if (c->index != index || c->gen != roce_mr_table_generation(e->mrt, index)) {
+		roce_mr_table_lookup_gen(e->mrt, index, &c->e, &c->gen);
+		c->index = index;
+	}
+	return &c->e;
+}
+
 int mem_lkey(struct roce_engine *e, uint32_t lkey, uint64_t va, uint64_t len,
 	     unsigned access, uint64_t *pa)
 {
-	struct roce_mr_entry mr;
+	const struct roce_mr_entry *mr;
 
 	if (len == 0) {
 		*pa = 0;
 		return ROCE_OK;
 	}
-	if (roce_mr_table_lookup_lkey(e->mrt, lkey, &mr) != ROCE_OK)
+	mr = mr_entry(e, lkey);
+	if (!mr || !mr->valid || mr->lkey != lkey)
 		return ROCE_E_LKEY;
-	return mem_check(e, &mr, va, len, access, pa);
+	return mem_check(e, mr, va, len, access, pa);
 }
 
 int mem_rkey(struct roce_engine *e, struct roce_qp *qp, uint32_t rkey,
 	     uint64_t va, uint64_t len, unsigned access, uint64_t *pa)
 {
-	struct roce_mr_entry mr;
+	const struct roce_mr_entry *mr;
 
 	/* C9-88: a zero-length RDMA access does not check the R_Key */
 	if (len == 0) {
 		*pa = 0;
 		return ROCE_OK;
 	}
-	if (roce_mr_table_lookup_rkey(e->mrt, rkey, &mr) != ROCE_OK ||
-	    mr.pd != qp->cfg.pd)
+	mr = mr_entry(e, rkey);
+	if (!mr || !mr->valid || mr->rkey != rkey || mr->pd != qp->cfg.pd)
 		return ROCE_E_RKEY;
-	return mem_check(e, &mr, va, len, access, pa);
+	return mem_check(e, mr, va, len, access, pa);
 }
 
 /* Gather len bytes from the SGEs, starting off bytes in, into dst. */

@@ -119,6 +119,25 @@ int roce_mr_table_lookup(const struct roce_mr_table *t, uint32_t index,
 	return ROCE_OK;
 }
 
+int roce_mr_table_lookup_gen(const struct roce_mr_table *t, uint32_t index,
+			     struct roce_mr_entry *out, uint32_t *gen)
+{
+	uint32_t w[MR_WORDS];
+
+	if (index >= ROCE_MAX_MR)
+		return ROCE_E_NOENT;
+	*gen = seq_read(&t->slot[index].seq, t->slot[index].w, w, MR_WORDS);
+	memcpy(out, w, sizeof(*out));
+	return ROCE_OK;
+}
+
+uint32_t roce_mr_table_generation(const struct roce_mr_table *t, uint32_t index)
+{
+	if (index >= ROCE_MAX_MR)
+		return 1;       /* odd: never matches a copy */
+	return __atomic_load_n(&t->slot[index].seq, __ATOMIC_ACQUIRE);
+}
+
 /* One lookup for both keys: the index is in the key, the entry decides. */
 static bool mr_lookup_key(const struct roce_mr_table *t, uint32_t key,
 			  bool remote, struct roce_mr_entry *out)

@@ -285,6 +285,33 @@ static void test_recv_bad_lkey(void **state)
 	pair_close(p);
 }
 
+/* A deregistered MR is gone at once for the data path, whatever the engine
+ * remembered of it. */
+static void test_write_after_dereg(void **state)
+{
+	struct pair_opts o = { 0 };
+	struct pair *p = pair_open(&o);
+	struct roce_mr *mr = roce_reg_mr(p->b.pd, p->b.buf, 65536,
+					 ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE);
+	struct roce_sge sge = { .length = 100 };
+	struct roce_send_wr wr;
+	uint32_t rkey;
+
+	(void)state;
+	assert_non_null(mr);
+	rkey = mr->rkey;
+	memset(p->a.buf, 0x77, 100);
+	wr = write_wr(p, &sge, 1, (uint64_t)(uintptr_t)p->b.buf, rkey);
+	pair_post_wait(p, &p->a, &wr, ROCE_WC_SUCCESS);
+	assert_int_equal(p->b.buf[99], 0x77);
+	assert_int_equal(roce_dereg_mr(mr), ROCE_OK);
+	memset(p->a.buf, 0x55, 100);
+	wr = write_wr(p, &sge, 2, (uint64_t)(uintptr_t)p->b.buf, rkey);
+	pair_post_wait(p, &p->a, &wr, ROCE_WC_REM_ACCESS_ERR);
+	assert_int_equal(p->b.buf[0], 0x77);    /* untouched */
+	pair_close(p);
+}
+
 static void test_local_protection(void **state)
 {
 	struct pair_opts o = { 0 };
@@ -426,6 +453,7 @@ int main(void)
 		cmocka_unit_test(test_atomic_without_right),
 		cmocka_unit_test(test_recv_too_small),
 		cmocka_unit_test(test_recv_bad_lkey),
+		cmocka_unit_test(test_write_after_dereg),
 		cmocka_unit_test(test_local_protection),
 		cmocka_unit_test(test_dma_stall),
 		cmocka_unit_test(test_bad_work_requests),
