@@ -291,7 +291,7 @@ static void check_arp(struct two *t)
 	t0 = h_now_ms();
 	CHECK(roce_afpacket_resolve(t->a, IP_NOBODY, 300, mac) == ROCE_E_TIMEOUT,
 	      "resolve of nobody");
-	CHECK(h_now_ms() - t0 >= 250 && h_now_ms() - t0 < 2000, "timeout bound");
+	CHECK(h_now_ms() - t0 >= 250 && h_now_ms() - t0 < 10000, "timeout bound");
 	CHECK(roce_arp_resolve("nosuch0", t->amac, IP_A, IP_ARP, 100, mac) ==
 	      ROCE_E_NOENT, "missing interface");
 	atomic_store(&b2.stop, true);
