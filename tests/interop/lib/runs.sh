@@ -1,0 +1,142 @@
+# shellcheck shell=bash
+# One run of the matrix, sourced by tests/interop/run: both sides in the
+# right order, the captures, then the checks of lib/check.sh. Each run
+# writes its files into $RUN_DIR and its verdict into $RUN_DIR/result.
+
+
+run_ours() { # id tool role mtu size iters loss extra
+	local id=$1 tool=$2 role=$3 mtu=$4 size=$5 iters=$6 loss=$7 extra=$8 bin
+	local rc_ours rc_rxe perf_tool=$tool
+	[ "$tool" = garbage ] && perf_tool=write_bw
+	bin=$(ours_tool "$perf_tool")
+	if [ ! -x "$bin" ]; then
+		fail "our tool $(basename "$bin") is not built ($bin)"
+		return
+	fi
+	capture_start br0 wire
+	[ "$loss" != 0 ] && capture_start us-br ours-port
+	if [ "$role" = server ]; then
+		ours_start "$(ours_cmd "$perf_tool" "$size" "$iters" "$mtu" "$extra")" "$RUN_DIR/ours.log"
+		if ! ours_listening; then
+			fail "our server does not listen on TCP $OOB_PORT"
+		else
+			[ "$tool" = garbage ] && garbage_start
+			rxe_start "$A" "$(rxe_cmd "$perf_tool" "$size" "$iters" "$mtu" "$extra" "$NET_US_IP")" client
+			rxe_finish "$A" "$RXE_JOB" "$RUN_DIR/rxe.log"
+			rc_rxe=$?
+		fi
+		# a failed client leaves our server waiting for nothing
+		if [ "${rc_rxe:-1}" = 0 ]; then ours_wait; else ours_wait 5; fi
+		rc_ours=$?
+	else
+		rxe_start "$A" "$(rxe_cmd "$perf_tool" "$size" "$iters" "$mtu" "$extra")" server
+		if ! rxe_listening "$A" "$RXE_JOB"; then
+			fail "rxe server did not start listening"
+		fi
+		[ "$tool" = garbage ] && garbage_start
+		ours_start "$(ours_cmd "$perf_tool" "$size" "$iters" "$mtu" "$extra" "$A_IP")" "$RUN_DIR/ours.log"
+		ours_wait
+		rc_ours=$?
+		if [ $rc_ours = 0 ]; then
+			rxe_finish "$A" "$RXE_JOB" "$RUN_DIR/rxe.log"
+		else
+			rxe_finish "$A" "$RXE_JOB" "$RUN_DIR/rxe.log" 5
+		fi
+		rc_rxe=$?
+	fi
+	[ "$tool" = garbage ] && [ -n "${GARBAGE_PID:-}" ] && garbage_wait
+	GARBAGE_PID=
+	capture_stop
+	[ "${rc_ours:-1}" = 0 ] || fail "our $role exited with status ${rc_ours:-none} (ours.log)"
+	local peer_role=server
+	[ "$role" = server ] && peer_role=client
+	if [ -z "${rc_rxe:-}" ]; then
+		fail "rxe $peer_role not started"
+	elif [ "$rc_rxe" != 0 ]; then
+		fail "rxe $peer_role exited with status $rc_rxe (rxe.log)"
+	fi
+	counters_parse "$RUN_DIR/ours.log" >"$RUN_DIR/counters.txt"
+
+	pcap_select "$RUN_DIR/wire.pcap" "$RUN_DIR/ours.pcap" "ether src $NET_US_MAC and udp dst port 4791"
+	local sends=0
+	sends_data "$perf_tool" "$role" && sends=1
+	check_wire "$RUN_DIR/ours.pcap" ours "$mtu" "$size" "$sends"
+	note "ours on the wire: $(pcap_stats "$RUN_DIR/ours.pcap")"
+	if [ "$loss" != 0 ]; then
+		pcap_select "$RUN_DIR/ours-port.pcap" "$RUN_DIR/to-ours.pcap" "ether dst $NET_US_MAC and udp dst port 4791"
+		note "rxe to ours, as received: $(pcap_stats "$RUN_DIR/to-ours.pcap")"
+		check_loss_counters "$role" "$perf_tool"
+	fi
+	[ "$tool" = garbage ] && check_garbage "$RUN_DIR/garbage.json"
+}
+
+run_rxe_pair() { # id tool mtu size iters extra: guest a serves, b is the client
+	local tool=$2 mtu=$3 size=$4 iters=$5 extra=$6 rc_a rc_b job_a
+	capture_start br0 wire
+	rxe_start "$A" "$(rxe_cmd "$tool" "$size" "$iters" "$mtu" "$extra")" server
+	job_a=$RXE_JOB
+	rxe_listening "$A" "$job_a" || fail "rxe server (a) did not start listening"
+	rxe_start "$B" "$(rxe_cmd "$tool" "$size" "$iters" "$mtu" "$extra" "$A_IP")" client
+	rxe_finish "$B" "$RXE_JOB" "$RUN_DIR/rxe-b.log"
+	rc_b=$?
+	rxe_finish "$A" "$job_a" "$RUN_DIR/rxe-a.log"
+	rc_a=$?
+	capture_stop
+	[ $rc_a = 0 ] || fail "rxe server (a) exited with status $rc_a"
+	[ $rc_b = 0 ] || fail "rxe client (b) exited with status $rc_b"
+	pcap_select "$RUN_DIR/wire.pcap" "$RUN_DIR/rxe.pcap" "udp dst port 4791"
+	check_wire "$RUN_DIR/rxe.pcap" rxe "$mtu" "$size" 1
+	note "rxe on the wire: $(pcap_stats "$RUN_DIR/rxe.pcap")"
+}
+
+run_one() { # id peer tool role mtu size iters loss extra
+	local id=$1 peer=$2 tool=$3 role=$4 mtu=$5 size=$6 iters=$7 loss=$8 extra=$9 t0=$SECONDS
+	RUN_DIR=$out/runs/$id
+	mkdir -p "$RUN_DIR"
+	: >"$RUN_DIR/fail"
+	: >"$RUN_DIR/notes"
+	: >"$RUN_DIR/cmd.txt"
+	cp "$WORK/rxe-counters" "$RUN_DIR/rxe-counters.before" 2>/dev/null
+	if [ "$loss" != 0 ]; then
+		net_loss "$loss" || fail "cannot install the loss rule"
+	fi
+	if [ "$peer" = rxe ]; then
+		run_rxe_pair "$id" "$tool" "$mtu" "$size" "$iters" "$extra"
+	else
+		run_ours "$id" "$tool" "$role" "$mtu" "$size" "$iters" "$loss" "$extra"
+	fi
+	if [ "$loss" != 0 ]; then
+		local dropped
+		dropped=$(net_loss_count)
+		net_loss 0
+		if [ "${dropped:-0}" -gt 0 ]; then
+			note "the bridge dropped $dropped RoCE frames ($loss % loss)"
+		else
+			fail "the loss rule dropped nothing: the run did not test loss"
+		fi
+	fi
+	# rxe's side of the story: its port counters that moved in this run
+	rxe_hw_counters "$A" >"$RUN_DIR/rxe-counters.after" 2>&1
+	cp "$RUN_DIR/rxe-counters.after" "$WORK/rxe-counters"
+	awk 'NR == FNR { b[$1] = $2; next } $2 != b[$1] { printf "%s+%d ", $1, $2 - b[$1] }' \
+		"$RUN_DIR/rxe-counters.before" "$RUN_DIR/rxe-counters.after" >"$RUN_DIR/rxe-counters.diff"
+	if [ "$loss" != 0 ] || [ "$tool" = garbage ]; then
+		note "rxe counters: $(cat "$RUN_DIR/rxe-counters.diff")"
+	elif grep -qE '(completer_retry_err|retry_exceeded_err|rcvd_seq_err|out_of_seq_request|duplicate_request|rnr|send_err)' \
+		"$RUN_DIR/rxe-counters.diff"; then
+		# on a clean wire rxe should never have to recover: a timeout
+		# waiting for our ACK, or our retransmission, shows up here
+		# (a descheduled TCG guest can cause one too, so: a note)
+		note "rxe recovered on a clean wire: $(cat "$RUN_DIR/rxe-counters.diff")"
+		echo "$id" >>"$WORK/clean-recoveries"
+	fi
+	local secs=$((SECONDS - t0)) status=PASS
+	[ -s "$RUN_DIR/fail" ] && status=FAIL
+	echo "$status" >"$RUN_DIR/result"
+	printf '%s\t%s\t%s\t%s\n' "$id" "$status" "$secs" "$(paste -sd';' "$RUN_DIR/fail")" >>"$out/results.tsv"
+	{
+		printf '%-4s %-34s %3ds\n' "$status" "$id" "$secs"
+		sed 's/^/       FAIL: /' "$RUN_DIR/fail"
+		sed 's/^/       /' "$RUN_DIR/notes"
+	} | tee -a "$out/summary.txt"
+}
