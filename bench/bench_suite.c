@@ -304,6 +304,10 @@ static void run_engine(const struct opts *o)
 	if (o->cores)
 		pl.cores = &cores1, pl.n_cores = 1;
 	engine_matrix(&o->cfg, &pl);
+	/* the ratios the targets use, unless the matrix was narrowed (a
+	 * profile of one cell, a test) */
+	if (o->op < 0 && !o->size && !o->mtu && !o->qps && !o->cores)
+		engine_ratios(&o->cfg);
 }
 
 int main(int argc, char **argv)
@@ -363,6 +367,7 @@ int main(int argc, char **argv)
 		bench_print_veth(stdout);
 	}
 
+	bench_print_ratios(stdout);
 	targets_compute(o.sections & S_VETH ? why : "section not run");
 	bench_load_since(&mark, &ri.load);
 	ri.elapsed_s = (double)(bench_now_ns() - mark.t_ns) * 1e-9;

@@ -123,7 +123,7 @@ static void rx_burst(struct bound *b, uint64_t pos)
 	}
 }
 
-static double one_core(void *arg, double secs)
+double bound_one_core(void *arg, double secs)
 {
 	struct bound *b = arg;
 	uint64_t t0 = bench_now_ns(), t, bytes = 0, pos = 0;
@@ -165,7 +165,7 @@ static void *rx_thread(void *arg)
 	return NULL;
 }
 
-static double two_cores(void *arg, double secs)
+double bound_two_cores(void *arg, double secs)
 {
 	struct bound *b = arg;
 	uint64_t t0, t1, pos = 0, busy = 0;
@@ -191,6 +191,24 @@ static double two_cores(void *arg, double secs)
 	atomic_store_explicit(&b->stop, 1, memory_order_release);
 	pthread_join(t, NULL);
 	return b->rx_ns ? (double)b->rx_bytes * 8 / (double)b->rx_ns : 0;
+}
+
+struct bound *bound_new(uint32_t mtu, int cpu_rx)
+{
+	struct bound *b = aligned_alloc(64, sizeof(*b));
+
+	if (!b)
+		bench_die("out of memory");
+	memset(b, 0, sizeof(*b));
+	bound_init(b, mtu);
+	b->cpu_rx = cpu_rx;
+	return b;
+}
+
+void bound_free(struct bound *b)
+{
+	bound_fini(b);
+	free(b);
 }
 
 /* Which side limits a two-core run: the share of its time each core
@@ -224,7 +242,8 @@ static void cross_copy(const struct bench_cfg *cfg, uint32_t mtu)
 	r->size = mtu;
 	r->cores = 2;
 	bench_pin(cfg->cpu_a);
-	bench_measure(cfg->reps_key, cfg->secs_key, false, two_cores, b, &r->st, &r->load);
+	bench_measure(cfg->reps_key, cfg->secs_key, false, bound_two_cores, b, &r->st,
+		      &r->load);
 	bench_pin(-1);
 	busy_note(r, b);
 	bound_fini(b);
@@ -258,7 +277,8 @@ void bound_run(const struct bench_cfg *cfg, const unsigned *mtus, unsigned n_mtu
 			r->cores = cores;
 			bench_pin(cfg->cpu_a);
 			bench_measure(cfg->reps_key, cfg->secs_key, false,
-				      cores == 1 ? one_core : two_cores, b, &r->st, &r->load);
+				      cores == 1 ? bound_one_core : bound_two_cores, b,
+				      &r->st, &r->load);
 			bench_pin(-1);
 			if (cores == 2)
 				busy_note(r, b);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "lib/engine.h"
+#include "lib/limits.h"
 #include "lib/pair.h"
 #include "lib/report.h"
 #include "lib/traffic.h"
@@ -113,4 +114,51 @@ void engine_latency(const struct bench_cfg *cfg, unsigned only_cores)
 	}
 	pair_close(&p);
 	free(t);
+}
+
+static struct bench_row *ratio_row(const char *name, const char *op, unsigned cores)
+{
+	struct bench_row *r = bench_row_add("ratio", name);
+
+	snprintf(r->op, sizeof(r->op), "%s", op);
+	snprintf(r->unit, sizeof(r->unit), "x");
+	r->size = 65536;
+	r->mtu = 4096;
+	r->qps = 1;
+	r->cores = cores;
+	return r;
+}
+
+void engine_ratios(const struct bench_cfg *cfg)
+{
+	struct bench_pair p;
+
+	pair_open_memlink(&p, ROCE_MTU_4096, 1);
+	for (unsigned cores = 1; cores <= 2; cores++) {
+		int b_cpu = cores == 2 ? cfg->cpu_b : -1;
+		struct traffic_fn w = { &p, ROCE_WR_RDMA_WRITE, 65536, 7001, b_cpu, false };
+		struct traffic_fn rd = { &p, ROCE_WR_RDMA_READ, 65536, 8001, b_cpu, false };
+		struct bound *b;
+		struct bench_stat se, sb;
+		struct bench_row *r;
+
+		if (cores == 2 && cfg->cpu_a == cfg->cpu_b)
+			continue;
+		b = bound_new(4096, cfg->cpu_b);
+		bench_pin(cfg->cpu_a);
+		r = ratio_row("WRITE / ICRC+copy bound", "WRITE", cores);
+		bench_measure_pair(cfg->reps_key, cfg->secs_key, traffic_fn, &w,
+				   cores == 1 ? bound_one_core : bound_two_cores, b,
+				   &se, &sb, &r->st, &r->load);
+		snprintf(r->note, sizeof(r->note), "medians: engine %.1f, bound %.1f Gbit/s",
+			 se.med, sb.med);
+		r = ratio_row("READ / WRITE", "READ", cores);
+		bench_measure_pair(cfg->reps_key, cfg->secs_key, traffic_fn, &rd,
+				   traffic_fn, &w, &se, &sb, &r->st, &r->load);
+		snprintf(r->note, sizeof(r->note), "medians: READ %.1f, WRITE %.1f Gbit/s",
+			 se.med, sb.med);
+		bench_pin(-1);
+		bound_free(b);
+	}
+	pair_close(&p);
 }

@@ -38,6 +38,11 @@ void engine_matrix(const struct bench_cfg *cfg, const struct engine_plan *plan);
  * 1 or 2: that one alone). */
 void engine_latency(const struct bench_cfg *cfg, unsigned only_cores);
 
+/* Adds "ratio" rows measured side by side, repeat by repeat, on one QP at
+ * path MTU 4096: WRITE 64 KB / ICRC+copy bound, READ 64 KB / WRITE 64 KB,
+ * on 1 and 2 cores. */
+void engine_ratios(const struct bench_cfg *cfg);
+
 /* A figure a target is checked against: more repeats, longer runs. */
 bool engine_is_key(enum roce_wr_opcode op, uint32_t size, unsigned mtu,
 		   unsigned qps);

@@ -12,10 +12,21 @@
 #ifndef BENCH_LIMITS_H
 #define BENCH_LIMITS_H
 
+#include <stdint.h>
+
 #include "lib/util.h"
 
 void limits_run(const struct bench_cfg *cfg);
 void bound_run(const struct bench_cfg *cfg, const unsigned *mtus, unsigned n_mtus);
+
+/* The bound as a bench_fn, to be measured side by side with the engine
+ * (engine.c): 64 KB WRITE payload at path MTU mtu; the two-core form
+ * runs the receive passes on cpu_rx. Returns Gbit/s. */
+struct bound;
+struct bound *bound_new(uint32_t mtu, int cpu_rx);
+void bound_free(struct bound *b);
+double bound_one_core(void *b, double secs);
+double bound_two_cores(void *b, double secs);
 
 /* The copies and CRC passes bound.c makes per payload byte (docs). */
 #define BOUND_COPIES    3

@@ -238,6 +238,26 @@ void bench_print_veth(FILE *out)
 	}
 }
 
+void bench_print_ratios(FILE *out)
+{
+	char sp[24];
+	bool any = false;
+
+	for (unsigned i = 0; i < n_rows; i++) {
+		const struct bench_row *r = &rows[i];
+
+		if (strcmp(r->section, "ratio"))
+			continue;
+		if (!any)
+			fprintf(out, "\n== Ratios measured side by side (each repeat runs "
+				"both; median of the repeats)\n");
+		any = true;
+		spread_text(&r->st, sp, sizeof(sp));
+		fprintf(out, "  %-26s %7u B cores %u %6.2f %s %s\n", r->name, r->size,
+			r->cores, r->st.best, sp, r->note);
+	}
+}
+
 void bench_print_targets(FILE *out)
 {
 	fprintf(out, "\n== Targets\n");

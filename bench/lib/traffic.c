@@ -11,6 +11,9 @@
 #define WARM_NS     (20u * 1000000u)    /* before the measured window */
 #define DRAIN_NS    (20ull * 1000000000u) /* a run that cannot finish is a bug */
 #define REAP        64
+/* one round trip that takes this long is a bug, not a busy machine (a
+ * thread may wait a while for a core, never this long) */
+#define LAT_STALL_NS (10ull * 1000000000u)
 
 struct run {
 	struct bench_pair *p;
@@ -341,6 +344,19 @@ void traffic_row(struct bench_pair *p, enum roce_wr_opcode op, uint32_t size,
 		 (unsigned long long)c.moved.link_drops);
 }
 
+double traffic_fn(void *arg, double secs)
+{
+	struct traffic_fn *f = arg;
+	struct traffic_result res;
+
+	if (f->b_cpu >= 0)
+		pair_b_thread(f->p, f->b_cpu);
+	traffic_bw(f->p, f->op, f->size, secs, f->seed++, &res);
+	if (f->b_cpu >= 0)
+		pair_b_thread(f->p, -1);
+	return f->rate ? res.msgs_per_s : res.gbps;
+}
+
 size_t traffic_lat(struct bench_pair *p, double secs, uint64_t *samples, size_t max)
 {
 	struct bench_side *a = &p->a, *b = &p->b;
@@ -368,8 +384,19 @@ size_t traffic_lat(struct bench_pair *p, double secs, uint64_t *samples, size_t 
 			pair_poll(p);
 			got = roce_poll_cq(a->scq, 1, &wc);
 			if (!got && ++spins % 256 == 0 &&
-			    bench_now_ns() - t0 > 1000000000u)
-				bench_die("8-byte WRITE: no completion within 1 s");
+			    bench_now_ns() - t0 > LAT_STALL_NS) {
+				struct pair_counts c;
+
+				pair_counts(p, &c);
+				bench_die("8-byte WRITE %u on %u core(s): no completion "
+					  "within %u s (frames A %llu B %llu, retransmissions "
+					  "%llu, timeouts %llu, link drops %llu)", i,
+					  traffic_cores(p), (unsigned)(LAT_STALL_NS / 1000000000u), (unsigned long long)c.a_tx,
+					  (unsigned long long)c.b_tx,
+					  (unsigned long long)c.retx,
+					  (unsigned long long)c.timeouts,
+					  (unsigned long long)c.link_drops);
+			}
 		} while (got == 0);
 		t = bench_now_ns();
 		if (got < 0 || wc.status != ROCE_WC_SUCCESS)

@@ -52,6 +52,22 @@ struct bench_row;
 void traffic_row(struct bench_pair *p, enum roce_wr_opcode op, uint32_t size,
 		 unsigned reps, double secs, uint64_t seed, struct bench_row *row);
 
+/*
+ * One traffic_bw run as a bench_fn (for bench_measure_pair): b_cpu >= 0
+ * runs B on its own engine thread there for the run only (so a measurement
+ * side by side has the core to itself); returns Gbit/s, or messages/s with
+ * rate set.
+ */
+struct traffic_fn {
+	struct bench_pair *p;
+	enum roce_wr_opcode op;
+	uint32_t size;
+	uint64_t seed;
+	int b_cpu;
+	bool rate;
+};
+double traffic_fn(void *arg, double secs);
+
 /* The cores a pair's run occupies: 1, or 2 with B on its own thread. */
 static inline unsigned traffic_cores(const struct bench_pair *p)
 {

@@ -219,3 +219,26 @@ void bench_measure(unsigned reps, double secs, bool lower, bench_fn fn, void *ar
 	bench_stat_of(v, reps, lower, st);
 	bench_load_since(&m, load);
 }
+
+void bench_measure_pair(unsigned reps, double secs, bench_fn fa, void *aa,
+			bench_fn fb, void *ab, struct bench_stat *sa,
+			struct bench_stat *sb, struct bench_stat *ratio,
+			struct bench_load *load)
+{
+	double a[BENCH_MAX_REPS], b[BENCH_MAX_REPS], r[BENCH_MAX_REPS];
+	struct bench_load_mark m;
+
+	if (reps > BENCH_MAX_REPS)
+		reps = BENCH_MAX_REPS;
+	bench_load_mark(&m);
+	for (unsigned i = 0; i < reps; i++) {
+		a[i] = fa(aa, secs);
+		b[i] = fb(ab, secs);
+		r[i] = b[i] > 0 ? a[i] / b[i] : 0;
+	}
+	bench_stat_of(a, reps, false, sa);
+	bench_stat_of(b, reps, false, sb);
+	bench_stat_of(r, reps, false, ratio);
+	ratio->best = ratio->med;
+	bench_load_since(&m, load);
+}

@@ -91,6 +91,17 @@ struct bench_cfg {
 
 /* One repeat: measure for about secs and return the figure. */
 typedef double (*bench_fn)(void *arg, double secs);
+/*
+ * Two measurements side by side: each repeat runs fa then fb, so both see
+ * the machine in the same state (a busy host changes from one second to
+ * the next); ratio gets fa/fb per repeat, and its figure is the median
+ * (a ratio has no "best").
+ */
+void bench_measure_pair(unsigned reps, double secs, bench_fn fa, void *aa,
+			bench_fn fb, void *ab, struct bench_stat *sa,
+			struct bench_stat *sb, struct bench_stat *ratio,
+			struct bench_load *load);
+
 /* Run fn reps times; the figures into *st (lower: lower is better), the
  * machine's load meanwhile into *load. */
 void bench_measure(unsigned reps, double secs, bool lower, bench_fn fn, void *arg,

@@ -134,16 +134,36 @@ static double raw_once(void *arg, double secs)
 	return r->rx_ns ? (double)r->rx_frames / ((double)r->rx_ns * 1e-9) : 0;
 }
 
+/* The frames the raw measurements send: what the engine sends. */
+enum raw_kind { RAW_ACK, RAW_WRITE64, RAW_MTU, RAW_KINDS };
+
+static const struct {
+	uint8_t op;
+	const char *cond, *what;
+} raw_kinds[RAW_KINDS] = {
+	[RAW_ACK] = { ROCE_OP_RC_ACK, "ack", "ACK" },
+	[RAW_WRITE64] = { ROCE_OP_RC_WRITE_ONLY, "write64", "64 B WRITE ONLY" },
+	[RAW_MTU] = { ROCE_OP_RC_WRITE_MIDDLE, "mtu", "path-MTU WRITE MIDDLE" },
+};
+
+static uint8_t raw_buf[RAW_BURST][ROCE_MAX_FRAME];
+
+/* Fill r's burst with frames of kind k; returns their length. */
+static uint32_t raw_setup(struct raw *r, enum raw_kind k, uint32_t mtu)
+{
+	uint32_t payload = k == RAW_ACK ? 0 : k == RAW_WRITE64 ? 64 : mtu, len = 0;
+
+	for (unsigned j = 0; j < RAW_BURST; j++) {
+		len = raw_frame(raw_buf[j], r->tx->mac, r->rx->mac, raw_kinds[k].op, payload);
+		r->f[j] = (struct roce_frame){ raw_buf[j], len };
+	}
+	return len;
+}
+
 static void raw_rates(const struct bench_cfg *cfg, struct roce_afpacket *a,
 		      struct roce_afpacket *b)
 {
 	const uint32_t mtu = roce_mtu_bytes(roce_afpacket_path_mtu(a));
-	const struct { uint8_t op; uint32_t payload; const char *cond, *what; } k[] = {
-		{ ROCE_OP_RC_ACK, 0, "ack", "ACK" },
-		{ ROCE_OP_RC_WRITE_ONLY, 64, "write64", "64 B WRITE ONLY" },
-		{ ROCE_OP_RC_WRITE_MIDDLE, mtu, "mtu", "path-MTU WRITE MIDDLE" },
-	};
-	static uint8_t buf[RAW_BURST][ROCE_MAX_FRAME];
 	struct roce_afpacket_stats sa0, sb0, sa1, sb1;
 	struct raw r;
 
@@ -151,21 +171,17 @@ static void raw_rates(const struct bench_cfg *cfg, struct roce_afpacket *a,
 	r.tx = roce_afpacket_port(a);
 	r.rx = roce_afpacket_port(b);
 	r.cpu_rx = cfg->cpu_b;
-	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+	for (int k = 0; k < RAW_KINDS; k++) {
+		uint32_t len = raw_setup(&r, (enum raw_kind)k, mtu);
 		struct bench_row *row;
-		uint32_t len = 0;
 
-		for (unsigned j = 0; j < RAW_BURST; j++) {
-			len = raw_frame(buf[j], r.tx->mac, r.rx->mac, k[i].op, k[i].payload);
-			r.f[j] = (struct roce_frame){ buf[j], len };
-		}
 		roce_afpacket_get_stats(a, &sa0);
 		roce_afpacket_get_stats(b, &sb0);
 		row = bench_row_add("veth", "raw frames");
 		row->size = len;
 		row->mtu = mtu;
 		row->cores = 2;
-		snprintf(row->cond, sizeof(row->cond), "%s", k[i].cond);
+		snprintf(row->cond, sizeof(row->cond), "%s", raw_kinds[k].cond);
 		snprintf(row->unit, sizeof(row->unit), "Mframes/s");
 		bench_pin(cfg->cpu_a);
 		bench_measure(cfg->reps_key, cfg->secs_key, false, raw_once, &r, &row->st,
@@ -179,11 +195,68 @@ static void raw_rates(const struct bench_cfg *cfg, struct roce_afpacket *a,
 		row->st.min *= 1e-6;
 		row->st.max *= 1e-6;
 		snprintf(row->note, sizeof(row->note), "%s frames, %.2f Gbit/s; %.0f%% of "
-			 "those sent arrived (kernel drops %llu)", k[i].what,
+			 "those sent arrived (kernel drops %llu)", raw_kinds[k].what,
 			 row->rate * len * 8e-9, 100.0 * (double)(sb1.rx_frames - sb0.rx_frames) /
 			 (double)(sa1.tx_frames - sa0.tx_frames + 1),
 			 (unsigned long long)(sb1.rx_kernel_drops - sb0.rx_kernel_drops));
 	}
+}
+
+/* The raw path's capacity as the engine's figure: Gbit/s of payload at
+ * payload bytes a frame, or frames/s (payload 0). */
+struct raw_cap {
+	struct raw *r;
+	uint32_t payload;
+};
+
+static double raw_cap_once(void *arg, double secs)
+{
+	struct raw_cap *c = arg;
+	double fps = raw_once(c->r, secs);
+
+	return c->payload ? fps * c->payload * 8e-9 : fps;
+}
+
+/* Engine and raw path side by side, repeat by repeat: WRITE 64 KB goodput
+ * against the payload the raw path-MTU frame rate carries, and the 64 B
+ * WRITE message rate against the raw rate of its frames. */
+static void ratios(const struct bench_cfg *cfg, struct bench_pair *p,
+		   struct roce_afpacket *a, struct roce_afpacket *b)
+{
+	const uint32_t mtu = roce_mtu_bytes(roce_afpacket_path_mtu(a));
+	struct raw r;
+
+	memset(&r, 0, sizeof(r));
+	r.tx = roce_afpacket_port(a);
+	r.rx = roce_afpacket_port(b);
+	r.cpu_rx = cfg->cpu_b;
+	pair_b_thread(p, -1);
+	bench_pin(cfg->cpu_a);
+	for (int i = 0; i < 2; i++) {
+		bool small = i == 1;
+		struct traffic_fn e = { p, ROCE_WR_RDMA_WRITE, small ? 64 : 65536,
+					3000 + (uint64_t)i, cfg->cpu_b, small };
+		struct raw_cap c = { &r, small ? 0 : mtu };
+		struct bench_row *row = bench_row_add("ratio", "veth engine / raw");
+		struct bench_stat se, sr;
+
+		raw_setup(&r, small ? RAW_WRITE64 : RAW_MTU, mtu);
+		snprintf(row->op, sizeof(row->op), "WRITE");
+		snprintf(row->unit, sizeof(row->unit), "x");
+		row->size = e.size;
+		row->mtu = mtu;
+		row->qps = 1;
+		row->cores = 2;
+		bench_measure_pair(cfg->reps_key, cfg->secs_key, traffic_fn, &e,
+				   raw_cap_once, &c, &se, &sr, &row->st, &row->load);
+		if (small)
+			snprintf(row->note, sizeof(row->note), "medians: engine %.3f M msg/s, "
+				 "raw %.3f M frames/s", se.med * 1e-6, sr.med * 1e-6);
+		else
+			snprintf(row->note, sizeof(row->note), "medians: engine %.2f Gbit/s, "
+				 "raw frames carry %.2f Gbit/s of payload", se.med, sr.med);
+	}
+	bench_pin(-1);
 }
 
 static void engines(const struct bench_cfg *cfg, struct roce_afpacket *a,
@@ -207,6 +280,7 @@ static void engines(const struct bench_cfg *cfg, struct roce_afpacket *a,
 			    cfg->secs_key, 1000 + i, row);
 	}
 	bench_pin(-1);
+	ratios(cfg, &p, a, b);
 	pair_close(&p);
 }
 
