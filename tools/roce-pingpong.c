@@ -43,7 +43,7 @@
 struct pp_opts {
 	uint16_t port;
 	unsigned size, rx_depth, iters, mtu, timeout_s;
-	bool chk, ts, selftest;
+	bool chk, ts, selftest, counters;
 	const char *netdev, *server;
 	uint32_t ip;
 };
@@ -105,6 +105,7 @@ static void usage(FILE *f)
 "  --netdev=IFNAME        the interface to send RoCE v2 frames on (required)\n"
 "  --ip=A.B.C.D           our IPv4 (default: the interface's)\n"
 "  --timeout=SEC          bound of every wait (default %u)\n"
+"  --counters             print the engine's non-zero counters at the end\n"
 "  -h, --help             this text\n", PP_TIMEOUT_S);
 }
 
@@ -125,7 +126,7 @@ static bool num(const char *s, unsigned long min, unsigned long max, unsigned *o
 	return true;
 }
 
-enum { OPT_NETDEV = 256, OPT_IP, OPT_TIMEOUT, OPT_SELFTEST };
+enum { OPT_NETDEV = 256, OPT_IP, OPT_TIMEOUT, OPT_SELFTEST, OPT_COUNTERS };
 
 static int one_opt(int c, const char *a, struct pp_opts *o)
 {
@@ -156,6 +157,7 @@ static int one_opt(int c, const char *a, struct pp_opts *o)
 	case OPT_IP: if (inet_pton(AF_INET, a, &in) != 1 || !in.s_addr) return bad("--ip", a);
 		o->ip = ntohl(in.s_addr); return 0;
 	case OPT_TIMEOUT: if (!num(a, 1, 86400, &o->timeout_s)) return bad("timeout", a); return 0;
+	case OPT_COUNTERS: o->counters = true; return 0;
 	case OPT_SELFTEST: o->selftest = true; return 0;
 	default: fprintf(stderr, "roce-pingpong: unknown option (try --help)\n"); return 2;
 	}
@@ -175,6 +177,7 @@ static int parse(int argc, char **argv, struct pp_opts *o)
 		{ "new_send", 0, NULL, 'N' }, { "help", 0, NULL, 'h' },
 		{ "netdev", 1, NULL, OPT_NETDEV }, { "ip", 1, NULL, OPT_IP },
 		{ "timeout", 1, NULL, OPT_TIMEOUT },
+		{ "counters", 0, NULL, OPT_COUNTERS },
 		{ "memlink-selftest", 0, NULL, OPT_SELFTEST }, { NULL, 0, NULL, 0 },
 	};
 	int c, r;
@@ -395,6 +398,7 @@ static int run(struct pp *p, struct roce_memlink *ml)
 		.buf_len = (p->o.size + 4095u) / 4096u * 4096u,
 		.sq_depth = 2, .rq_depth = p->o.rx_depth + 1,
 		.timeout_ms = p->o.timeout_s * 1000u,
+		.counters = p->o.counters,
 	};
 	char gid[INET6_ADDRSTRLEN];
 	uint64_t t0;

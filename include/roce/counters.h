@@ -17,7 +17,9 @@
 #ifndef ROCE_COUNTERS_H
 #define ROCE_COUNTERS_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "roce/status.h"
 
@@ -123,6 +125,10 @@ static inline void roce_cnt_drop(struct roce_counters *c, int status)
 	else if (status == ROCE_E_LINK_DOWN || status == ROCE_E_DISABLED)
 		roce_cnt_inc(c, ROCE_CNT_RX_LOST_LINK_DOWN);
 }
+
+/* "name value" lines, one per counter (only the non-zero ones unless all),
+ * for tools and scripts. */
+void roce_counters_print(FILE *stream, const struct roce_counters *c, bool all);
 
 /* Zero every counter (soft reset). */
 void roce_counters_clear(struct roce_counters *c);

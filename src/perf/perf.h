@@ -78,6 +78,7 @@ struct perf_opts {
 	const char *netdev;
 	uint32_t ip;                    /* host order, 0 = the netdev's */
 	bool check;
+	bool counters;                  /* --counters */
 	unsigned timeout_s;
 	const char *server;             /* NULL: we are the server */
 	bool selftest;                  /* --memlink-selftest */

@@ -27,7 +27,7 @@ static const struct {
 	{ "send_lat", PERF_SEND, PERF_LAT },
 };
 
-enum { OPT_NETDEV = 256, OPT_IP, OPT_CHECK, OPT_TIMEOUT, OPT_SELFTEST };
+enum { OPT_NETDEV = 256, OPT_IP, OPT_CHECK, OPT_TIMEOUT, OPT_SELFTEST, OPT_COUNTERS };
 
 const char *perf_test_name(enum perf_verb v, enum perf_tst t)
 {
@@ -71,6 +71,7 @@ void perf_usage(FILE *f, const char *argv0)
 "  --netdev=IFNAME          the interface to send RoCE v2 frames on\n"
 "  --ip=A.B.C.D             our IPv4 (default: the interface's)\n"
 "  --check                  receiver verifies a known pattern (both sides ours)\n"
+"  --counters               print the engine's non-zero counters at the end\n"
 "  --timeout=SEC            bound of every wait (default %u)\n",
 		argv0, PERF_MAX_QP, ROCE_PT_VERSION, PERF_TIMEOUT_S_DEFAULT);
 }
@@ -165,6 +166,7 @@ static const struct option longopts[] = {
 	{ "help", 0, NULL, 'h' },       { "netdev", 1, NULL, OPT_NETDEV },
 	{ "ip", 1, NULL, OPT_IP },      { "check", 0, NULL, OPT_CHECK },
 	{ "timeout", 1, NULL, OPT_TIMEOUT },
+	{ "counters", 0, NULL, OPT_COUNTERS },
 	{ "memlink-selftest", 0, NULL, OPT_SELFTEST },
 	{ NULL, 0, NULL, 0 },
 };
@@ -227,6 +229,7 @@ static int one_opt(int c, const char *a, struct perf_opts *o, FILE *out, FILE *e
 			return bad(err, "--ip", a, "not an IPv4 address");
 		o->ip = ntohl(in.s_addr); return 0;
 	case OPT_CHECK: o->check = true; return 0;
+	case OPT_COUNTERS: o->counters = true; return 0;
 	case OPT_TIMEOUT: if (!num(a, 1, 86400, &v)) return bad(err, "timeout", a, "not 1..86400 s");
 		o->timeout_s = (unsigned)v; return 0;
 	case OPT_SELFTEST: o->selftest = true; return 0;

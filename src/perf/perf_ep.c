@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "perf/perf_ep.h"
+#include "roce/counters.h"
+#include "roce/device.h"
 #include "roce/driver.h"
 #include "roce/params.h"
 #include "roce/status.h"
@@ -165,6 +167,7 @@ int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c)
 
 	memset(ep, 0, sizeof(*ep));
 	ep->timeout_ms = c->timeout_ms;
+	ep->counters = c->counters;
 	if (c->nqp == 0 || c->nqp > PERF_EP_MAX_QP)
 		return ep_fail(ep, ROCE_E_RANGE, "%u QPs: this tool runs 1 to %u",
 			       c->nqp, PERF_EP_MAX_QP);
@@ -204,6 +207,14 @@ int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c)
 
 void perf_ep_close(struct perf_ep *ep)
 {
+	if (ep->ctx && ep->counters) {
+		/* at the end of every run, failed ones too: what the engine
+		 * saw (NAKs, retransmissions, drops by reason) */
+		printf("engine counters:\n");
+		roce_counters_print(stdout, roce_device_counters(roce_context_device(ep->ctx)),
+				    false);
+		fflush(stdout);
+	}
 	if (ep->ctx) {
 		for (unsigned i = 0; i < ep->nqp; i++)
 			roce_destroy_qp(ep->qp[i]);

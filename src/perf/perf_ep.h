@@ -28,6 +28,7 @@ struct perf_ep_config {
 	size_t buf_len;
 	uint32_t sq_depth, rq_depth;
 	unsigned timeout_ms;            /* ARP resolution */
+	bool counters;                  /* print the engine's counters on close */
 };
 
 struct perf_ep {
@@ -48,6 +49,7 @@ struct perf_ep {
 	size_t len;
 	struct roce_mr *mr;
 	unsigned timeout_ms;
+	bool counters;
 	char err[256];
 };
 

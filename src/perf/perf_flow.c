@@ -161,6 +161,7 @@ static int open_ep(struct perf_run *r, struct roce_memlink *ml)
 		.sq_depth = o->tx_depth + 1,
 		.rq_depth = o->verb == PERF_SEND ? o->rx_depth + 1 : 1,
 		.timeout_ms = o->timeout_s * 1000u,
+		.counters = o->counters,
 	};
 	uint64_t inc;
 	int st;

@@ -68,3 +68,13 @@ int roce_cnt_find(const char *name)
 			return i;
 	return -1;
 }
+
+void roce_counters_print(FILE *stream, const struct roce_counters *c, bool all)
+{
+	for (int id = 0; id < ROCE_CNT_COUNT; id++) {
+		uint64_t v = roce_cnt_read(c, (enum roce_cnt)id);
+
+		if (v || all)
+			fprintf(stream, "%s %llu\n", roce_cnt_name(id), (unsigned long long)v);
+	}
+}

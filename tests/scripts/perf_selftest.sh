@@ -42,6 +42,11 @@ pat='^ 2 +[0-9]+ +[0-9.]+ +[0-9.]+ *$'
 check "send_lat -D" "$PERF" send_lat --memlink-selftest -D 2 --timeout 20
 pat='^100 iters in'
 check "pingpong -c" "$PP" --memlink-selftest -c -s 10000 -n 100 --timeout 20
+# --counters: the engine's non-zero counters as "name value" lines at the end
+pat='^tx_pkts [1-9][0-9]*$'
+check "write_bw --counters" "$PERF" write_bw --memlink-selftest -n 20 --counters --timeout 20
+pat='^acks_tx [1-9][0-9]*$'
+check "pingpong --counters" "$PP" --memlink-selftest -n 5 --counters --timeout 20
 
 want=2
 pat='name the test first'
