@@ -74,16 +74,18 @@ ours_wait() {
 	return $rc
 }
 
-# rxe_start GUEST CMD ROLE LOG-NAME: a job in the guest; servers signal
-# when they listen. Sets RXE_JOB.
+# rxe_start GUEST CMD ROLE: a job in the guest; servers signal when they
+# listen. Sets RXE_JOB (and A_JOB for a job in guest a: its counters).
 rxe_start() {
 	local g=$1 cmd=$2 role=$3
 	echo "guest $(basename "$g"): $cmd" >>"$RUN_DIR/cmd.txt"
 	if [ "$role" = server ]; then
 		RXE_JOB=$(vm_submit "$g" "$(rxe_server_job "$cmd" "$RUN_TIMEOUT")")
 	else
-		RXE_JOB=$(vm_submit "$g" "exec timeout $RUN_TIMEOUT $cmd")
+		RXE_JOB=$(vm_submit "$g" "$(rxe_client_job "$cmd" "$RUN_TIMEOUT")")
 	fi
+	[ "$g" = "$A" ] && A_JOB=$RXE_JOB
+	return 0
 }
 rxe_listening() { # GUEST JOB: wait for the server's marker
 	local i

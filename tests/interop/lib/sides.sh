@@ -62,6 +62,19 @@ sends_data() {
 	return 1
 }
 
+# The end of every rxe job: rxe's port counters into $RNI_JOB.hw, read
+# in the guest as the tool ends (a separate job would cost a round trip)
+RXE_JOB_END='rc=$?
+for f in /sys/class/infiniband/$RNI_RXE/ports/1/hw_counters/*; do
+	echo "${f##*/} $(cat "$f")"
+done >$RNI_JOB.hw.tmp && mv $RNI_JOB.hw.tmp $RNI_JOB.hw
+exit $rc'
+
+# rxe_client_job CMD SECONDS: a guest job running a client
+rxe_client_job() {
+	printf 'timeout %s %s\n%s\n' "$2" "$1" "$RXE_JOB_END"
+}
+
 # rxe_server_job CMD SECONDS: a guest job running a server; it touches
 # $RNI_JOB.listening once the out-of-band port listens (or the server ended)
 rxe_server_job() {
@@ -76,6 +89,7 @@ while [ \$i -lt 150 ] && kill -0 \$p 2>/dev/null; do
 done
 touch \$RNI_JOB.listening
 wait \$p
+$RXE_JOB_END
 EOF
 }
 
