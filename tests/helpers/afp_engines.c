@@ -111,8 +111,27 @@ static void side_connect(struct side *s, struct side *peer, uint32_t peer_ip,
 				ROCE_QP_MAX_QP_RD_ATOMIC));
 }
 
+static void dump_side(const char *name, struct side *s)
+{
+	struct roce_counters *c = roce_device_counters(roce_context_device(s->ctx));
+	struct roce_afpacket_stats st;
+
+	roce_afpacket_get_stats(s->afp, &st);
+	fprintf(stderr, "%s: port tx %llu rx %llu lost %llu kernel drops %llu;",
+		name, (unsigned long long)st.tx_frames,
+		(unsigned long long)st.rx_frames,
+		(unsigned long long)st.tx_fault_drops,
+		(unsigned long long)st.rx_kernel_drops);
+	for (int id = 0; id < ROCE_CNT_COUNT; id++)
+		if (roce_cnt_read(c, (enum roce_cnt)id))
+			fprintf(stderr, " %s %llu", roce_cnt_name(id),
+				(unsigned long long)roce_cnt_read(c, (enum roce_cnt)id));
+	fputc('\n', stderr);
+}
+
 /* Poll both engines (unless they run on threads) until cq yields one
- * completion; it must succeed and carry wr_id. */
+ * completion; it must succeed and carry wr_id. On failure, both sides'
+ * counters go to stderr first. */
 static struct roce_wc wait_wc(struct roce_cq *cq, uint64_t wr_id)
 {
 	uint64_t end = h_now_ms() + 20000;
@@ -130,6 +149,10 @@ static struct roce_wc wait_wc(struct roce_cq *cq, uint64_t wr_id)
 			break;
 		if (g_threads)
 			h_sleep_us(20);         /* leave the cores to the engines */
+	}
+	if (r != 1 || wc.status != ROCE_WC_SUCCESS) {
+		dump_side("A", &g_a);
+		dump_side("B", &g_b);
 	}
 	CHECK(r == 1, "no completion for wr %llu", (unsigned long long)wr_id);
 	if (g_threads) {
