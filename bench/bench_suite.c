@@ -38,6 +38,7 @@ struct opts {
 	char veth_spec[256];
 	const char *no_veth;
 	bool rt;
+	const char *source;
 	/* matrix filters (0 / -1 = all) */
 	int op;
 	uint32_t size;
@@ -59,6 +60,7 @@ static void usage(FILE *f)
 "                        run only these matrix cells (e.g. for a profile);\n"
 "                        --cores also narrows the latency section\n"
 "  --cpus A,B            the two CPUs to use (default 0,1)\n"
+"  --source TEXT         what was measured (scripts/bench: git describe)\n"
 "  --rt                  run at real-time priority (SCHED_FIFO 1; the kernel's\n"
 "                        RT throttling still leaves other jobs 5%%): figures of\n"
 "                        the engine rather than of the machine's other load\n"
@@ -172,6 +174,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "cores", required_argument, NULL, 'c' },
 		{ "cpus", required_argument, NULL, 'C' },
 		{ "rt", no_argument, NULL, 'T' },
+		{ "source", required_argument, NULL, 'L' },
 		{ "veth", required_argument, NULL, 'v' },
 		{ "no-veth", required_argument, NULL, 'n' },
 		{ "json", required_argument, NULL, 'j' },
@@ -247,6 +250,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'n': o->no_veth = optarg; break;
 		case 'T': o->rt = true; break;
+		case 'L': o->source = optarg; break;
 		case 'j': o->json = optarg; break;
 		case 'x': o->csv = optarg; break;
 		case 'M': o->md = optarg; break;
@@ -338,6 +342,7 @@ int main(int argc, char **argv)
 	ri.secs = o.cfg.secs;
 	ri.secs_key = o.cfg.secs_key;
 	ri.rt = o.rt;
+	snprintf(ri.source, sizeof(ri.source), "%s", o.source ? o.source : "");
 	bench_load_mark(&mark);
 	printf("bench_suite: %s%s, CPUs %d and %d\n", ri.cpu, o.cfg.quick ? ", quick" : "",
 	       o.cfg.cpu_a, o.cfg.cpu_b);

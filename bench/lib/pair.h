@@ -83,6 +83,7 @@ struct pair_counts {
 	uint64_t a_tx, b_tx;            /* frames sent by A and by B */
 	uint64_t retx, timeouts, naks;  /* both sides */
 	uint64_t link_drops;            /* in-memory link: receive ring full */
+	uint64_t link_paused;           /* lossless: bursts cut short */
 };
 void pair_counts(const struct bench_pair *p, struct pair_counts *c);
 

@@ -290,6 +290,8 @@ void bench_print_machine(FILE *out, const struct bench_run_info *ri)
 	fprintf(out, "  CPU %s, %d CPUs online; flags: %s\n", ri->cpu, ri->ncpus, ri->flags);
 	fprintf(out, "  kernel %s; compiler %s; CRC %s%s\n", ri->kernel, ri->compiler,
 		ri->crc_impl, ri->rt ? "; run at SCHED_FIFO priority (--rt)" : "");
+	if (ri->source[0])
+		fprintf(out, "  source %s\n", ri->source);
 	fprintf(out, "  load during the run: loadavg %.2f at the end, other work %.2f "
 		"CPUs on average, steal %.2f CPUs; %.0f s\n", ri->load.loadavg1,
 		ri->load.others_cpus, ri->load.steal_cpus, ri->elapsed_s);

@@ -76,6 +76,7 @@ struct bench_run_info {
 	char started[32];       /* UTC, ISO 8601 */
 	bool quick;
 	bool rt;                /* SCHED_FIFO */
+	char source[64];        /* what was measured (git describe) */
 	unsigned reps, reps_key;
 	double secs, secs_key;
 	struct bench_load load; /* over the whole run */

@@ -224,6 +224,8 @@ bool bench_write_json(const char *path, const struct bench_run_info *ri)
 	jstr(f, ri->crc_impl);
 	fputs("},\"run\":{\"started\":", f);
 	jstr(f, ri->started);
+	fputs(",\"source\":", f);
+	jstr(f, ri->source);
 	fprintf(f, ",\"quick\":%s,\"realtime\":%s,\"reps\":%u,\"reps_key\":%u,"
 		"\"seconds\":", ri->quick ? "true" : "false", ri->rt ? "true" : "false",
 		ri->reps, ri->reps_key);
@@ -352,10 +354,11 @@ bool bench_write_markdown(const char *path, const struct bench_run_info *ri)
 			t[i].measured ? t[i].got_text : "-", verdict);
 	}
 	key_figures(f);
-	fprintf(f, "\nMachine: %s, %d CPUs (%s); %s; %s. Run %s%s; load: "
+	fprintf(f, "\nMachine: %s, %d CPUs (%s); %s; %s. Run %s%s of %s; load: "
 		"loadavg %.2f, other work %.2f CPUs, steal %.2f CPUs.\n",
 		ri->cpu, ri->ncpus, ri->flags, ri->kernel, ri->compiler, ri->started,
-		ri->quick ? " (--quick)" : ri->rt ? " (--rt)" : "", ri->load.loadavg1,
+		ri->quick ? " (--quick)" : ri->rt ? " (--rt)" : "",
+		ri->source[0] ? ri->source : "an unnamed source", ri->load.loadavg1,
 		ri->load.others_cpus, ri->load.steal_cpus);
 	return fclose(f) == 0;
 }

@@ -35,14 +35,11 @@ const char *traffic_op_name(enum roce_wr_opcode op)
 	}
 }
 
-unsigned traffic_depth(uint32_t size, unsigned mtu, unsigned nqp)
+unsigned traffic_depth(uint32_t size)
 {
-	unsigned pkts = size ? (size + mtu - 1) / mtu : 1;
-	unsigned d = BENCH_INFLIGHT_FRAMES / (pkts * nqp);
+	unsigned d = size <= 65536 ? 128 : 128u * 65536u / size;
 
-	if (d > 128)
-		d = 128;
-	return d < 2 ? 2 : d;
+	return d < 16 ? 16 : d;
 }
 
 static uint64_t va(const uint8_t *p)
@@ -233,7 +230,7 @@ void traffic_bw(struct bench_pair *p, enum roce_wr_opcode op, uint32_t size,
 	r.op = op;
 	r.size = size;
 	r.slots = window / size;
-	r.depth = traffic_depth(size, roce_mtu_bytes(p->mtu), p->nqp);
+	r.depth = traffic_depth(size);
 	r.sig = r.depth / 4 < SIGNAL_MAX ? r.depth / 4 : SIGNAL_MAX;
 	if (r.sig < 1)
 		r.sig = 1;
@@ -279,7 +276,7 @@ void traffic_bw(struct bench_pair *p, enum roce_wr_opcode op, uint32_t size,
 	pair_counts(p, &c1);
 	res->moved = (struct pair_counts){ c1.a_tx - c0.a_tx, c1.b_tx - c0.b_tx,
 		c1.retx - c0.retx, c1.timeouts - c0.timeouts, c1.naks - c0.naks,
-		c1.link_drops - c0.link_drops };
+		c1.link_drops - c0.link_drops, c1.link_paused - c0.link_paused };
 	res->posted = 0;
 	for (unsigned q = 0; q < p->nqp; q++)
 		res->posted += r.posted[q];
@@ -310,6 +307,7 @@ static double cell_once(void *arg, double secs)
 	c->moved.timeouts += res.moved.timeouts;
 	c->moved.naks += res.moved.naks;
 	c->moved.link_drops += res.moved.link_drops;
+	c->moved.link_paused += res.moved.link_paused;
 	if (c->rep < BENCH_MAX_REPS) {
 		c->rate[c->rep] = res.msgs_per_s;
 		c->gbps_norm[c->rep] = res.gbps_norm;
@@ -338,10 +336,12 @@ void traffic_row(struct bench_pair *p, enum roce_wr_opcode op, uint32_t size,
 	r->msgs = c.posted;
 	/* per message: frames each way, and what went wrong */
 	snprintf(r->note, sizeof(r->note), "frames/msg A %.2f B %.2f; timeouts %llu "
-		 "naks %llu link drops %llu", (double)c.moved.a_tx / (double)c.posted,
+		 "naks %llu link drops %llu pauses %llu",
+		 (double)c.moved.a_tx / (double)c.posted,
 		 (double)c.moved.b_tx / (double)c.posted,
 		 (unsigned long long)c.moved.timeouts, (unsigned long long)c.moved.naks,
-		 (unsigned long long)c.moved.link_drops);
+		 (unsigned long long)c.moved.link_drops,
+		 (unsigned long long)c.moved.link_paused);
 }
 
 double traffic_fn(void *arg, double secs)
