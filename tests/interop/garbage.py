@@ -18,6 +18,9 @@ The ICRC of each modified frame is recomputed (IBA Annex A17.8.1), so that
 each frame is wrong in exactly the one way its name says. Prints one JSON
 object: what was sent, per kind. Exit 0 when everything was sent, 1 when no
 live frame was seen before the timeout, 2 on bad arguments.
+
+Offline (tests/interop/selftest): --from-pcap takes the live frame from a
+capture, --to-pcap writes the bad frames into a capture instead of sending.
 """
 import argparse
 import json
@@ -123,6 +126,33 @@ def craft(template, kind, rng):
     raise ValueError(kind)
 
 
+def pcap_frames(path):
+    """The frames of a classic pcap file (either byte order, us or ns)."""
+    data = open(path, "rb").read()
+    if len(data) < 24:
+        raise ValueError("%s: not a pcap file" % path)
+    magic = data[:4]
+    if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1"):
+        endian = "<"
+    elif magic in (b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
+        endian = ">"
+    else:
+        raise ValueError("%s: not a pcap file" % path)
+    off = 24
+    while off + 16 <= len(data):
+        caplen = struct.unpack(endian + "I", data[off + 8:off + 12])[0]
+        yield data[off + 16:off + 16 + caplen]
+        off += 16 + caplen
+
+
+def pcap_write(path, frames):
+    with open(path, "wb") as f:
+        f.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 1))
+        for i, frame in enumerate(frames):
+            f.write(struct.pack("<IIII", i, 0, len(frame), len(frame)))
+            f.write(frame)
+
+
 def wait_template(sock, dst_mac, deadline):
     while time.monotonic() < deadline:
         try:
@@ -149,7 +179,9 @@ def describe(frame):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--iface", required=True, help="interface to watch and send on (br0)")
+    ap.add_argument("--iface", help="interface to watch and send on (br0)")
+    ap.add_argument("--from-pcap", help="offline: the live frame from this capture")
+    ap.add_argument("--to-pcap", help="offline: write the bad frames here, send nothing")
     ap.add_argument("--dst-mac", required=True, help="MAC of the engine under test")
     ap.add_argument("--count", type=int, default=5, help="frames of each kind (default 5)")
     ap.add_argument("--kinds", default=",".join(KINDS),
@@ -159,8 +191,6 @@ def main():
     ap.add_argument("--gap-ms", type=float, default=20.0,
                     help="pause between frames (default 20 ms)")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--selftest", action="store_true",
-                    help="print the ICRC check of a built frame and exit")
     args = ap.parse_args()
     kinds = [k for k in args.kinds.split(",") if k]
     for k in kinds:
@@ -173,25 +203,49 @@ def main():
     except ValueError as e:
         ap.error(str(e))
     rng = random.Random(args.seed)
+    if not args.iface and not (args.from_pcap and args.to_pcap):
+        ap.error("--iface is required (or both --from-pcap and --to-pcap)")
 
-    try:
-        sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
-        sock.bind((args.iface, 0))
-    except OSError as e:
-        print("garbage: cannot open %s: %s" % (args.iface, e), file=sys.stderr)
-        return 2
-    sock.settimeout(0.2)
-    template = wait_template(sock, dst_mac, time.monotonic() + args.timeout)
+    sock = None
+    if not (args.from_pcap and args.to_pcap):
+        try:
+            sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+            sock.bind((args.iface, 0))
+        except OSError as e:
+            print("garbage: cannot open %s: %s" % (args.iface, e), file=sys.stderr)
+            return 2
+        sock.settimeout(0.2)
+    if args.from_pcap:
+        try:
+            template = next((f for f in pcap_frames(args.from_pcap)
+                             if is_roce_to(f, dst_mac)), None)
+        except (OSError, ValueError) as e:
+            print("garbage: %s" % e, file=sys.stderr)
+            return 2
+        where = args.from_pcap
+    else:
+        template = wait_template(sock, dst_mac, time.monotonic() + args.timeout)
+        where = "%s within %.0f s" % (args.iface, args.timeout)
     if template is None:
-        print("garbage: no RoCE v2 frame to %s on %s within %.0f s"
-              % (args.dst_mac, args.iface, args.timeout), file=sys.stderr)
+        print("garbage: no RoCE v2 frame to %s in %s" % (args.dst_mac, where),
+              file=sys.stderr)
         return 1
-    sent = {}
+    sent, out = {}, []
     for k in kinds:
         for _ in range(args.count):
-            sock.send(craft(template, k, rng))
+            frame = craft(template, k, rng)
+            if args.to_pcap:
+                out.append(frame)
+            else:
+                sock.send(frame)
+                time.sleep(args.gap_ms / 1000.0)
             sent[k] = sent.get(k, 0) + 1
-            time.sleep(args.gap_ms / 1000.0)
+    if args.to_pcap:
+        try:
+            pcap_write(args.to_pcap, [template] + out)
+        except OSError as e:
+            print("garbage: %s" % e, file=sys.stderr)
+            return 2
     print(json.dumps({"template": describe(template), "sent": sent}))
     return 0
 

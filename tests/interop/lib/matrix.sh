@@ -9,6 +9,14 @@
 MATRIX_TOOLS="rc_pingpong write_bw read_bw send_bw write_lat read_lat send_lat atomic_bw garbage"
 
 matrix_expand() {
+	local runs
+	# the loop runs in a subshell: its exit status carries the errors
+	runs=$(matrix_lines "$@") || return 1
+	[ -z "$runs" ] || sort -t'|' -k1,1n -s <<<"$runs" | cut -d'|' -f2-
+}
+
+# matrix_lines FILE TIER: MTU|run..., unsorted; status 1 after a bad line
+matrix_lines() {
 	local file=$1 tier=$2 lineno=0 line name ltier peer tool roles mtus sizes iters loss extra
 	local role mtu size err=0
 	while IFS= read -r line || [ -n "$line" ]; do
@@ -45,6 +53,6 @@ matrix_expand() {
 				done
 			done
 		done
-	done <"$file" | sort -t'|' -k1,1n -s | cut -d'|' -f2-
+	done <"$file"
 	return $err
 }
