@@ -7,7 +7,9 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <linux/ethtool.h>
 #include <linux/if_ether.h>
+#include <linux/sockios.h>
 #include <linux/if_packet.h>
 #include <net/if_arp.h>
 #include <stdarg.h>
@@ -77,19 +79,37 @@ int afp_err(struct roce_afpacket *afp, char *err, size_t errlen, int status,
 
 /* ---- interface ---------------------------------------------------------- */
 
-/* IFF_RUNNING follows the carrier through the kernel's link watch, which
- * may lag a fresh "ip link set up" by up to a second: wait that long for
- * an interface that is up. */
-static int wait_running(struct roce_afpacket *afp, int fd, struct ifreq *ifr,
-			char *err, size_t errlen)
+/*
+ * The carrier itself, as the driver reports it (ETHTOOL_GLINK, no privilege
+ * needed). IFF_RUNNING is the fallback for drivers without it: it follows
+ * the operational state, which the kernel's link watch updates later (up
+ * to a second after "ip link set up"), and which reads as "running" while
+ * still unknown.
+ */
+static bool carrier(int fd, struct ifreq *ifr, short flags)
+{
+	struct ethtool_value ev = { .cmd = ETHTOOL_GLINK };
+	struct ifreq q = *ifr;
+
+	q.ifr_data = (char *)&ev;
+	if (ioctl(fd, SIOCETHTOOL, &q) == 0)
+		return ev.data != 0;
+	return (flags & IFF_RUNNING) != 0;
+}
+
+/* Up, and with a carrier within ROCE_AFP_CARRIER_WAIT_MS (a link that
+ * was just brought up may take a moment); *flags gets SIOCGIFFLAGS. */
+static int wait_carrier(struct roce_afpacket *afp, int fd, struct ifreq *ifr,
+			short *flags, bool *link, char *err, size_t errlen)
 {
 	for (unsigned ms = 0;; ms += 10) {
 		struct timespec ts = { 0, 10 * 1000000L };
 
 		if (ioctl(fd, SIOCGIFFLAGS, ifr) < 0)
 			return afp_err(afp, err, errlen, 0, errno, "SIOCGIFFLAGS");
-		if (!(ifr->ifr_flags & IFF_UP) || (ifr->ifr_flags & IFF_RUNNING) ||
-		    ms >= ROCE_AFP_CARRIER_WAIT_MS)
+		*flags = ifr->ifr_flags;
+		*link = (*flags & IFF_UP) && carrier(fd, ifr, *flags);
+		if (!(*flags & IFF_UP) || *link || ms >= ROCE_AFP_CARRIER_WAIT_MS)
 			return ROCE_OK;
 		nanosleep(&ts, NULL);
 	}
@@ -100,6 +120,8 @@ int afp_query_iface(struct roce_afpacket *afp, char *err, size_t errlen)
 	struct ifreq ifr;
 	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	int st = ROCE_OK;
+	short flags = 0;
+	bool link = false;
 
 	if (fd < 0)
 		return afp_err(afp, err, errlen, 0, errno, "socket");
@@ -129,14 +151,14 @@ int afp_query_iface(struct roce_afpacket *afp, char *err, size_t errlen)
 		goto out;
 	}
 	afp->mtu = (unsigned)ifr.ifr_mtu;
-	st = wait_running(afp, fd, &ifr, err, errlen);
+	st = wait_carrier(afp, fd, &ifr, &flags, &link, err, errlen);
 	if (st)
 		goto out;
-	if (!(ifr.ifr_flags & IFF_UP))
+	if (!(flags & IFF_UP))
 		st = afp_fail(err, errlen, ROCE_E_LINK_DOWN,
 			  "%s: interface is down (ip link set %s up)",
 			  afp->ifname, afp->ifname);
-	else if (!(ifr.ifr_flags & IFF_RUNNING))
+	else if (!link)
 		st = afp_fail(err, errlen, ROCE_E_LINK_DOWN,
 			  "%s: interface has no carrier (cable, or veth peer down)",
 			  afp->ifname);
