@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -30,6 +31,13 @@
 #include "roce/wire/ip.h"
 
 static char g_nsa[32], g_nsb[32], g_ifa[16], g_ifb[16];
+static volatile sig_atomic_t g_stop;    /* SIGINT/SIGTERM: finish, clean up */
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	g_stop = 1;
+}
 
 static double now(void)
 {
@@ -131,7 +139,7 @@ static void *receiver(void *arg)
 	struct roce_port *p = roce_afpacket_port(r->b);
 	double t0 = 0, end = now() + r->secs + 1.0;
 
-	while (now() < end) {
+	while (now() < end && !g_stop) {
 		struct roce_frame f[ROCE_RX_BURST];
 		unsigned n = roce_port_rx(p, f, ROCE_RX_BURST);
 
@@ -238,7 +246,7 @@ static int latency(enum roce_afpacket_mode mode, bool csv)
 		x[14 + 9] = ROCE_IPPROTO_UDP;
 		roce_put_be16(x + 14 + 20 + 2, ROCE_UDP_PORT);
 	}
-	for (unsigned i = 0; i < RTT_ROUNDS; i++) {
+	for (unsigned i = 0; i < RTT_ROUNDS && !g_stop; i++) {
 		struct roce_frame e = { fb, 64 };
 		double t0 = now();
 
@@ -302,6 +310,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
 	if (setup())
 		return 1;
 	if (csv)
@@ -310,11 +320,11 @@ int main(int argc, char **argv)
 		for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
 			struct run r = { .mode = modes[m], .len = sizes[s], .secs = secs };
 
-			if (measure(&r, csv))
-				return 1;
+			if (g_stop || measure(&r, csv))
+				return 1;       /* atexit removes the namespaces */
 		}
 	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++)
-		if (latency(modes[m], csv))
+		if (g_stop || latency(modes[m], csv))
 			return 1;
 	return 0;
 }
