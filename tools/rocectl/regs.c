@@ -62,7 +62,7 @@ static void print_reg(struct ctl *c, const struct roce_reg *r, uint32_t off,
 int cmd_read(struct ctl *c, int argc, char **argv)
 {
 	const struct roce_reg *r;
-	uint32_t off, val = 0;
+	uint32_t off = 0, val = 0;
 	int st;
 
 	if (argc != 1)
@@ -80,7 +80,7 @@ int cmd_read(struct ctl *c, int argc, char **argv)
 int cmd_write(struct ctl *c, int argc, char **argv)
 {
 	const struct roce_reg *r;
-	uint32_t off;
+	uint32_t off = 0;
 	uint64_t v;
 	int st;
 
