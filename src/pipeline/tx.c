@@ -108,35 +108,13 @@ int mem_rkey(struct roce_engine *e, struct roce_qp *qp, uint32_t rkey,
 	return mem_check(e, mr, va, len, access, pa);
 }
 
-/* Gather len bytes from the SGEs, starting off bytes in, into dst. */
-static int mem_gather(struct roce_engine *e, const struct roce_sge *sge,
-		      unsigned nsge, uint32_t off, uint8_t *dst, uint32_t len)
-{
-	for (unsigned i = 0; i < nsge && len; i++) {
-		uint32_t n;
-		uint64_t pa;
-		int rc;
-
-		if (off >= sge[i].length) {
-			off -= sge[i].length;
-			continue;
-		}
-		n = sge[i].length - off;
-		if (n > len)
-			n = len;
-		rc = mem_lkey(e, sge[i].lkey, sge[i].addr + off, n, 0, &pa);
-		if (rc)
-			return rc;
-		memcpy(dst, e->mem + pa, n);
-		dst += n;
-		len -= n;
-		off = 0;
-	}
-	return len ? ROCE_E_BOUNDS : ROCE_OK;
-}
-
-int mem_scatter(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge,
-		uint32_t off, const uint8_t *src, uint32_t len)
+/*
+ * Move len bytes between a buffer and the memory the SGEs name, starting
+ * off bytes into the list: gather (to_sges false: out of the SGEs, only a
+ * valid L_Key needed) or scatter (into the SGEs: local write access).
+ */
+static int mem_sges(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge,
+		    uint32_t off, uint8_t *buf, uint32_t len, bool to_sges)
 {
 	for (unsigned i = 0; i < nsge && len; i++) {
 		uint32_t n;
@@ -151,15 +129,31 @@ int mem_scatter(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge
 		if (n > len)
 			n = len;
 		rc = mem_lkey(e, sge[i].lkey, sge[i].addr + off, n,
-			      ROCE_ACCESS_LOCAL_WRITE, &pa);
+			      to_sges ? ROCE_ACCESS_LOCAL_WRITE : 0, &pa);
 		if (rc)
 			return rc;
-		memcpy(e->mem + pa, src, n);
-		src += n;
+		if (to_sges)
+			memcpy(e->mem + pa, buf, n);
+		else
+			memcpy(buf, e->mem + pa, n);
+		buf += n;
 		len -= n;
 		off = 0;
 	}
 	return len ? ROCE_E_BOUNDS : ROCE_OK;
+}
+
+static int mem_gather(struct roce_engine *e, const struct roce_sge *sge,
+		      unsigned nsge, uint32_t off, uint8_t *dst, uint32_t len)
+{
+	return mem_sges(e, sge, nsge, off, dst, len, false);
+}
+
+int mem_scatter(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge,
+		uint32_t off, const uint8_t *src, uint32_t len)
+{
+	/* the buffer is only read when scattering */
+	return mem_sges(e, sge, nsge, off, (uint8_t *)(uintptr_t)src, len, true);
 }
 
 /* The frame of a QP up to the BTH never changes but for the IP length, ID
