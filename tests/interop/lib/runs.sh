@@ -3,7 +3,6 @@
 # right order, the captures, then the checks of lib/check.sh. Each run
 # writes its files into $RUN_DIR and its verdict into $RUN_DIR/result.
 
-
 run_ours() { # id tool role mtu size iters loss extra
 	local id=$1 tool=$2 role=$3 mtu=$4 size=$5 iters=$6 loss=$7 extra=$8 bin
 	local rc_ours rc_rxe perf_tool=$tool
@@ -48,6 +47,10 @@ run_ours() { # id tool role mtu size iters loss extra
 	GARBAGE_PID=
 	capture_stop
 	[ "${rc_ours:-1}" = 0 ] || fail "our $role exited with status ${rc_ours:-none} (ours.log)"
+	# with an ASan/UBSan build: name the report, not only the status
+	local san
+	san=$(grep -m1 -E 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$RUN_DIR/ours.log" 2>/dev/null)
+	[ -z "$san" ] || fail "sanitizer: $san (ours.log)"
 	local peer_role=server
 	[ "$role" = server ] && peer_role=client
 	if [ -z "${rc_rxe:-}" ]; then
