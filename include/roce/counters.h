@@ -42,6 +42,7 @@
 	X(NAKS_RX_REMOTE_ACCESS, "naks_rx_remote_access", "NAKs received: remote access error") \
 	X(NAKS_RX_REMOTE_OP, "naks_rx_remote_op", "NAKs received: remote operational error") \
 	X(RETRANSMISSIONS, "retransmissions", "Packets retransmitted (NAK or timeout)") \
+	X(DUP_REQUESTS, "dup_requests", "Duplicate requests answered again, not executed again (responder)") \
 	X(TIMEOUTS, "timeouts", "Transport (ACK) timeouts")                   \
 	X(RNR_RETRIES, "rnr_retries", "Retries after an RNR NAK")             \
 	X(ICRC_ERRORS, "icrc_errors", "Frames with a bad ICRC (also in DROP_ICRC)") \

@@ -355,6 +355,7 @@ static void rep_truncate(struct resp_ctx *r, uint32_t psn)
 static void duplicate(struct roce_engine *e, struct roce_qp *qp,
 		      const struct roce_pkt *p, uint32_t psn)
 {
+	roce_cnt_inc(e->cnt, ROCE_CNT_DUP_REQUESTS);
 	switch (p->op->cls) {
 	case ROCE_OPC_READ_REQ:
 		rep_truncate(&qp->resp, psn);

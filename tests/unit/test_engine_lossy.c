@@ -203,6 +203,7 @@ static void test_lossy_link(void **state)
 	/* the faults really happened and were recovered from */
 	assert_true(side_cnt(&p->a, ROCE_CNT_RETRANSMISSIONS) > 0);
 	assert_true(side_cnt(&p->b, ROCE_CNT_NAKS_TX_PSN_SEQ_ERR) > 0);
+	assert_true(side_cnt(&p->b, ROCE_CNT_DUP_REQUESTS) > 0);
 	assert_true(side_cnt(&p->a, ROCE_CNT_ICRC_ERRORS) + side_cnt(&p->b, ROCE_CNT_ICRC_ERRORS) +
 		    side_cnt(&p->a, ROCE_CNT_DROP_IP_CSUM) + side_cnt(&p->b, ROCE_CNT_DROP_IP_CSUM) > 0);
 	assert_int_equal(side_cnt(&p->a, ROCE_CNT_ERROR_COMPLETIONS), 0);
