@@ -36,11 +36,8 @@ static struct roce_port peer;           /* the fuzzer's own port */
 static const uint8_t mac_a[6] = { 2, 0, 0, 0, 0, 1 }, mac_p[6] = { 2, 0, 0, 0, 0, 2 };
 static uint8_t *guard_lo, *guard_hi;
 
-static void die(const char *why)
-{
-	(void)why;
-	abort();
-}
+/* A failed property is a finding: libFuzzer reports the abort and the input. */
+#define CHECK(cond) do { if (!(cond)) abort(); } while (0)
 
 static void setup(void)
 {
@@ -53,31 +50,28 @@ static void setup(void)
 						      ROCE_ACCESS_REMOTE_ATOMIC };
 	struct roce_pd *pd;
 
-	if (roce_memlink_create(&lc, &link_) || roce_memlink_attach(link_, mac_a, &a.port) ||
-	    roce_memlink_attach(link_, mac_p, &peer))
-		die("link");
+	CHECK(roce_memlink_create(&lc, &link_) == ROCE_OK &&
+	      roce_memlink_attach(link_, mac_a, &a.port) == ROCE_OK &&
+	      roce_memlink_attach(link_, mac_p, &peer) == ROCE_OK);
 	memcpy(ca.mac, mac_a, 6);
 	ca.port = &a.port;
 	ca.dev.mem_size = 1u << 20;
-	if (roce_open(&ca, &a.ctx))
-		die("open");
+	CHECK(roce_open(&ca, &a.ctx) == ROCE_OK);
 	pd = roce_alloc_pd(a.ctx);
 	a.cq = roce_create_cq(a.ctx, 256);
 	guard_lo = roce_mem_alloc(a.ctx, GUARD, 64);
 	a.buf = roce_mem_alloc(a.ctx, MR_LEN, 4096);
 	guard_hi = roce_mem_alloc(a.ctx, GUARD, 64);
-	if (!pd || !a.cq || !a.buf || !guard_lo || !guard_hi)
-		die("alloc");
+	CHECK(pd && a.cq && a.buf && guard_lo && guard_hi);
 	memset(guard_lo, 0xA5, GUARD);
 	memset(guard_hi, 0xA5, GUARD);
 	a.mr = roce_reg_mr(pd, a.buf, MR_LEN, ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
 			   ROCE_ACCESS_REMOTE_READ | ROCE_ACCESS_REMOTE_ATOMIC);
 	qa.send_cq = qa.recv_cq = a.cq;
 	a.qp = roce_create_qp(pd, &qa);
-	if (!a.mr || !a.qp)
-		die("mr/qp");
-	if (roce_modify_qp(a.qp, &at, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX | ROCE_QP_ACCESS_FLAGS))
-		die("init");
+	CHECK(a.mr && a.qp);
+	CHECK(roce_modify_qp(a.qp, &at, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX |
+			     ROCE_QP_ACCESS_FLAGS) == ROCE_OK);
 	at.qp_state = ROCE_QPS_RTR;
 	at.path_mtu = ROCE_MTU_1024;
 	at.dest_qp_num = 0x99;
@@ -86,19 +80,18 @@ static void setup(void)
 	at.min_rnr_timer = 1;
 	at.ah_attr.dest_ip = 0x0A000002;
 	memcpy(at.ah_attr.dest_mac, mac_p, 6);
-	if (roce_modify_qp(a.qp, &at, ROCE_QP_STATE | ROCE_QP_AV | ROCE_QP_PATH_MTU |
-			   ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN | ROCE_QP_MAX_DEST_RD_ATOMIC |
-			   ROCE_QP_MIN_RNR_TIMER))
-		die("rtr");
+	CHECK(roce_modify_qp(a.qp, &at, ROCE_QP_STATE | ROCE_QP_AV | ROCE_QP_PATH_MTU |
+			     ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN | ROCE_QP_MAX_DEST_RD_ATOMIC |
+			     ROCE_QP_MIN_RNR_TIMER) == ROCE_OK);
 	at.qp_state = ROCE_QPS_RTS;
 	at.sq_psn = 5000;
 	at.timeout = 1;
 	at.retry_cnt = 7;
 	at.rnr_retry = 7;
 	at.max_rd_atomic = 4;
-	if (roce_modify_qp(a.qp, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN | ROCE_QP_TIMEOUT |
-			   ROCE_QP_RETRY_CNT | ROCE_QP_RNR_RETRY | ROCE_QP_MAX_QP_RD_ATOMIC))
-		die("rts");
+	CHECK(roce_modify_qp(a.qp, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN | ROCE_QP_TIMEOUT |
+			     ROCE_QP_RETRY_CNT | ROCE_QP_RNR_RETRY |
+			     ROCE_QP_MAX_QP_RD_ATOMIC) == ROCE_OK);
 }
 
 static uint64_t rd64(const uint8_t *d, size_t n, size_t *i)
@@ -126,8 +119,7 @@ static void keep_alive(void)
 		roce_engine_poll(a.ctx);
 		for (enum roce_qp_state s = ROCE_QPS_INIT; s <= ROCE_QPS_RTS; s++) {
 			r.qp_state = s;
-			if (roce_modify_qp(a.qp, &r, ROCE_QP_STATE) != ROCE_OK)
-				die("climb back to RTS");
+			CHECK(roce_modify_qp(a.qp, &r, ROCE_QP_STATE) == ROCE_OK);
 		}
 	}
 	for (int i = 0; i < 4; i++) {
@@ -208,7 +200,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		roce_port_rx_release(&peer, k);
 	/* nothing outside the registered region ever changes */
 	for (size_t k = 0; k < GUARD; k++)
-		if (guard_lo[k] != 0xA5 || guard_hi[k] != 0xA5)
-			die("write outside the MR");
+		CHECK(guard_lo[k] == 0xA5 && guard_hi[k] == 0xA5);
 	return 0;
 }

@@ -12,6 +12,9 @@
 #include "roce/packet.h"
 #include "roce/status.h"
 
+/* A failed property is a finding: libFuzzer reports the abort and the input. */
+#define CHECK(cond) do { if (!(cond)) abort(); } while (0)
+
 static void check_rebuild(const uint8_t *data, const struct roce_pkt *p)
 {
 	static uint8_t out[70000];
@@ -19,15 +22,12 @@ static void check_rebuild(const uint8_t *data, const struct roce_pkt *p)
 	size_t len, pad_off = p->payload_off + p->payload_len;
 
 	roce_decode(p, &h);
-	if (roce_build(&h, roce_pkt_payload(p), p->payload_len,
-		       h.udp.check ? ROCE_BUILD_UDP_CSUM : 0, out, sizeof(out),
-		       &len) != ROCE_OK)
-		abort();
-	if (len != p->icrc_off + 4u)
-		abort();
+	CHECK(roce_build(&h, roce_pkt_payload(p), p->payload_len,
+			 h.udp.check ? ROCE_BUILD_UDP_CSUM : 0, out, sizeof(out),
+			 &len) == ROCE_OK);
+	CHECK(len == p->icrc_off + 4u);
 	/* everything up to the pad is identical */
-	if (memcmp(out, data, pad_off) != 0)
-		abort();
+	CHECK(memcmp(out, data, pad_off) == 0);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
