@@ -5,6 +5,7 @@
 # each port mode, polled from one thread; and on engine threads.
 # Needs root (namespaces, CAP_NET_RAW); skipped (77) without it.
 set -euo pipefail
+. "$(dirname "$0")/lib/netns.sh"
 BUILD=$1
 HELPER=$BUILD/tests/helpers/afp_engines
 
@@ -15,19 +16,10 @@ fi
 [ -x "$HELPER" ] || { echo "afpacket_engines: $HELPER missing" >&2; exit 1; }
 
 NSA=afea$$ NSB=afeb$$ IFA=afea$$ IFB=afeb$$
-cleanup() {
-  ip netns del "$NSA" 2>/dev/null || true
-  ip netns del "$NSB" 2>/dev/null || true
-}
+cleanup() { netns_del "$NSA" "$NSB"; }
 trap cleanup EXIT
 
-ip netns add "$NSA"
-ip netns add "$NSB"
-ip link add "$IFA" netns "$NSA" type veth peer name "$IFB" netns "$NSB"
-ip -n "$NSA" addr add 192.0.2.1/24 dev "$IFA"
-ip -n "$NSB" addr add 192.0.2.2/24 dev "$IFB"
-ip -n "$NSA" link set "$IFA" up
-ip -n "$NSB" link set "$IFB" up
+netns_pair "$NSA" "$NSB" "$IFA" "$IFB" 192.0.2.1/24 192.0.2.2/24
 
 run() { timeout 300 "$HELPER" "$NSA" "$IFA" "$NSB" "$IFB" "$@"; }
 run ring 0

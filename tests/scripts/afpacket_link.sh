@@ -4,6 +4,7 @@
 # while the RoCE port is held, ARP answer and resolution, in every mode.
 # Needs root (namespaces, CAP_NET_RAW); skipped (77) without it.
 set -euo pipefail
+. "$(dirname "$0")/lib/netns.sh"
 BUILD=$1
 HELPER=$BUILD/tests/helpers/afp_frames
 
@@ -14,19 +15,10 @@ fi
 [ -x "$HELPER" ] || { echo "afpacket_link: $HELPER missing" >&2; exit 1; }
 
 NSA=afpa$$ NSB=afpb$$ IFA=afa$$ IFB=afb$$
-cleanup() {
-  ip netns del "$NSA" 2>/dev/null || true
-  ip netns del "$NSB" 2>/dev/null || true
-}
+cleanup() { netns_del "$NSA" "$NSB"; }
 trap cleanup EXIT
 
-ip netns add "$NSA"
-ip netns add "$NSB"
-ip link add "$IFA" netns "$NSA" type veth peer name "$IFB" netns "$NSB"
-ip -n "$NSA" addr add 192.0.2.1/24 dev "$IFA"
-ip -n "$NSB" addr add 192.0.2.2/24 dev "$IFB"
-ip -n "$NSA" link set "$IFA" up
-ip -n "$NSB" link set "$IFB" up
+netns_pair "$NSA" "$NSB" "$IFA" "$IFB" 192.0.2.1/24 192.0.2.2/24
 ip -n "$NSA" neigh replace 192.0.2.50 lladdr 02:00:00:00:00:50 dev "$IFA" nud permanent
 
 for mode in ring ring-v3 mmsg auto; do

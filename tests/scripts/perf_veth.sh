@@ -5,6 +5,7 @@
 # table and the content check's verdict on both sides. Also -q, -a, -D.
 # Usage: perf_veth.sh BUILD_DIR SOURCE_DIR
 set -u
+. "$(dirname "$0")/lib/netns.sh"
 B=${1:?build dir}
 PERF=$B/tools/roce-perf
 NA=rperf-a-$$ NB=rperf-b-$$
@@ -13,23 +14,17 @@ pids=()
 
 cleanup() {
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	ip netns del "$NA" 2>/dev/null
-	ip netns del "$NB" 2>/dev/null
+	netns_del "$NA" "$NB"
 	rm -rf "$TMP"
 }
 TMP=$(mktemp -d)
 trap cleanup EXIT
 
-if [ "$(id -u)" != 0 ] || ! ip netns add "$NA" 2>/dev/null; then
+if [ "$(id -u)" != 0 ] || ! command -v ip >/dev/null; then
 	echo "perf_veth: SKIP (needs root and network namespaces)"
 	exit 0
 fi
-ip netns add "$NB" &&
-ip link add "va$$" type veth peer name "vb$$" &&
-ip link set "va$$" netns "$NA" && ip link set "vb$$" netns "$NB" &&
-ip -n "$NA" addr add 10.231.7.1/24 dev "va$$" && ip -n "$NB" addr add 10.231.7.2/24 dev "vb$$" &&
-ip -n "$NA" link set "va$$" up && ip -n "$NB" link set "vb$$" up &&
-ip -n "$NA" link set lo up && ip -n "$NB" link set lo up || { echo "FAIL: veth setup"; exit 1; }
+netns_pair "$NA" "$NB" "va$$" "vb$$" 10.231.7.1/24 10.231.7.2/24 || { echo "FAIL: veth setup"; exit 1; }
 
 # run TEST ARGS...: server in NA, client in NB; both must pass
 run() {

@@ -4,6 +4,7 @@
 # ibv_rc_pingpong's output lines on both sides.
 # Usage: pingpong_veth.sh BUILD_DIR SOURCE_DIR
 set -u
+. "$(dirname "$0")/lib/netns.sh"
 B=${1:?build dir}
 PP=$B/tools/roce-pingpong
 NA=rpp-a-$$ NB=rpp-b-$$
@@ -12,23 +13,17 @@ pids=()
 
 cleanup() {
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	ip netns del "$NA" 2>/dev/null
-	ip netns del "$NB" 2>/dev/null
+	netns_del "$NA" "$NB"
 	rm -rf "$TMP"
 }
 TMP=$(mktemp -d)
 trap cleanup EXIT
 
-if [ "$(id -u)" != 0 ] || ! ip netns add "$NA" 2>/dev/null; then
+if [ "$(id -u)" != 0 ] || ! command -v ip >/dev/null; then
 	echo "pingpong_veth: SKIP (needs root and network namespaces)"
 	exit 0
 fi
-ip netns add "$NB" &&
-ip link add "pa$$" type veth peer name "pb$$" &&
-ip link set "pa$$" netns "$NA" && ip link set "pb$$" netns "$NB" &&
-ip -n "$NA" addr add 10.231.8.1/24 dev "pa$$" && ip -n "$NB" addr add 10.231.8.2/24 dev "pb$$" &&
-ip -n "$NA" link set "pa$$" up && ip -n "$NB" link set "pb$$" up &&
-ip -n "$NA" link set lo up && ip -n "$NB" link set lo up || { echo "FAIL: veth setup"; exit 1; }
+netns_pair "$NA" "$NB" "pa$$" "pb$$" 10.231.8.1/24 10.231.8.2/24 || { echo "FAIL: veth setup"; exit 1; }
 
 run() {
 	local name="$*"
