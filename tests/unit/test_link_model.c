@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "device_io.h"
+
 #include "roce/counters.h"
 #include "roce/device.h"
 #include "roce/regs.h"
@@ -61,14 +63,6 @@ static int teardown(void **state)
 
 	roce_device_destroy(f->dev);
 	return 0;
-}
-
-static uint32_t rd(struct roce_device *dev, uint32_t off)
-{
-	uint32_t v = 0xDEADBEEF;
-
-	assert_int_equal(roce_device_read32(dev, off, &v), ROCE_OK);
-	return v;
 }
 
 static uint64_t cnt(struct roce_device *dev, enum roce_cnt id)

@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "device_io.h"
+
 #include "roce/counters.h"
 #include "roce/device.h"
 #include "roce/params.h"
@@ -44,19 +46,6 @@ static int teardown(void **state)
 {
 	roce_device_destroy(*state);
 	return 0;
-}
-
-static uint32_t rd(struct roce_device *dev, uint32_t off)
-{
-	uint32_t v = 0xDEADBEEF;
-
-	assert_int_equal(roce_device_read32(dev, off, &v), ROCE_OK);
-	return v;
-}
-
-static void wr(struct roce_device *dev, uint32_t off, uint32_t v)
-{
-	assert_int_equal(roce_device_write32(dev, off, v), ROCE_OK);
 }
 
 static uint32_t field_mask(const struct roce_reg_field *f)
