@@ -27,22 +27,33 @@ enum roce_crc_impl {
 	ROCE_CRC_REF,           /* portable table-driven reference */
 	ROCE_CRC_ISAL_BASE,     /* ISA-L without SIMD (valgrind-safe) */
 	ROCE_CRC_ISAL,          /* ISA-L, best SIMD for this CPU */
+	ROCE_CRC_FOLD,          /* 256-bit VPCLMULQDQ folding (AVX2 CPUs);
+				 * ISA-L where the CPU lacks it */
 	ROCE_CRC_IMPL_COUNT
 };
 
 /* CRC-32 through the selected implementation. */
 uint32_t roce_crc32(uint32_t crc, const void *buf, size_t len);
+/* Copy len bytes from src to dst (not overlapping) and return the CRC-32
+ * of them continued from crc: one pass over the data with "fold", a
+ * memcpy and a CRC otherwise. */
+uint32_t roce_crc32_copy(uint32_t crc, void *dst, const void *src, size_t len);
 /* The reference implementation, always available. */
 uint32_t roce_crc32_ref(uint32_t crc, const void *buf, size_t len);
 /* One specific implementation. */
 uint32_t roce_crc32_impl(enum roce_crc_impl impl, uint32_t crc,
 			 const void *buf, size_t len);
 
-/* Choose the implementation (default: ISA-L, or $ROCE_CRC=ref|base|isal). */
+/* Whether this CPU runs the implementation natively ("fold" needs AVX2,
+ * PCLMULQDQ and VPCLMULQDQ; the others run everywhere). */
+int roce_crc_impl_available(enum roce_crc_impl impl);
+/* Choose the implementation: the default is "fold" where available, else
+ * "isal"; $ROCE_CRC=ref|base|isal|fold overrides it at start-up.
+ * ROCE_E_UNSUPPORTED for "fold" on a CPU without it. */
 int roce_crc_select(enum roce_crc_impl impl);
 enum roce_crc_impl roce_crc_selected(void);
 const char *roce_crc_impl_name(enum roce_crc_impl impl);
-/* Parse "ref", "base", "isal"; returns ROCE_E_INVAL for anything else. */
+/* Parse "ref", "base", "isal", "fold"; returns ROCE_E_INVAL for anything else. */
 int roce_crc_impl_parse(const char *s, enum roce_crc_impl *out);
 
 /*

@@ -111,10 +111,12 @@ int mem_rkey(struct roce_engine *e, struct roce_qp *qp, uint32_t rkey,
 /*
  * Move len bytes between a buffer and the memory the SGEs name, starting
  * off bytes into the list: gather (to_sges false: out of the SGEs, only a
- * valid L_Key needed) or scatter (into the SGEs: local write access).
+ * valid L_Key needed; when crc is not NULL the ICRC is carried over the
+ * bytes in the same pass) or scatter (into the SGEs: local write access).
  */
 static int mem_sges(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge,
-		    uint32_t off, uint8_t *buf, uint32_t len, bool to_sges)
+		    uint32_t off, uint8_t *buf, uint32_t len, bool to_sges,
+		    uint32_t *crc)
 {
 	for (unsigned i = 0; i < nsge && len; i++) {
 		uint32_t n;
@@ -134,6 +136,8 @@ static int mem_sges(struct roce_engine *e, const struct roce_sge *sge, unsigned 
 			return rc;
 		if (to_sges)
 			memcpy(e->mem + pa, buf, n);
+		else if (crc)
+			*crc = roce_crc32_copy(*crc, buf, e->mem + pa, n);
 		else
 			memcpy(buf, e->mem + pa, n);
 		buf += n;
@@ -143,17 +147,12 @@ static int mem_sges(struct roce_engine *e, const struct roce_sge *sge, unsigned 
 	return len ? ROCE_E_BOUNDS : ROCE_OK;
 }
 
-static int mem_gather(struct roce_engine *e, const struct roce_sge *sge,
-		      unsigned nsge, uint32_t off, uint8_t *dst, uint32_t len)
-{
-	return mem_sges(e, sge, nsge, off, dst, len, false);
-}
-
 int mem_scatter(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge,
 		uint32_t off, const uint8_t *src, uint32_t len)
 {
 	/* the buffer is only read when scattering */
-	return mem_sges(e, sge, nsge, off, (uint8_t *)(uintptr_t)src, len, true);
+	return mem_sges(e, sge, nsge, off, (uint8_t *)(uintptr_t)src, len, true,
+			NULL);
 }
 
 /* The frame of a QP up to the BTH never changes but for the IP length, ID
@@ -192,6 +191,10 @@ static void put_bth(uint8_t *b, const struct roce_qp *qp, const struct tx_pkt *p
 	roce_put_be24(b + 9, p->psn);
 }
 
+/* Payloads from this size are checksummed while they are gathered; below
+ * it, the calls would cost more than the second read of a few lines. */
+#define TX_FUSE_MIN 512
+
 int tx_build(struct roce_engine *e, struct roce_qp *qp, const struct tx_pkt *p)
 {
 	const struct roce_opcode_info *op = roce_opcode_info(p->opcode);
@@ -215,22 +218,36 @@ int tx_build(struct roce_engine *e, struct roce_qp *qp, const struct tx_pkt *p)
 	put_bth(buf + l4 + ROCE_UDP_HLEN, qp, p, pad);
 	if (p->ext)
 		roce_build_ext(p->ext, op, buf + l4 + ROCE_UDP_HLEN);
-	if (p->len) {
+	if (p->len >= TX_FUSE_MIN) {
+		/* ICRC (A17.8): the masked headers and the extension headers,
+		 * then the payload while it is gathered (one read of the
+		 * MR), then the pad */
+		crc = roce_icrc_begin(buf + l3);
+		crc = roce_crc32(crc, buf + l4 + ROCE_UDP_HLEN + ROCE_BTH_LEN,
+				 op->hdr_len - ROCE_BTH_LEN);
 		if (p->sge)
-			rc = mem_gather(e, p->sge, p->nsge, p->sge_off, buf + hlen, p->len);
+			rc = mem_sges(e, p->sge, p->nsge, p->sge_off, buf + hlen,
+				      p->len, false, &crc);
 		else
+			crc = roce_crc32_copy(crc, buf + hlen, e->mem + p->pa, p->len);
+		if (rc)
+			return rc;
+		memset(buf + hlen + p->len, 0, pad);
+		crc = roce_crc32(crc, buf + hlen + p->len, pad);
+	} else {
+		/* short: gather, then one ICRC call over the frame */
+		if (p->sge)
+			rc = mem_sges(e, p->sge, p->nsge, p->sge_off, buf + hlen,
+				      p->len, false, NULL);
+		else if (p->len)
 			memcpy(buf + hlen, e->mem + p->pa, p->len);
 		if (rc)
 			return rc;
+		memset(buf + hlen + p->len, 0, pad);
+		crc = roce_icrc(buf + l3, ROCE_IPV4_HLEN + udp_len - ROCE_ICRC_LEN);
 	}
-	memset(buf + hlen + p->len, 0, pad);
 	len = l3 + ROCE_IPV4_HLEN + udp_len;
-	/* ICRC (A17.8) over the masked headers and the rest; little-endian */
-	crc = roce_icrc(buf + l3, len - l3 - ROCE_ICRC_LEN);
-	buf[len - 4] = (uint8_t)crc;
-	buf[len - 3] = (uint8_t)(crc >> 8);
-	buf[len - 2] = (uint8_t)(crc >> 16);
-	buf[len - 1] = (uint8_t)(crc >> 24);
+	roce_put_le32(buf + len - ROCE_ICRC_LEN, crc);
 	e->tx_frames[e->tx_n].data = buf;
 	e->tx_frames[e->tx_n].len = (uint32_t)len;
 	e->tx_n++;

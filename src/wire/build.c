@@ -172,10 +172,7 @@ void roce_finish(uint8_t *frame, size_t l3_off, unsigned flags)
 	}
 	if (!(flags & ROCE_BUILD_NO_ICRC))
 		crc = roce_icrc(l3, ip_len - ROCE_ICRC_LEN);
-	icrc[0] = (uint8_t)crc;
-	icrc[1] = (uint8_t)(crc >> 8);
-	icrc[2] = (uint8_t)(crc >> 16);
-	icrc[3] = (uint8_t)(crc >> 24);
+	roce_put_le32(icrc, crc);
 	/* the ICRC masks the UDP checksum, so it can be computed last */
 	roce_put_be16(udp + 6, flags & ROCE_BUILD_UDP_CSUM
 				       ? roce_udp_csum(l3, udp, udp_len) : 0);

@@ -2,10 +2,12 @@
 /*
  * CRC-32 implementations and the RoCE v2 ICRC (IBA A17.8.1).
  *
- * Three CRC-32 implementations behind one function pointer, chosen once
- * (DPDK's net_crc does the same): ISA-L's crc32_gzip_refl (SIMD, the fast
- * path), ISA-L's portable base version (for valgrind, which cannot run
- * AVX-512), and a table-driven reference kept here for tests.
+ * Four CRC-32 implementations behind one function pointer, chosen once
+ * (DPDK's net_crc does the same): 256-bit VPCLMULQDQ folding with an
+ * optional copy in the same pass (wire/crc_fold.c, the fast path on AVX2
+ * CPUs), ISA-L's crc32_gzip_refl (SIMD), ISA-L's portable base version
+ * (for valgrind, which cannot run AVX-512 or VPCLMULQDQ), and a
+ * table-driven reference kept here for tests.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,7 @@
 #include "roce/wire/bth.h"
 #include "roce/wire/ip.h"
 #include "roce/wire/udp.h"
+#include "wire/crc_fold.h"
 
 /* ---- reference CRC-32 (reflected, polynomial 0xEDB88320) ---------------- */
 
@@ -60,16 +63,27 @@ static uint32_t crc_isal_base(uint32_t crc, const void *buf, size_t len)
 	return crc32_gzip_refl_base(crc, (uint8_t *)(uintptr_t)buf, (uint64_t)len);
 }
 
+static bool fold_ok;
+
+/* "fold" where the CPU has it, ISA-L where not (so that the table entry
+ * is callable everywhere; roce_crc_select() refuses it instead) */
+static uint32_t crc_fold_or_isal(uint32_t crc, const void *buf, size_t len)
+{
+	return fold_ok ? crc_fold(crc, NULL, buf, len) : crc_isal(crc, buf, len);
+}
+
 static const crc_fn crc_impls[ROCE_CRC_IMPL_COUNT] = {
 	[ROCE_CRC_REF] = roce_crc32_ref,
 	[ROCE_CRC_ISAL_BASE] = crc_isal_base,
 	[ROCE_CRC_ISAL] = crc_isal,
+	[ROCE_CRC_FOLD] = crc_fold_or_isal,
 };
 
 static const char *const crc_names[ROCE_CRC_IMPL_COUNT] = {
 	[ROCE_CRC_REF] = "ref",
 	[ROCE_CRC_ISAL_BASE] = "base",
 	[ROCE_CRC_ISAL] = "isal",
+	[ROCE_CRC_FOLD] = "fold",
 };
 
 static enum roce_crc_impl crc_selected = ROCE_CRC_ISAL;
@@ -81,6 +95,9 @@ __attribute__((constructor)) static void crc_init(void)
 	enum roce_crc_impl impl;
 
 	ref_table_init();
+	fold_ok = crc_fold_supported();
+	if (fold_ok)
+		roce_crc_select(ROCE_CRC_FOLD);
 	if (env && roce_crc_impl_parse(env, &impl) == ROCE_OK)
 		roce_crc_select(impl);
 }
@@ -96,10 +113,19 @@ int roce_crc_impl_parse(const char *s, enum roce_crc_impl *out)
 	return ROCE_E_INVAL;
 }
 
+int roce_crc_impl_available(enum roce_crc_impl impl)
+{
+	if ((unsigned)impl >= ROCE_CRC_IMPL_COUNT)
+		return 0;
+	return impl != ROCE_CRC_FOLD || fold_ok;
+}
+
 int roce_crc_select(enum roce_crc_impl impl)
 {
 	if ((unsigned)impl >= ROCE_CRC_IMPL_COUNT)
 		return ROCE_E_INVAL;
+	if (!roce_crc_impl_available(impl))
+		return ROCE_E_UNSUPPORTED;
 	crc_selected = impl;
 	crc_current = crc_impls[impl];
 	return ROCE_OK;
@@ -118,6 +144,14 @@ const char *roce_crc_impl_name(enum roce_crc_impl impl)
 uint32_t roce_crc32(uint32_t crc, const void *buf, size_t len)
 {
 	return crc_current(crc, buf, len);
+}
+
+uint32_t roce_crc32_copy(uint32_t crc, void *dst, const void *src, size_t len)
+{
+	if (crc_selected == ROCE_CRC_FOLD)
+		return crc_fold(crc, dst, src, len);
+	memcpy(dst, src, len);
+	return crc_current(crc, dst, len);
 }
 
 uint32_t roce_crc32_impl(enum roce_crc_impl impl, uint32_t crc,

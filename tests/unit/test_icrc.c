@@ -10,6 +10,7 @@
 
 #include "roce/icrc.h"
 #include "roce/status.h"
+#include "wire/crc_fold.h"
 
 static void test_check_value(void **state)
 {
@@ -55,6 +56,90 @@ static void test_impls_agree_on_random_buffers(void **state)
 	}
 }
 
+/* The folding constants are x^(d+32) and x^(d-32) mod P, bit-reflected
+ * and shifted by one; 512 and 128 bits are the Linux kernel's
+ * crc32-pclmul constants (R1/R2, R3/R4), the others are the kernel's
+ * literals checked here against the same derivation. */
+static void test_fold_constants(void **state)
+{
+	uint64_t lo, hi;
+
+	(void)state;
+	crc_fold_constants(512, &lo, &hi);
+	assert_int_equal(lo, 0x154442BD4ull);
+	assert_int_equal(hi, 0x1C6E41596ull);
+	crc_fold_constants(128, &lo, &hi);
+	assert_int_equal(lo, 0x1751997D0ull);
+	assert_int_equal(hi, 0x0CCAA009Eull);
+	crc_fold_constants(1024, &lo, &hi);
+	assert_int_equal(lo, 0x1E88EF372ull);
+	assert_int_equal(hi, 0x14A7FE880ull);
+	crc_fold_constants(256, &lo, &hi);
+	assert_int_equal(lo, 0x0F1DA05AAull);
+	assert_int_equal(hi, 0x15A546366ull);
+}
+
+/* Folding, with and without the copy, against the reference: every length
+ * up to 1100 (below, at and past each step of the kernel) at three
+ * alignments with a running CRC, then long random ones; the copy lands
+ * exactly, guard bytes around it untouched. */
+static void test_fold_and_copy(void **state)
+{
+	static uint8_t src[70000], dst[70000 + 64];
+	uint64_t seed = 0xC0FFEEull;
+
+	(void)state;
+	if (!roce_crc_impl_available(ROCE_CRC_FOLD)) {
+		/* the table entry still answers, through ISA-L */
+		assert_int_equal(roce_crc_select(ROCE_CRC_FOLD), ROCE_E_UNSUPPORTED);
+		assert_int_equal(roce_crc32_impl(ROCE_CRC_FOLD, 0, "123456789", 9),
+				 0xCBF43926u);
+		return;
+	}
+	for (size_t i = 0; i < sizeof(src); i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		src[i] = (uint8_t)(seed >> 56);
+	}
+	for (size_t len = 0; len < 1100 + 300; len++) {
+		size_t l = len < 1100 ? len : 1100 + (len - 1100) * 229;
+
+		for (size_t off = 0; off < 3; off++) {
+			uint32_t init = (uint32_t)(l * 2654435761u + off);
+			uint32_t ref = roce_crc32_ref(init, src + off, l);
+
+			assert_int_equal(crc_fold(init, NULL, src + off, l), ref);
+			memset(dst, 0xA5, sizeof(dst));
+			assert_int_equal(crc_fold(init, dst + 8 + off, src + off, l), ref);
+			assert_memory_equal(dst + 8 + off, src + off, l);
+			assert_int_equal(dst[8 + off - 1], 0xA5);
+			assert_int_equal(dst[8 + off + l], 0xA5);
+		}
+	}
+}
+
+/* roce_crc32_copy() copies and checksums whichever implementation runs. */
+static void test_crc32_copy_every_impl(void **state)
+{
+	enum roce_crc_impl saved = roce_crc_selected();
+	static uint8_t src[9000], dst[9000];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(src); i++)
+		src[i] = (uint8_t)(i * 7 + (i >> 8));
+	for (int i = 0; i < ROCE_CRC_IMPL_COUNT; i++) {
+		if (!roce_crc_impl_available((enum roce_crc_impl)i))
+			continue;
+		assert_int_equal(roce_crc_select((enum roce_crc_impl)i), ROCE_OK);
+		for (size_t len = 0; len <= sizeof(src); len += 997) {
+			memset(dst, 0, sizeof(dst));
+			assert_int_equal(roce_crc32_copy(0x1234u, dst, src, len),
+					 roce_crc32_ref(0x1234u, src, len));
+			assert_memory_equal(dst, src, len);
+		}
+	}
+	assert_int_equal(roce_crc_select(saved), ROCE_OK);
+}
+
 static void test_select(void **state)
 {
 	enum roce_crc_impl impl, saved = roce_crc_selected();
@@ -62,6 +147,9 @@ static void test_select(void **state)
 	(void)state;
 	assert_int_equal(roce_crc_impl_parse("base", &impl), ROCE_OK);
 	assert_int_equal(impl, ROCE_CRC_ISAL_BASE);
+	assert_int_equal(roce_crc_impl_parse("fold", &impl), ROCE_OK);
+	assert_int_equal(impl, ROCE_CRC_FOLD);
+	assert_string_equal(roce_crc_impl_name(ROCE_CRC_FOLD), "fold");
 	assert_int_equal(roce_crc_impl_parse("nonsense", &impl), ROCE_E_INVAL);
 	assert_int_equal(roce_crc_select(ROCE_CRC_REF), ROCE_OK);
 	assert_int_equal(roce_crc_selected(), ROCE_CRC_REF);
@@ -110,6 +198,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_check_value),
 		cmocka_unit_test(test_impls_agree_on_random_buffers),
+		cmocka_unit_test(test_fold_constants),
+		cmocka_unit_test(test_fold_and_copy),
+		cmocka_unit_test(test_crc32_copy_every_impl),
 		cmocka_unit_test(test_select),
 		cmocka_unit_test(test_icrc_masks_variant_fields),
 	};

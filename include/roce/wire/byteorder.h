@@ -57,4 +57,13 @@ static inline void roce_put_be64(uint8_t *p, uint64_t v)
 	roce_put_be32(p + 4, (uint32_t)v);
 }
 
+/* The one little-endian field: the ICRC. */
+static inline void roce_put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
 #endif
