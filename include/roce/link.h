@@ -9,6 +9,14 @@
  * at once. RX lends: rx_burst() returns views of received frames in the
  * port's own ring; they stay valid until rx_release() gives them back, in
  * order, so the engine parses in place without a copy.
+ *
+ * Zero-copy TX (optional): a port that can hand out its own buffer for the
+ * next frame (the in-memory link: a slot of the receiver's ring) offers
+ * tx_get/tx_put; the engine then builds the frame there, gathering the
+ * payload straight out of the MR, and no copy follows. tx_get may always
+ * say no (NULL): the caller then builds in its own buffer and uses
+ * tx_burst. A frame taken with tx_get is sent by tx_put, before any other
+ * call on the port; frames go out in the order they were handed over.
  */
 #ifndef ROCE_LINK_H
 #define ROCE_LINK_H
@@ -28,6 +36,11 @@ struct roce_port_ops {
 	unsigned (*rx_burst)(void *ctx, struct roce_frame *frames, unsigned max);
 	/* Give back the n oldest frames lent by rx_burst. */
 	void (*rx_release)(void *ctx, unsigned n);
+	/* Optional (may be NULL): a buffer for one len-byte frame toward
+	 * dst_mac, or NULL when the port cannot lend one now. */
+	uint8_t *(*tx_get)(void *ctx, const uint8_t *dst_mac, uint32_t len);
+	/* Send the frame written into the buffer of the last tx_get. */
+	void (*tx_put)(void *ctx);
 };
 
 struct roce_port {
@@ -51,6 +64,17 @@ static inline unsigned roce_port_rx(struct roce_port *p, struct roce_frame *f,
 static inline void roce_port_rx_release(struct roce_port *p, unsigned n)
 {
 	p->ops->rx_release(p->ctx, n);
+}
+
+static inline uint8_t *roce_port_tx_get(struct roce_port *p, const uint8_t *dst_mac,
+					uint32_t len)
+{
+	return p->ops->tx_get ? p->ops->tx_get(p->ctx, dst_mac, len) : NULL;
+}
+
+static inline void roce_port_tx_put(struct roce_port *p)
+{
+	p->ops->tx_put(p->ctx);
 }
 
 #endif

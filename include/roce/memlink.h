@@ -85,7 +85,7 @@ struct roce_memlink_config {
 };
 
 struct roce_memlink_stats {
-	uint64_t sent;          /* frames tx_burst took */
+	uint64_t sent;          /* frames tx_burst or tx_put took */
 	uint64_t delivered;     /* copies written into a receive ring */
 	uint64_t lost;          /* copies dropped by the loss fault */
 	uint64_t duplicated;    /* copies delivered twice */
@@ -95,6 +95,7 @@ struct roce_memlink_stats {
 	uint64_t ring_full;     /* copies dropped: receive ring full */
 	uint64_t bad_len;       /* frames too short or longer than max_frame */
 	uint64_t paused;        /* lossless: bursts cut short by a full ring */
+	uint64_t zero_copy;     /* frames built in the receiver's ring (tx_get) */
 };
 
 /*

@@ -200,6 +200,7 @@ void roce_memlink_get_stats(const struct roce_memlink *l,
 		ML_SUM(no_route);
 		ML_SUM(ring_full);
 		ML_SUM(paused);
+		ML_SUM(zero_copy);
 		ML_SUM(bad_len);
 #undef ML_SUM
 	}

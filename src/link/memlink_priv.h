@@ -81,7 +81,7 @@ static inline uint64_t ml_tag(uint64_t old, unsigned dst, enum ml_hold_state s)
  * load + store, no read-modify-write), read by anyone. */
 struct ml_stats {
 	_Atomic uint64_t sent, delivered, lost, duplicated, reordered,
-		corrupted, no_route, ring_full, bad_len, paused;
+		corrupted, no_route, ring_full, bad_len, paused, zero_copy;
 };
 
 static inline void ml_count(_Atomic uint64_t *c, uint64_t n)
@@ -119,6 +119,10 @@ struct ml_port {
 	struct ml_hold hold[ROCE_MEMLINK_HOLD_SLOTS];
 	struct ml_batch batch;
 	struct ml_stats st;
+	/* zero-copy TX: the slot lent by the last tx_get */
+	struct ml_ring *zc_ring;
+	uint64_t zc_pos;
+	uint32_t zc_len;
 };
 
 struct roce_memlink {
@@ -158,6 +162,9 @@ int ml_ring_init(struct ml_ring *r, uint32_t frames, uint32_t slot_size);
 void ml_ring_free(struct ml_ring *r);
 unsigned ml_ring_reserve(struct ml_ring *r, unsigned want, uint64_t *pos);
 uint64_t ml_ring_room(struct ml_ring *r);
+uint8_t *ml_ring_slot(struct ml_ring *r, uint64_t pos);
+void ml_ring_publish(struct ml_ring *r, uint64_t pos, uint32_t len,
+		     uint64_t visible_ns);
 void ml_ring_put(struct ml_ring *r, uint64_t pos, const struct ml_emit *e,
 		 uint64_t visible_ns);
 unsigned ml_ring_lend(struct ml_ring *r, struct roce_frame *f, unsigned max,

@@ -79,18 +79,32 @@ uint64_t ml_ring_room(struct ml_ring *r)
 	return t - h > r->size ? 0 : r->size - (t - h);
 }
 
+/* The frame buffer of a reserved slot. */
+uint8_t *ml_ring_slot(struct ml_ring *r, uint64_t pos)
+{
+	return slot_data(r, pos);
+}
+
+/* Publish a reserved slot whose frame is written. */
+void ml_ring_publish(struct ml_ring *r, uint64_t pos, uint32_t len,
+		     uint64_t visible_ns)
+{
+	struct ml_slot *s = &r->slots[pos & (r->size - 1)];
+
+	s->len = len;
+	s->visible_ns = visible_ns;
+	atomic_store_explicit(&s->seq, pos + 1, memory_order_release);
+}
+
 /* Write one reserved slot and publish it. */
 void ml_ring_put(struct ml_ring *r, uint64_t pos, const struct ml_emit *e,
 		 uint64_t visible_ns)
 {
-	struct ml_slot *s = &r->slots[pos & (r->size - 1)];
 	uint8_t *d = slot_data(r, pos);
 
 	memcpy(d, e->src, e->len);
 	ml_flip(d, e->flip);
-	s->len = e->len;
-	s->visible_ns = visible_ns;
-	atomic_store_explicit(&s->seq, pos + 1, memory_order_release);
+	ml_ring_publish(r, pos, e->len, visible_ns);
 }
 
 /*

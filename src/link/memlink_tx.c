@@ -269,8 +269,56 @@ static unsigned ml_tx_burst(void *ctx, const struct roce_frame *frames,
 	return i;
 }
 
+/* ---- zero-copy: the sender builds its frame in the receiver's ring ------ */
+
+/*
+ * A slot of the destination's ring for one frame, when nothing stands in
+ * the way of a plain delivery: no fault, delay or capture configured (they
+ * act on a copy), a unicast destination that is another port, room in the
+ * ring. Otherwise NULL and the frame goes through tx_burst.
+ */
+static uint8_t *ml_tx_get(void *ctx, const uint8_t *dst_mac, uint32_t len)
+{
+	struct ml_port *s = ctx;
+	struct roce_memlink *l = s->link;
+	struct ml_port *d;
+	uint64_t pos;
+
+	if (l->pcap || l->delay_ns || s->maybe_held || len < ROCE_ETH_HLEN ||
+	    len > l->max_frame || (dst_mac[0] & 1))
+		return NULL;
+	for (unsigned i = 0; i < ML_NFAULTS; i++)
+		if (atomic_load_explicit(&l->thresh[i], memory_order_relaxed))
+			return NULL;
+	d = route(s, ml_nports(l), ml_mac_key(dst_mac));
+	if (!d || d == s)
+		return NULL;
+	/* lossless: the margin room_for() keeps, so both paths pause alike */
+	if (l->lossless && ml_ring_room(&d->ring) < 2 + ROCE_MEMLINK_HOLD_SLOTS)
+		return NULL;
+	if (!ml_ring_reserve(&d->ring, 1, &pos))
+		return NULL;
+	s->zc_ring = &d->ring;
+	s->zc_pos = pos;
+	s->zc_len = len;
+	return ml_ring_slot(&d->ring, pos);
+}
+
+static void ml_tx_put(void *ctx)
+{
+	struct ml_port *s = ctx;
+
+	ml_ring_publish(s->zc_ring, s->zc_pos, s->zc_len, 0);
+	ml_count(&s->st.sent, 1);
+	ml_count(&s->st.delivered, 1);
+	ml_count(&s->st.zero_copy, 1);
+	s->zc_ring = NULL;
+}
+
 const struct roce_port_ops ml_port_ops = {
 	.tx_burst = ml_tx_burst,
 	.rx_burst = ml_rx_burst,
 	.rx_release = ml_rx_release,
+	.tx_get = ml_tx_get,
+	.tx_put = ml_tx_put,
 };

@@ -249,7 +249,9 @@ struct roce_engine {
 	/* TX staging: frames built here go to the port in one burst */
 	struct tx_slot *tx;
 	struct roce_frame tx_frames[ROCE_TX_BURST];
-	uint32_t tx_n;
+	uint32_t tx_n;                  /* staged, not yet taken by the link */
+	uint32_t tx_built;              /* frames built this poll, staged or not */
+	uint32_t tx_zc;                 /* of them, built in the link's buffers */
 
 	struct mr_cached mrc[MR_CACHE];
 
@@ -287,7 +289,7 @@ void engine_cq_push(struct roce_engine *e, struct roce_cq *cq, const struct roce
 /* tx.c: staging, frame building and local memory (DMA) */
 static inline bool tx_room(const struct roce_engine *e)
 {
-	return e->tx_n < ROCE_TX_BURST;
+	return e->tx_n < ROCE_TX_BURST && e->tx_built < ROCE_TX_BURST;
 }
 unsigned tx_flush(struct roce_engine *e);
 void tx_template(struct roce_engine *e, struct roce_qp *qp);

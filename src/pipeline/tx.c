@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The transmit side and the local DMA: frames are built into fixed staging
- * slots and handed to the link port in bursts; payload is gathered from the
- * device memory through the MR table, never from a copy of the message.
+ * The transmit side and the local DMA: a frame is built in the link's own
+ * buffer when the port lends one (zero-copy: the in-memory link's receive
+ * ring), else in a fixed staging slot handed to the port in a burst; the
+ * payload is gathered from the device memory through the MR table, never
+ * from a copy of the message, and checksummed in the same pass.
  */
 #include <string.h>
 
@@ -13,10 +15,13 @@
 
 unsigned tx_flush(struct roce_engine *e)
 {
-	unsigned sent;
+	unsigned sent, zc = e->tx_zc;
 
+	/* frames built in the link's buffers are already out */
+	e->tx_zc = 0;
+	e->tx_built = 0;
 	if (!e->tx_n)
-		return 0;
+		return zc;
 	if (roce_device_loopback(e->dev)) {
 		/* CTRL.LOOPBACK (seed 000 section 6.1, the first bring-up
 		 * step): the burst comes back to our own receive path and
@@ -26,7 +31,7 @@ unsigned tx_flush(struct roce_engine *e)
 		e->tx_n = 0;
 		for (uint32_t i = 0; i < n; i++)
 			recv_frame(e, e->tx[i].data, e->tx_frames[i].len);
-		return n;
+		return zc + n;
 	}
 	sent = roce_port_tx(e->port, e->tx_frames, e->tx_n);
 	if (sent < e->tx_n) {
@@ -38,7 +43,7 @@ unsigned tx_flush(struct roce_engine *e)
 		}
 	}
 	e->tx_n -= sent;
-	return sent;
+	return zc + sent;
 }
 
 static bool range_ok(uint64_t base, uint64_t size, uint64_t start, uint64_t len)
@@ -108,19 +113,25 @@ int mem_rkey(struct roce_engine *e, struct roce_qp *qp, uint32_t rkey,
 	return mem_check(e, mr, va, len, access, pa);
 }
 
+/* One piece of a DMA: a device address range. */
+struct dma_seg {
+	uint64_t pa;
+	uint32_t len;
+};
+
 /*
- * Move len bytes between a buffer and the memory the SGEs name, starting
- * off bytes into the list: gather (to_sges false: out of the SGEs, only a
- * valid L_Key needed; when crc is not NULL the ICRC is carried over the
- * bytes in the same pass) or scatter (into the SGEs: local write access).
+ * Resolve len bytes of an SGE list, starting off bytes into it, to device
+ * ranges (at most one per SGE), checking every L_Key, right and bound
+ * before a byte moves: a DMA that would fail moves nothing.
  */
-static int mem_sges(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge,
-		    uint32_t off, uint8_t *buf, uint32_t len, bool to_sges,
-		    uint32_t *crc)
+static int mem_resolve(struct roce_engine *e, const struct roce_sge *sge,
+		       unsigned nsge, uint32_t off, uint32_t len, unsigned access,
+		       struct dma_seg *seg, unsigned *nseg)
 {
-	for (unsigned i = 0; i < nsge && len; i++) {
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < nsge && i < ROCE_MAX_SGE && len; i++) {
 		uint32_t n;
-		uint64_t pa;
 		int rc;
 
 		if (off >= sge[i].length) {
@@ -130,29 +141,31 @@ static int mem_sges(struct roce_engine *e, const struct roce_sge *sge, unsigned 
 		n = sge[i].length - off;
 		if (n > len)
 			n = len;
-		rc = mem_lkey(e, sge[i].lkey, sge[i].addr + off, n,
-			      to_sges ? ROCE_ACCESS_LOCAL_WRITE : 0, &pa);
+		rc = mem_lkey(e, sge[i].lkey, sge[i].addr + off, n, access, &seg[k].pa);
 		if (rc)
 			return rc;
-		if (to_sges)
-			memcpy(e->mem + pa, buf, n);
-		else if (crc)
-			*crc = roce_crc32_copy(*crc, buf, e->mem + pa, n);
-		else
-			memcpy(buf, e->mem + pa, n);
-		buf += n;
+		seg[k++].len = n;
 		len -= n;
 		off = 0;
 	}
+	*nseg = k;
 	return len ? ROCE_E_BOUNDS : ROCE_OK;
 }
 
 int mem_scatter(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge,
 		uint32_t off, const uint8_t *src, uint32_t len)
 {
-	/* the buffer is only read when scattering */
-	return mem_sges(e, sge, nsge, off, (uint8_t *)(uintptr_t)src, len, true,
-			NULL);
+	struct dma_seg seg[ROCE_MAX_SGE];
+	unsigned nseg;
+	int rc = mem_resolve(e, sge, nsge, off, len, ROCE_ACCESS_LOCAL_WRITE, seg, &nseg);
+
+	if (rc)
+		return rc;
+	for (unsigned i = 0; i < nseg; i++) {
+		memcpy(e->mem + seg[i].pa, src, seg[i].len);
+		src += seg[i].len;
+	}
+	return ROCE_OK;
 }
 
 /* The frame of a QP up to the BTH never changes but for the IP length, ID
@@ -195,21 +208,51 @@ static void put_bth(uint8_t *b, const struct roce_qp *qp, const struct tx_pkt *p
  * it, the calls would cost more than the second read of a few lines. */
 #define TX_FUSE_MIN 512
 
+/* Where the next frame is built: in the link's own buffer when it lends
+ * one (zero-copy), else in the next staging slot. Frames still staged go
+ * first: no zero-copy frame may pass them. */
+static uint8_t *tx_buffer(struct roce_engine *e, const struct roce_qp *qp,
+			  uint32_t len, bool *zc)
+{
+	uint8_t *b = NULL;
+
+	if (!e->tx_n && !roce_device_loopback(e->dev))
+		b = roce_port_tx_get(e->port, qp->cfg.peer_mac, len);
+	*zc = b != NULL;
+	return b ? b : e->tx[e->tx_n].data;
+}
+
 int tx_build(struct roce_engine *e, struct roce_qp *qp, const struct tx_pkt *p)
 {
 	const struct roce_opcode_info *op = roce_opcode_info(p->opcode);
-	uint8_t *buf = e->tx[e->tx_n].data;
 	const size_t l3 = ROCE_ETH_HLEN, l4 = l3 + ROCE_IPV4_HLEN;
-	unsigned pad = -p->len & 3u;
-	size_t hlen, udp_len, len;
-	struct roce_ipv4_hdr *ip = (struct roce_ipv4_hdr *)(buf + l3);
+	unsigned pad = -p->len & 3u, nseg = 0;
+	struct dma_seg seg[ROCE_MAX_SGE];
+	size_t hlen, udp_len, len, at;
+	struct roce_ipv4_hdr *ip;
+	uint8_t *buf;
 	uint32_t crc;
-	int rc = ROCE_OK;
+	bool zc;
 
 	if (!op || (p->len && !op->payload) || p->len > ROCE_MAX_MTU)
 		return ROCE_E_RANGE;
+	/* the DMA is resolved (and may fail) before a buffer is taken */
+	if (p->len && p->sge) {
+		int rc = mem_resolve(e, p->sge, p->nsge, p->sge_off, p->len, 0,
+				     seg, &nseg);
+
+		if (rc)
+			return rc;
+	} else if (p->len) {
+		seg[0].pa = p->pa;
+		seg[0].len = p->len;
+		nseg = 1;
+	}
 	hlen = l4 + ROCE_UDP_HLEN + op->hdr_len;
 	udp_len = ROCE_UDP_HLEN + op->hdr_len + p->len + pad + ROCE_ICRC_LEN;
+	len = l3 + ROCE_IPV4_HLEN + udp_len;
+	buf = tx_buffer(e, qp, (uint32_t)len, &zc);
+	ip = (struct roce_ipv4_hdr *)(buf + l3);
 	memcpy(buf, qp->tmpl, sizeof(qp->tmpl));
 	roce_put_be16(ip->tot_len, (uint16_t)(ROCE_IPV4_HLEN + udp_len));
 	roce_put_be16(ip->id, e->ip_id++);
@@ -218,6 +261,7 @@ int tx_build(struct roce_engine *e, struct roce_qp *qp, const struct tx_pkt *p)
 	put_bth(buf + l4 + ROCE_UDP_HLEN, qp, p, pad);
 	if (p->ext)
 		roce_build_ext(p->ext, op, buf + l4 + ROCE_UDP_HLEN);
+	at = hlen;
 	if (p->len >= TX_FUSE_MIN) {
 		/* ICRC (A17.8): the masked headers and the extension headers,
 		 * then the payload while it is gathered (one read of the
@@ -225,35 +269,31 @@ int tx_build(struct roce_engine *e, struct roce_qp *qp, const struct tx_pkt *p)
 		crc = roce_icrc_begin(buf + l3);
 		crc = roce_crc32(crc, buf + l4 + ROCE_UDP_HLEN + ROCE_BTH_LEN,
 				 op->hdr_len - ROCE_BTH_LEN);
-		if (p->sge)
-			rc = mem_sges(e, p->sge, p->nsge, p->sge_off, buf + hlen,
-				      p->len, false, &crc);
-		else
-			crc = roce_crc32_copy(crc, buf + hlen, e->mem + p->pa, p->len);
-		if (rc)
-			return rc;
-		memset(buf + hlen + p->len, 0, pad);
-		crc = roce_crc32(crc, buf + hlen + p->len, pad);
+		for (unsigned i = 0; i < nseg; at += seg[i].len, i++)
+			crc = roce_crc32_copy(crc, buf + at, e->mem + seg[i].pa,
+					      seg[i].len);
+		memset(buf + at, 0, pad);
+		crc = roce_crc32(crc, buf + at, pad);
 	} else {
 		/* short: gather, then one ICRC call over the frame */
-		if (p->sge)
-			rc = mem_sges(e, p->sge, p->nsge, p->sge_off, buf + hlen,
-				      p->len, false, NULL);
-		else if (p->len)
-			memcpy(buf + hlen, e->mem + p->pa, p->len);
-		if (rc)
-			return rc;
-		memset(buf + hlen + p->len, 0, pad);
+		for (unsigned i = 0; i < nseg; at += seg[i].len, i++)
+			memcpy(buf + at, e->mem + seg[i].pa, seg[i].len);
+		memset(buf + at, 0, pad);
 		crc = roce_icrc(buf + l3, ROCE_IPV4_HLEN + udp_len - ROCE_ICRC_LEN);
 	}
-	len = l3 + ROCE_IPV4_HLEN + udp_len;
 	roce_put_le32(buf + len - ROCE_ICRC_LEN, crc);
+	roce_cnt_inc(e->cnt, ROCE_CNT_TX_PKTS);
+	roce_cnt_add(e->cnt, ROCE_CNT_TX_BYTES, len);
+	e->tx_built++;
+	if (zc) {
+		roce_port_tx_put(e->port);
+		e->tx_zc++;
+		return ROCE_OK;
+	}
 	e->tx_frames[e->tx_n].data = buf;
 	e->tx_frames[e->tx_n].len = (uint32_t)len;
 	e->tx_n++;
-	roce_cnt_inc(e->cnt, ROCE_CNT_TX_PKTS);
-	roce_cnt_add(e->cnt, ROCE_CNT_TX_BYTES, len);
-	/* a full staging area ends this poll's transmission: one burst per
-	 * poll keeps a fast sender from overrunning the peer's ring */
+	/* ROCE_TX_BURST frames (staged or not) end this poll's transmission:
+	 * one burst per poll keeps a fast sender from overrunning the peer */
 	return ROCE_OK;
 }

@@ -129,6 +129,7 @@ static void test_lossy_link(void **state)
 	static struct msg msgs[MSGS];
 	uint64_t posted = 0, done = 0, recvs = 0, fadds = 0, end;
 	uint32_t slot_busy_until[SLOTS] = { 0 };
+	struct roce_memlink_stats st;
 	struct pair *p;
 	uint64_t counter;
 
@@ -207,6 +208,10 @@ static void test_lossy_link(void **state)
 	assert_true(side_cnt(&p->a, ROCE_CNT_ICRC_ERRORS) + side_cnt(&p->b, ROCE_CNT_ICRC_ERRORS) +
 		    side_cnt(&p->a, ROCE_CNT_DROP_IP_CSUM) + side_cnt(&p->b, ROCE_CNT_DROP_IP_CSUM) > 0);
 	assert_int_equal(side_cnt(&p->a, ROCE_CNT_ERROR_COMPLETIONS), 0);
+	/* faults act on copies: the link never lent its ring */
+	roce_memlink_get_stats(p->link, &st);
+	assert_int_equal(st.zero_copy, 0);
+	assert_true(st.lost > 0);
 	pair_close(p);
 }
 

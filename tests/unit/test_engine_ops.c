@@ -149,6 +149,7 @@ static void run_mtu(enum roce_mtu mtu)
 	const size_t sizes[] = { 0, 1, 255, m - 1, m, m + 1, 1u << 20 };
 	struct pair_opts o = { .mtu = mtu };
 	struct pair *p = pair_open(&o);
+	struct roce_memlink_stats st;
 	uint32_t seed = mtu * 1000;
 
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
@@ -159,6 +160,11 @@ static void run_mtu(enum roce_mtu mtu)
 	assert_int_equal(side_cnt(&p->a, ROCE_CNT_RETRANSMISSIONS), 0);
 	assert_int_equal(side_cnt(&p->b, ROCE_CNT_NAKS_TX_PSN_SEQ_ERR), 0);
 	assert_int_equal(side_cnt(&p->a, ROCE_CNT_ERROR_COMPLETIONS), 0);
+	/* a fault-free link lends its ring: every frame was built in place */
+	roce_memlink_get_stats(p->link, &st);
+	assert_int_equal(st.zero_copy, st.sent);
+	assert_int_equal(st.sent, side_cnt(&p->a, ROCE_CNT_TX_PKTS) +
+			 side_cnt(&p->b, ROCE_CNT_TX_PKTS));
 	pair_close(p);
 }
 

@@ -299,6 +299,101 @@ static void test_lossless_pauses(void **state)
 	roce_memlink_destroy(l);
 }
 
+/* ---- zero-copy transmit ---------------------------------------------------- */
+
+/* One frame built in the buffer tx_get lends; true when one was lent. */
+static bool zc_send(struct roce_port *p, const uint8_t *dst, uint32_t seq, uint32_t len)
+{
+	uint8_t *f = roce_port_tx_get(p, dst, len);
+
+	if (!f)
+		return false;
+	mk_frame(f, dst, p->mac, seq, len);
+	roce_port_tx_put(p);
+	return true;
+}
+
+/* Frames built in the receiver's ring arrive intact and in order with the
+ * copied ones; the link refuses to lend where a copy must be made (faults,
+ * delay, capture), where the frame would not be delivered (broadcast, own
+ * or unknown MAC, bad length) and when the ring is full. */
+static void test_zero_copy(void **state)
+{
+	static const uint8_t mac_x[6] = { 0x02, 0, 0, 0, 0, 0x77 };
+	struct roce_memlink_config c = { .ring_frames = 8, .max_frame = 128 };
+	struct roce_memlink *l = mk_link(&c);
+	struct roce_memlink_stats st;
+	struct roce_port a, b;
+	struct roce_frame rx[8];
+	uint8_t buf[128], want[128];
+
+	(void)state;
+	attach(l, mac_a, &a);
+	attach(l, mac_b, &b);
+	/* copied and built in place, interleaved: order kept */
+	for (uint32_t i = 0; i < 6; i++) {
+		if (i % 2)
+			assert_true(zc_send(&a, mac_b, i, 100));
+		else
+			assert_int_equal(send1(&a, buf, mk_frame(buf, mac_b, mac_a, i, 100)), 1);
+	}
+	assert_int_equal(roce_port_rx(&b, rx, 8), 6);
+	for (uint32_t i = 0; i < 6; i++) {
+		assert_int_equal(rx[i].len, 100);
+		mk_frame(want, mac_b, mac_a, i, 100);
+		assert_memory_equal(rx[i].data, want, 100);
+	}
+	roce_port_rx_release(&b, 6);
+	roce_memlink_get_stats(l, &st);
+	assert_int_equal(st.sent, 6);
+	assert_int_equal(st.delivered, 6);
+	assert_int_equal(st.zero_copy, 3);
+
+	/* frames the link would not deliver as they are */
+	assert_null(roce_port_tx_get(&a, mac_b, 129));
+	assert_null(roce_port_tx_get(&a, mac_b, 13));
+	assert_null(roce_port_tx_get(&a, mac_bcast, 64));
+	assert_null(roce_port_tx_get(&a, mac_a, 64));
+	assert_null(roce_port_tx_get(&a, mac_x, 64));
+	assert_int_equal(roce_memlink_set_faults(l, 0, 0, 0.5, 0), ROCE_OK);
+	assert_null(roce_port_tx_get(&a, mac_b, 64));
+	assert_int_equal(roce_memlink_set_faults(l, 0, 0, 0, 0), ROCE_OK);
+	/* a full ring lends nothing; a slot given back lends again */
+	for (uint32_t i = 0; i < 8; i++)
+		assert_true(zc_send(&a, mac_b, 100 + i, 64));
+	assert_null(roce_port_tx_get(&a, mac_b, 64));
+	assert_int_equal(roce_port_rx(&b, rx, 8), 8);
+	for (uint32_t i = 0; i < 8; i++)
+		assert_int_equal(frame_seq(rx[i].data), 100 + i);
+	roce_port_rx_release(&b, 1);
+	assert_true(zc_send(&a, mac_b, 200, 64));
+	roce_port_rx_release(&b, 7);
+	assert_int_equal(roce_port_rx(&b, rx, 8), 1);
+	assert_int_equal(frame_seq(rx[0].data), 200);
+	roce_port_rx_release(&b, 1);
+	roce_memlink_destroy(l);
+
+	/* a delay acts on a copy: nothing lent */
+	c = (struct roce_memlink_config){ .delay_ns = 1000 };
+	l = mk_link(&c);
+	attach(l, mac_a, &a);
+	attach(l, mac_b, &b);
+	assert_null(roce_port_tx_get(&a, mac_b, 64));
+	roce_memlink_destroy(l);
+
+	/* lossless: lends while the ring keeps the margin a burst keeps */
+	c = (struct roce_memlink_config){ .ring_frames = 16, .max_frame = 64, .lossless = true };
+	l = mk_link(&c);
+	attach(l, mac_a, &a);
+	attach(l, mac_b, &b);
+	for (uint32_t i = 0; i < 16 - 2 - ROCE_MEMLINK_HOLD_SLOTS + 1; i++)
+		assert_true(zc_send(&a, mac_b, i, 64));
+	assert_null(roce_port_tx_get(&a, mac_b, 64));
+	roce_memlink_get_stats(l, &st);
+	assert_int_equal(st.ring_full, 0);
+	roce_memlink_destroy(l);
+}
+
 /* ---- delay and held frames (injected clock) ------------------------------- */
 
 static void test_delay(void **state)
@@ -636,6 +731,7 @@ int main(void)
 		cmocka_unit_test(test_lend_release),
 		cmocka_unit_test(test_ring_full),
 		cmocka_unit_test(test_lossless_pauses),
+		cmocka_unit_test(test_zero_copy),
 		cmocka_unit_test(test_delay),
 		cmocka_unit_test(test_held_frame_expires),
 		cmocka_unit_test(test_pcap_capture),
