@@ -6,7 +6,7 @@
  *             (in L1/L2) and cold (a working set far beyond the L3); a
  *             system call; a cache line's round trip between two cores.
  *   bound.c   the ICRC+copy bound of a WRITE: every pass the engine makes
- *             over a payload byte (3 copies, 2 CRCs), without the protocol,
+ *             over a payload byte (copy+CRC, CRC, copy), without the protocol,
  *             on one core and pipelined over two.
  */
 #ifndef BENCH_LIMITS_H
@@ -28,8 +28,11 @@ void bound_free(struct bound *b);
 double bound_one_core(void *b, double secs);
 double bound_two_cores(void *b, double secs);
 
-/* The copies and CRC passes bound.c makes per payload byte (docs). */
-#define BOUND_COPIES    3
-#define BOUND_CRCS      2
+/* The passes bound.c makes over a payload byte (docs): a copy with the
+ * CRC in the same pass (gather into the ring), a CRC (the check) and a
+ * copy (the scatter). */
+#define BOUND_FUSED     1
+#define BOUND_CRCS      1
+#define BOUND_COPIES    1
 
 #endif
