@@ -17,7 +17,7 @@
  * carried 1024 bits forward by multiplying its two halves by
  * x^(1024+32) and x^(1024-32) mod P (bit-reflected, shifted by one) and
  * adding the next data. At the end the lanes are folded into one 128-bit
- * value, whose CRC (taken by ISA-L, with the remaining tail) is the
+ * value, whose CRC (16 table lookups, then the tail's bytes) is the
  * message's: folding keeps the value modulo P.
  */
 #include <string.h>
@@ -52,11 +52,66 @@ void crc_fold_constants(unsigned d, uint64_t *lo, uint64_t *hi)
 	*hi = reflect_shift(xpow_mod(d - 32));
 }
 
+/*
+ * Slicing tables for the last bytes: slice[k][v] is the CRC state after
+ * byte v followed by k zero bytes, from state 0. The 16-byte value the
+ * folding leaves is reduced with 16 lookups, the few bytes after it 4 at
+ * a time; no call and no further multiplication.
+ */
+static uint32_t slice[16][256];
+
+__attribute__((constructor)) static void slice_init(void)
+{
+	for (uint32_t v = 0; v < 256; v++) {
+		uint32_t c = v;
+
+		for (int k = 0; k < 8; k++)
+			c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+		slice[0][v] = c;
+	}
+	for (int k = 1; k < 16; k++)
+		for (uint32_t v = 0; v < 256; v++)
+			slice[k][v] = slice[k - 1][v] >> 8 ^
+				      slice[0][slice[k - 1][v] & 0xFF];
+}
+
+static inline uint32_t load_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+/* The raw state (no inversions) after p[0..len) from state s. */
+static inline uint32_t crc_bytes(uint32_t s, const uint8_t *p, size_t len)
+{
+	for (; len >= 4; p += 4, len -= 4) {
+		s ^= load_le32(p);
+		s = slice[3][s & 0xFF] ^ slice[2][s >> 8 & 0xFF] ^
+		    slice[1][s >> 16 & 0xFF] ^ slice[0][s >> 24];
+	}
+	while (len--)
+		s = slice[0][(s ^ *p++) & 0xFF] ^ s >> 8;
+	return s;
+}
+
+/* The raw state after 16 bytes (lo then hi, little-endian) from state 0. */
+static inline uint32_t crc_block16(uint64_t lo, uint64_t hi)
+{
+	uint32_t a = 0, b = 0;
+
+	/* two independent chains of eight lookups */
+	for (int i = 0; i < 8; i++) {
+		a ^= slice[15 - i][lo >> (8 * i) & 0xFF];
+		b ^= slice[7 - i][hi >> (8 * i) & 0xFF];
+	}
+	return a ^ b;
+}
+
 #if defined(__x86_64__) && defined(__GNUC__)
 
 #include <immintrin.h>
 
-#define FOLD_TARGET __attribute__((target("avx2,pclmul,vpclmulqdq")))
+#define FOLD_TARGET __attribute__((target("avx2,pclmul,vpclmulqdq,sse4.1")))
 
 /* the constants of 1024, 256 and 128 bits, checked against
  * crc_fold_constants() by the unit tests */
@@ -95,9 +150,21 @@ FOLD_TARGET static inline __m256i load_copy(const uint8_t *src, uint8_t *dst, si
 	return v;
 }
 
-/* Shorter buffers are not worth the setup: ISA-L takes them. */
-#define FOLD_MIN 256
+/* The CRC of everything so far is that of the 16-byte value x from a zero
+ * state (folding keeps the value modulo P); then the tail. */
+FOLD_TARGET static inline uint32_t finish(__m128i x, uint8_t *dst, const uint8_t *src,
+					  size_t len)
+{
+	uint64_t lo = (uint64_t)_mm_cvtsi128_si64(x);
+	uint64_t hi = (uint64_t)_mm_extract_epi64(x, 1);
 
+	if (dst)
+		memcpy(dst, src, len);
+	return ~crc_bytes(crc_block16(lo, hi), src, len);
+}
+
+/* Shorter buffers (CRC_FOLD_MIN) fold no faster than ISA-L's 128-bit
+ * kernel, whose short path is tuned: it takes them. */
 FOLD_TARGET uint32_t crc_fold(uint32_t crc, void *dstv, const void *srcv, size_t len)
 {
 	const __m256i k1024 = _mm256_set_epi64x(K1024_HI, K1024_LO, K1024_HI, K1024_LO);
@@ -107,9 +174,8 @@ FOLD_TARGET uint32_t crc_fold(uint32_t crc, void *dstv, const void *srcv, size_t
 	uint8_t *dst = dstv;
 	__m256i a0, a1, a2, a3;
 	__m128i x;
-	uint8_t last[16];
 
-	if (len < FOLD_MIN) {
+	if (len < CRC_FOLD_MIN) {
 		if (dst)
 			memcpy(dst, src, len);
 		return crc32_gzip_refl(crc, (uint8_t *)(uintptr_t)src, len);
@@ -149,13 +215,7 @@ FOLD_TARGET uint32_t crc_fold(uint32_t crc, void *dstv, const void *srcv, size_t
 		x = _mm_xor_si128(fold128(x, k128), d);
 		src += 16, len -= 16;
 	}
-	/* x stands for everything so far with a zero initial state: its CRC
-	 * from state 0 (ISA-L's argument ~0) continues over the tail */
-	_mm_storeu_si128((__m128i *)(void *)last, x);
-	crc = crc32_gzip_refl(~0u, last, sizeof(last));
-	if (dst)
-		memcpy(dst, src, len);
-	return crc32_gzip_refl(crc, (uint8_t *)(uintptr_t)src, len);
+	return finish(x, dst, src, len);
 }
 
 #else

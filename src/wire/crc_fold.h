@@ -7,6 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Below this length crc_fold() hands the bytes to ISA-L. */
+#define CRC_FOLD_MIN 256
+
 /* True when this CPU has AVX2, PCLMULQDQ and VPCLMULQDQ. */
 bool crc_fold_supported(void);
 

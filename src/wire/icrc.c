@@ -69,7 +69,9 @@ static bool fold_ok;
  * is callable everywhere; roce_crc_select() refuses it instead) */
 static uint32_t crc_fold_or_isal(uint32_t crc, const void *buf, size_t len)
 {
-	return fold_ok ? crc_fold(crc, NULL, buf, len) : crc_isal(crc, buf, len);
+	/* short buffers go to ISA-L anyway: no second hop */
+	return fold_ok && len >= CRC_FOLD_MIN ? crc_fold(crc, NULL, buf, len)
+					      : crc_isal(crc, buf, len);
 }
 
 static const crc_fn crc_impls[ROCE_CRC_IMPL_COUNT] = {
@@ -171,11 +173,10 @@ size_t roce_icrc_hdr_len(const uint8_t *l3)
 	return ip + ROCE_UDP_HLEN + ROCE_BTH_LEN;
 }
 
-uint32_t roce_icrc_begin(const uint8_t *l3)
+/* Copy the headers from l3 (n bytes: IP, UDP, BTH) after 8 x 0xFF (the
+ * masked LRH) into ps, with the variant fields set to ones. */
+static void icrc_masked_hdrs(uint8_t *ps, const uint8_t *l3, size_t n)
 {
-	/* 8 x 0xFF stands for the masked LRH; then the masked headers. */
-	uint8_t ps[8 + ROCE_IPV6_HLEN + ROCE_UDP_HLEN + ROCE_BTH_LEN];
-	size_t n = roce_icrc_hdr_len(l3);
 	size_t ip_len = n - ROCE_UDP_HLEN - ROCE_BTH_LEN;
 	struct roce_udp_hdr *udp;
 	struct roce_bth *bth;
@@ -201,12 +202,31 @@ uint32_t roce_icrc_begin(const uint8_t *l3)
 	udp->check[0] = udp->check[1] = 0xFF;
 	bth = (struct roce_bth *)(udp + 1);
 	bth->resv8a = 0xFF;
+}
+
+uint32_t roce_icrc_begin(const uint8_t *l3)
+{
+	uint8_t ps[8 + ROCE_IPV6_HLEN + ROCE_UDP_HLEN + ROCE_BTH_LEN];
+	size_t n = roce_icrc_hdr_len(l3);
+
+	icrc_masked_hdrs(ps, l3, n);
 	return roce_crc32(0, ps, 8 + n);
 }
+
+/* Frames up to this long (from l3) are checksummed in one call over a
+ * masked copy: a short frame's cost is the calls, not the bytes. */
+#define ICRC_ONE_CALL 256
 
 uint32_t roce_icrc(const uint8_t *l3, size_t len)
 {
 	size_t n = roce_icrc_hdr_len(l3);
 
+	if (len <= ICRC_ONE_CALL) {
+		uint8_t ps[8 + ICRC_ONE_CALL];
+
+		icrc_masked_hdrs(ps, l3, n);
+		memcpy(ps + 8 + n, l3 + n, len - n);
+		return roce_crc32(0, ps, 8 + len);
+	}
 	return roce_crc32(roce_icrc_begin(l3), l3 + n, len - n);
 }
