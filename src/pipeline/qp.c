@@ -257,7 +257,8 @@ int roce_post_send(struct roce_qp *qp, struct roce_send_wr *wr,
 		if (rc)
 			break;
 		w = sq_at(qp, prod);
-		memset(w, 0, sizeof(*w));
+		/* field by field: a memset of the whole entry costs more than
+		 * the fields (every field is written below) */
 		w->wr_id = wr->wr_id;
 		w->opcode = (uint8_t)wr->opcode;
 		w->flags = (uint8_t)wr->send_flags;
@@ -274,7 +275,10 @@ int roce_post_send(struct roce_qp *qp, struct roce_send_wr *wr,
 		} else {
 			w->remote_addr = wr->wr.rdma.remote_addr;
 			w->rkey = wr->wr.rdma.rkey;
+			w->compare_add = w->swap = 0;
 		}
+		w->first_psn = w->npsn = 0;
+		w->status = 0;
 		w->state = SWQE_POSTED;
 		prod++;
 		/* the doorbell: the engine sees the WQE only once it is whole */
