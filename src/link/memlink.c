@@ -56,9 +56,15 @@ static void store_faults(struct roce_memlink *l, double loss, double reorder,
 		[ML_DUP] = dup, [ML_REORDER] = reorder,
 	};
 
-	for (unsigned i = 0; i < ML_NFAULTS; i++)
-		atomic_store_explicit(&l->thresh[i], ml_fault_thresh(p[i]),
-				      memory_order_relaxed);
+	bool any = false;
+
+	for (unsigned i = 0; i < ML_NFAULTS; i++) {
+		uint64_t t = ml_fault_thresh(p[i]);
+
+		atomic_store_explicit(&l->thresh[i], t, memory_order_relaxed);
+		any |= t != 0;
+	}
+	atomic_store_explicit(&l->any_fault, any, memory_order_relaxed);
 }
 
 int roce_memlink_create(const struct roce_memlink_config *cfg,

@@ -131,6 +131,7 @@ struct roce_memlink {
 	uint64_t mac_key[ROCE_MEMLINK_MAX_PORTS];
 	pthread_mutex_t attach_lock;
 	_Atomic uint64_t thresh[ML_NFAULTS];
+	_Atomic bool any_fault;         /* some threshold is not 0 */
 	uint64_t seed;
 	uint32_t delay_ns, hold_ns;
 	uint32_t ring_frames, max_frame, slot_size;
@@ -161,6 +162,7 @@ static inline unsigned ml_nports(const struct roce_memlink *l)
 int ml_ring_init(struct ml_ring *r, uint32_t frames, uint32_t slot_size);
 void ml_ring_free(struct ml_ring *r);
 unsigned ml_ring_reserve(struct ml_ring *r, unsigned want, uint64_t *pos);
+bool ml_ring_reserve_one(struct ml_ring *r, uint64_t keep, uint64_t *pos);
 uint64_t ml_ring_room(struct ml_ring *r);
 uint8_t *ml_ring_slot(struct ml_ring *r, uint64_t pos);
 void ml_ring_publish(struct ml_ring *r, uint64_t pos, uint32_t len,

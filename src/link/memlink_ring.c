@@ -70,6 +70,31 @@ unsigned ml_ring_reserve(struct ml_ring *r, unsigned want, uint64_t *pos)
 	}
 }
 
+/* Claim one slot if more than keep slots are free (keep: a margin left
+ * for others); false otherwise. */
+bool ml_ring_reserve_one(struct ml_ring *r, uint64_t keep, uint64_t *pos)
+{
+	uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
+
+	for (;;) {
+		uint64_t h = atomic_load_explicit(&r->head, memory_order_acquire);
+		uint64_t used = t - h;
+
+		if (used > r->size) {   /* t was stale: head passed it */
+			t = atomic_load_explicit(&r->tail, memory_order_relaxed);
+			continue;
+		}
+		if (r->size - used <= keep)
+			return false;
+		if (atomic_compare_exchange_weak_explicit(&r->tail, &t, t + 1,
+							  memory_order_relaxed,
+							  memory_order_relaxed)) {
+			*pos = t;
+			return true;
+		}
+	}
+}
+
 /* Free slots right now (other producers may take some before we do). */
 uint64_t ml_ring_room(struct ml_ring *r)
 {

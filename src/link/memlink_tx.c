@@ -285,18 +285,15 @@ static uint8_t *ml_tx_get(void *ctx, const uint8_t *dst_mac, uint32_t len)
 	uint64_t pos;
 
 	if (l->pcap || l->delay_ns || s->maybe_held || len < ROCE_ETH_HLEN ||
-	    len > l->max_frame || (dst_mac[0] & 1))
+	    len > l->max_frame || (dst_mac[0] & 1) ||
+	    atomic_load_explicit(&l->any_fault, memory_order_relaxed))
 		return NULL;
-	for (unsigned i = 0; i < ML_NFAULTS; i++)
-		if (atomic_load_explicit(&l->thresh[i], memory_order_relaxed))
-			return NULL;
 	d = route(s, ml_nports(l), ml_mac_key(dst_mac));
 	if (!d || d == s)
 		return NULL;
 	/* lossless: the margin room_for() keeps, so both paths pause alike */
-	if (l->lossless && ml_ring_room(&d->ring) < 2 + ROCE_MEMLINK_HOLD_SLOTS)
-		return NULL;
-	if (!ml_ring_reserve(&d->ring, 1, &pos))
+	if (!ml_ring_reserve_one(&d->ring, l->lossless ? 1 + ROCE_MEMLINK_HOLD_SLOTS : 0,
+				 &pos))
 		return NULL;
 	s->zc_ring = &d->ring;
 	s->zc_pos = pos;

@@ -200,6 +200,8 @@ struct roce_qp {
 	uint32_t mtu;                   /* bytes */
 	uint16_t sport;                 /* UDP source port */
 	uint8_t tmpl[ROCE_ETH_HLEN + ROCE_IPV4_HLEN + ROCE_UDP_HLEN]; /* tx_template() */
+	uint32_t tmpl_sum;      /* its IP header's word sum but for the length,
+				 * ID and checksum: finished per packet */
 	bool flushed;                   /* ERR: queues flushed */
 
 	struct req_ctx req;

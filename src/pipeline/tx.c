@@ -189,6 +189,21 @@ void tx_template(struct roce_engine *e, struct roce_qp *qp)
 	h.bth.opcode = ROCE_OP_RC_ACK;
 	roce_build_hdrs(&h, 0, frame, sizeof(frame));
 	memcpy(qp->tmpl, frame, sizeof(qp->tmpl));
+	qp->tmpl_sum = 0;
+	for (unsigned i = 0; i < ROCE_IPV4_HLEN; i += 2)
+		if (i != 2 && i != 4 && i != 10)        /* length, ID, checksum */
+			qp->tmpl_sum += roce_get_be16(frame + ROCE_ETH_HLEN + i);
+}
+
+/* The IPv4 header checksum (RFC 1071) from the template's sum and the two
+ * fields that change per packet. */
+static uint16_t ip_csum(const struct roce_qp *qp, uint16_t tot_len, uint16_t id)
+{
+	uint32_t sum = qp->tmpl_sum + tot_len + id;
+
+	sum = (sum & 0xFFFF) + (sum >> 16);
+	sum = (sum & 0xFFFF) + (sum >> 16);
+	return (uint16_t)~sum;
 }
 
 /* BTH (IBA 9.2): no migration (M=0, as rxe), TVer 0, resv8a 0. */
@@ -255,8 +270,9 @@ int tx_build(struct roce_engine *e, struct roce_qp *qp, const struct tx_pkt *p)
 	ip = (struct roce_ipv4_hdr *)(buf + l3);
 	memcpy(buf, qp->tmpl, sizeof(qp->tmpl));
 	roce_put_be16(ip->tot_len, (uint16_t)(ROCE_IPV4_HLEN + udp_len));
-	roce_put_be16(ip->id, e->ip_id++);
-	roce_put_be16(ip->check, roce_ipv4_csum(ip, ROCE_IPV4_HLEN));
+	roce_put_be16(ip->id, e->ip_id);
+	roce_put_be16(ip->check, ip_csum(qp, (uint16_t)(ROCE_IPV4_HLEN + udp_len),
+					 e->ip_id++));
 	roce_put_be16(buf + l4 + 4, (uint16_t)udp_len);
 	put_bth(buf + l4 + ROCE_UDP_HLEN, qp, p, pad);
 	if (p->ext)
