@@ -128,7 +128,7 @@ static void progress(struct roce_engine *e, struct roce_qp *qp, uint32_t new_una
 	qp->comp.retry_left = qp->cfg.retry_cnt;
 	qp->comp.rnr_left = qp->cfg.rnr_retry;
 	if (qp->comp.timer && qp->cfg.timeout)
-		qp->comp.timer = e->now + comp_timeout_ns(qp);
+		qp->comp.timer = engine_now(e) + comp_timeout_ns(qp);
 }
 
 /*
@@ -192,7 +192,7 @@ static void on_nak(struct roce_engine *e, struct roce_qp *qp, uint32_t psn,
 		if (qp->comp.rnr_left != 7)     /* 7 = retry forever (IBA 9.7.5.2.8) */
 			qp->comp.rnr_left--;
 		roce_cnt_inc(e->cnt, ROCE_CNT_RNR_RETRIES);
-		qp->comp.rnr_until = e->now + (uint64_t)rnr_10us[code] * 10000u;
+		qp->comp.rnr_until = engine_now(e) + (uint64_t)rnr_10us[code] * 10000u;
 		req_go_back(e, qp, psn);
 		return;
 	}
@@ -331,7 +331,7 @@ void comp_response(struct roce_engine *e, struct roce_qp *qp, const struct roce_
 
 void comp_timers(struct roce_engine *e, struct roce_qp *qp)
 {
-	if (!qp->comp.timer || e->now < qp->comp.timer || qp->flushed)
+	if (!qp->comp.timer || qp->flushed || engine_now(e) < qp->comp.timer)
 		return;
 	roce_cnt_inc(e->cnt, ROCE_CNT_TIMEOUTS);
 	if (roce_psn_cmp(qp->comp.una, qp->req.psn) >= 0) {
@@ -355,7 +355,7 @@ void comp_timers(struct roce_engine *e, struct roce_qp *qp)
 		qp->comp.retry_left--;
 	}
 	qp->comp.go_back = true;
-	qp->comp.timer = e->now + comp_timeout_ns(qp);
+	qp->comp.timer = engine_now(e) + comp_timeout_ns(qp);
 	req_go_back(e, qp, qp->comp.una);
 }
 

@@ -171,7 +171,7 @@ static unsigned poll_once(struct roce_engine *e)
 	struct roce_frame rx[ROCE_RX_BURST];
 	unsigned n, moved, i;
 
-	e->now = e->now_ns(e->clock_ctx);
+	e->now_valid = false;
 	for (i = 0; i < e->n_active; i++)
 		sync_cfg(e, e->active[i]);
 

@@ -241,7 +241,8 @@ struct roce_engine {
 
 	uint64_t (*now_ns)(void *);
 	void *clock_ctx;
-	uint64_t now;                   /* this poll's time */
+	uint64_t now;                   /* this poll's time, once read */
+	bool now_valid;                 /* read this poll (engine_now) */
 
 	struct roce_qp *qp_by_qpn[ROCE_MAX_QP];
 	struct roce_qp **active;        /* QPs that exist, dense */
@@ -287,6 +288,17 @@ void engine_add_qp(struct roce_engine *e, struct roce_qp *qp);
 void engine_del_qp(struct roce_engine *e, struct roce_qp *qp);
 void engine_qp_error(struct roce_engine *e, struct roce_qp *qp);
 void engine_cq_push(struct roce_engine *e, struct roce_cq *cq, const struct roce_wc *wc);
+
+/* This poll's time: the clock is read at the first need in a poll (an
+ * idle poll with no timer armed reads none; a read costs 30-55 ns). */
+static inline uint64_t engine_now(struct roce_engine *e)
+{
+	if (!e->now_valid) {
+		e->now = e->now_ns(e->clock_ctx);
+		e->now_valid = true;
+	}
+	return e->now;
+}
 
 /* tx.c: staging, frame building and local memory (DMA) */
 static inline bool tx_room(const struct roce_engine *e)

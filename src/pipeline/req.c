@@ -73,7 +73,7 @@ static void sent_one(struct roce_engine *e, struct roce_qp *qp)
 	if (roce_psn_cmp(qp->req.psn, qp->req.psn_max) > 0)
 		qp->req.psn_max = qp->req.psn;
 	if (!qp->comp.timer && qp->cfg.timeout)
-		qp->comp.timer = e->now + comp_timeout_ns(qp);
+		qp->comp.timer = engine_now(e) + comp_timeout_ns(qp);
 }
 
 /* AckReq on the last packet of a message and at least every N packets
@@ -260,10 +260,11 @@ static enum req_state step_send(struct roce_engine *e, struct roce_qp *qp)
 	return qp->req.offset < w->length ? REQ_SEND : REQ_DONE;
 }
 
-static enum req_state step_write_head(struct roce_engine *e, struct roce_qp *qp)
+static enum req_state step_write_head(struct roce_qp *qp)
 {
-	/* hand the local range to the DMA engine and start its clock */
-	qp->req.dma_deadline = e->now + (uint64_t)e->dma_timeout_us * 1000u;
+	/* hand the local range to the DMA engine; its clock starts when
+	 * the data is first found missing (no clock read per WRITE) */
+	qp->req.dma_deadline = 0;
 	return REQ_WRITE_DATA;
 }
 
@@ -272,7 +273,10 @@ static enum req_state step_write_data(struct roce_engine *e, struct roce_qp *qp)
 	struct swqe *w = sq_at(qp, qp->req.cur);
 
 	if (e->dma_stall) {
-		if (e->now < qp->req.dma_deadline)
+		if (!qp->req.dma_deadline)
+			qp->req.dma_deadline = engine_now(e) +
+					       (uint64_t)e->dma_timeout_us * 1000u;
+		if (engine_now(e) < qp->req.dma_deadline)
 			return REQ_WRITE_DATA;          /* still waiting for data */
 		req_fail(e, qp, w, ROCE_WC_GENERAL_ERR);
 		return REQ_IDLE;
@@ -300,8 +304,16 @@ static enum req_state step_done(struct roce_engine *e, struct roce_qp *qp)
 
 static bool can_send(struct roce_engine *e, struct roce_qp *qp)
 {
-	return qp->cfg.state == ROCE_QPS_RTS && !qp->flushed &&
-	       e->now >= qp->comp.rnr_until;
+	if (qp->cfg.state != ROCE_QPS_RTS || qp->flushed)
+		return false;
+	/* an RNR wait ends at rnr_until; then it is cleared (no clock read
+	 * while none is running) */
+	if (qp->comp.rnr_until) {
+		if (engine_now(e) < qp->comp.rnr_until)
+			return false;
+		qp->comp.rnr_until = 0;
+	}
+	return true;
 }
 
 void req_tx(struct roce_engine *e, struct roce_qp *qp)
@@ -316,7 +328,7 @@ void req_tx(struct roce_engine *e, struct roce_qp *qp)
 			emit_read(e, qp, sq_at(qp, qp->req.cur));
 			next = qp->req.state == REQ_READ ? REQ_DONE : REQ_IDLE;
 			break;
-		case REQ_WRITE_HEAD: next = step_write_head(e, qp); break;
+		case REQ_WRITE_HEAD: next = step_write_head(qp); break;
 		case REQ_WRITE_DATA: next = step_write_data(e, qp); break;
 		case REQ_ATOMIC:
 			emit_atomic(e, qp, sq_at(qp, qp->req.cur));
