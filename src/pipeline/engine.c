@@ -209,14 +209,30 @@ unsigned roce_engine_poll(struct roce_context *ctx)
 	return moved;
 }
 
+/* A spin-wait hint after an empty poll: the next poll rereads the ring
+ * slots the peer is writing, and a tight loop would take their lines away
+ * from it (DPDK's rte_pause). */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
 static void *engine_thread(void *arg)
 {
 	struct roce_engine *e = arg;
 
 	while (atomic_load_explicit(&e->running, memory_order_acquire)) {
+		unsigned moved;
+
 		pthread_mutex_lock(&e->lock);
-		poll_once(e);
+		moved = poll_once(e);
 		pthread_mutex_unlock(&e->lock);
+		if (!moved)
+			cpu_relax();
 	}
 	return NULL;
 }
