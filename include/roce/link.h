@@ -17,6 +17,8 @@
  * say no (NULL): the caller then builds in its own buffer and uses
  * tx_burst. A frame taken with tx_get is sent by tx_put, before any other
  * call on the port; frames go out in the order they were handed over.
+ * After the frames of a poll, the engine calls tx_kick (if the port has
+ * one) once.
  */
 #ifndef ROCE_LINK_H
 #define ROCE_LINK_H
@@ -41,6 +43,10 @@ struct roce_port_ops {
 	uint8_t *(*tx_get)(void *ctx, const uint8_t *dst_mac, uint32_t len);
 	/* Send the frame written into the buffer of the last tx_get. */
 	void (*tx_put)(void *ctx);
+	/* Optional: the frames put since the last call are all of this poll's
+	 * transmission (a port that must tell its device, e.g. one system
+	 * call to kick a ring, does it here, once per burst). */
+	void (*tx_kick)(void *ctx);
 };
 
 struct roce_port {
@@ -75,6 +81,12 @@ static inline uint8_t *roce_port_tx_get(struct roce_port *p, const uint8_t *dst_
 static inline void roce_port_tx_put(struct roce_port *p)
 {
 	p->ops->tx_put(p->ctx);
+}
+
+static inline void roce_port_tx_kick(struct roce_port *p)
+{
+	if (p->ops->tx_kick)
+		p->ops->tx_kick(p->ctx);
 }
 
 #endif

@@ -17,7 +17,10 @@ unsigned tx_flush(struct roce_engine *e)
 {
 	unsigned sent, zc = e->tx_zc;
 
-	/* frames built in the link's buffers are already out */
+	/* frames built in the link's buffers are already out; the port
+	 * hears once per burst that they are all there */
+	if (zc)
+		roce_port_tx_kick(e->port);
 	e->tx_zc = 0;
 	e->tx_built = 0;
 	if (!e->tx_n)
