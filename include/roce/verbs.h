@@ -61,9 +61,17 @@ struct roce_drv *roce_context_driver(struct roce_context *ctx);
 /* Run the data path once: receive a burst, run timers, transmit a burst.
  * Returns how many frames moved (0 = idle). */
 unsigned roce_engine_poll(struct roce_context *ctx);
-/* Run the engine on its own thread (pinned to cpu, -1 = not pinned). */
+/* Run the engine on its own thread (pinned to cpu, -1 = not pinned). The
+ * thread polls without pause while anything moves; once nothing has
+ * moved for ROCE_IDLE_AFTER_US it naps ROCE_IDLE_NAP_US between polls
+ * (interrupt moderation: an idle engine costs a few % of a core, and the
+ * first frame or work request after a quiet spell waits up to a nap). */
 int roce_engine_start(struct roce_context *ctx, int cpu);
 void roce_engine_stop(struct roce_context *ctx);
+/* The engine thread's idle policy: nap nap_us between polls once idle for
+ * after_us; after_us 0 = never nap (pure polling, as DPDK). ROCE_E_RANGE
+ * for a nap of 0 or over 100 ms. Takes effect at once, thread or not. */
+int roce_engine_set_idle(struct roce_context *ctx, uint32_t after_us, uint32_t nap_us);
 
 /* DDR for buffers (control path; not for the per-packet path). */
 void *roce_mem_alloc(struct roce_context *ctx, size_t len, size_t align);

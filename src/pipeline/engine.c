@@ -42,6 +42,8 @@ int engine_init(struct roce_engine *e, struct roce_context *ctx,
 	e->now_ns = attr->now_ns ? attr->now_ns : mono_ns;
 	e->clock_ctx = attr->clock_ctx;
 	e->dma_timeout_us = ROCE_DMA_TIMEOUT_US;
+	atomic_init(&e->idle_after_us, ROCE_IDLE_AFTER_US);
+	atomic_init(&e->idle_nap_us, ROCE_IDLE_NAP_US);
 	e->tx = calloc(ROCE_TX_BURST, sizeof(*e->tx));
 	e->active = calloc(ROCE_MAX_QP, sizeof(*e->active));
 	if (!e->tx || !e->active) {
@@ -221,20 +223,71 @@ static inline void cpu_relax(void)
 #endif
 }
 
+static uint64_t thread_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Empty polls between two looks at the clock while spinning. */
+#define IDLE_CHECK_POLLS 256
+
 static void *engine_thread(void *arg)
 {
 	struct roce_engine *e = arg;
+	uint64_t idle_since = 0;
+	unsigned empty = 0;
+	bool napping = false;
 
 	while (atomic_load_explicit(&e->running, memory_order_acquire)) {
+		uint32_t after_us, nap_us;
+		struct timespec nap;
+		uint64_t now;
 		unsigned moved;
 
 		pthread_mutex_lock(&e->lock);
 		moved = poll_once(e);
 		pthread_mutex_unlock(&e->lock);
-		if (!moved)
-			cpu_relax();
+		if (moved) {
+			idle_since = 0;
+			empty = 0;
+			napping = false;
+			continue;
+		}
+		cpu_relax();
+		after_us = atomic_load_explicit(&e->idle_after_us, memory_order_relaxed);
+		if (!after_us)
+			continue;
+		if (!napping) {
+			/* spinning: a look at the clock every so many empty
+			 * polls; quiet for after_us, start napping */
+			if (++empty < IDLE_CHECK_POLLS)
+				continue;
+			empty = 0;
+			now = thread_now_ns();
+			if (!idle_since)
+				idle_since = now;
+			if (now - idle_since < (uint64_t)after_us * 1000u)
+				continue;
+			napping = true;
+		}
+		nap_us = atomic_load_explicit(&e->idle_nap_us, memory_order_relaxed);
+		nap.tv_sec = nap_us / 1000000u;
+		nap.tv_nsec = (long)(nap_us % 1000000u) * 1000;
+		nanosleep(&nap, NULL);
 	}
 	return NULL;
+}
+
+int roce_engine_set_idle(struct roce_context *ctx, uint32_t after_us, uint32_t nap_us)
+{
+	if (!ctx || nap_us == 0 || nap_us > 100000u)
+		return ROCE_E_RANGE;
+	atomic_store_explicit(&ctx->eng.idle_nap_us, nap_us, memory_order_relaxed);
+	atomic_store_explicit(&ctx->eng.idle_after_us, after_us, memory_order_relaxed);
+	return ROCE_OK;
 }
 
 int roce_engine_start(struct roce_context *ctx, int cpu)

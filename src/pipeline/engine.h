@@ -261,6 +261,9 @@ struct roce_engine {
 	bool dma_stall;
 	uint32_t dma_timeout_us;
 
+	_Atomic uint32_t idle_after_us; /* engine thread: nap once idle this long */
+	_Atomic uint32_t idle_nap_us;
+
 	pthread_mutex_t lock;           /* held by the engine around a poll */
 	pthread_t thread;
 	_Atomic bool running;
