@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Setting the AF_XDP port up: the interface (index, MAC, MTU, up and
+ * carrier), the XDP mode the driver accepts, the UMEM with its fill and
+ * completion rings, the socket (libxdp attaches its default program, which
+ * redirects the queue to the socket), and errors that name the interface
+ * and the cause.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
+#include <linux/ethtool.h>
+#include <linux/if_link.h>
+#include <linux/if_xdp.h>
+#include <linux/sockios.h>
+#include <net/if_arp.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <xdp/libxdp.h>
+
+#include "link/afxdp_priv.h"
+#include "roce/params.h"
+#include "roce/status.h"
+
+#define PRIV_HINT " (AF_XDP needs root, or CAP_NET_ADMIN, CAP_NET_RAW and CAP_BPF)"
+
+/* ---- errors --------------------------------------------------------------- */
+
+int afx_fail(char *err, size_t errlen, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return status;
+}
+
+static int errno_status(int errnum)
+{
+	switch (errnum) {
+	case EPERM:
+	case EACCES:
+		return ROCE_E_PERM;
+	case ENODEV:
+	case ENXIO:
+		return ROCE_E_NOENT;
+	case ENETDOWN:
+		return ROCE_E_LINK_DOWN;
+	case ENOMEM:
+	case ENOBUFS:
+		return ROCE_E_NOMEM;
+	case EOPNOTSUPP:
+	case EAFNOSUPPORT:
+	case EPROTONOSUPPORT:
+		return ROCE_E_UNSUPPORTED;
+	default:
+		return ROCE_E_IO;
+	}
+}
+
+/* "<ifname>: <what>: <strerror>[ hint]" */
+static int afx_err(struct roce_afxdp *afx, char *err, size_t errlen, int errnum,
+		   const char *what)
+{
+	int st = errno_status(errnum);
+
+	return afx_fail(err, errlen, st, "%s: %s: %s%s", afx->ifname, what,
+			strerror(errnum), st == ROCE_E_PERM ? PRIV_HINT : "");
+}
+
+/* ---- interface ---------------------------------------------------------- */
+
+static bool carrier(int fd, const struct ifreq *ifr, short flags)
+{
+	struct ethtool_value ev = { .cmd = ETHTOOL_GLINK };
+	struct ifreq q = *ifr;
+
+	q.ifr_data = (char *)&ev;
+	if (ioctl(fd, SIOCETHTOOL, &q) == 0)
+		return ev.data != 0;
+	return (flags & IFF_RUNNING) != 0;
+}
+
+int afx_query_iface(struct roce_afxdp *afx, char *err, size_t errlen)
+{
+	struct ifreq ifr;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	int st = ROCE_OK;
+	bool link = false;
+	short flags = 0;
+
+	if (fd < 0)
+		return afx_err(afx, err, errlen, errno, "socket");
+	memset(&ifr, 0, sizeof(ifr));
+	memcpy(ifr.ifr_name, afx->ifname, sizeof(afx->ifname));
+	if (ioctl(fd, SIOCGIFINDEX, &ifr) < 0) {
+		st = errno == ENODEV
+			? afx_fail(err, errlen, ROCE_E_NOENT, "%s: no such interface",
+				   afx->ifname)
+			: afx_err(afx, err, errlen, errno, "SIOCGIFINDEX");
+		goto out;
+	}
+	afx->ifindex = ifr.ifr_ifindex;
+	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0) {
+		st = afx_err(afx, err, errlen, errno, "SIOCGIFHWADDR");
+		goto out;
+	}
+	if (ifr.ifr_hwaddr.sa_family != ARPHRD_ETHER) {
+		st = afx_fail(err, errlen, ROCE_E_UNSUPPORTED,
+			      "%s: not an Ethernet interface (ARP hardware type %d)",
+			      afx->ifname, ifr.ifr_hwaddr.sa_family);
+		goto out;
+	}
+	memcpy(afx->port.mac, ifr.ifr_hwaddr.sa_data, 6);
+	if (ioctl(fd, SIOCGIFMTU, &ifr) < 0) {
+		st = afx_err(afx, err, errlen, errno, "SIOCGIFMTU");
+		goto out;
+	}
+	afx->mtu = (unsigned)ifr.ifr_mtu;
+	/* a link just brought up may take a moment to report its carrier */
+	for (unsigned ms = 0;; ms += 10) {
+		if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0) {
+			st = afx_err(afx, err, errlen, errno, "SIOCGIFFLAGS");
+			goto out;
+		}
+		flags = ifr.ifr_flags;
+		link = (flags & IFF_UP) && carrier(fd, &ifr, flags);
+		if (!(flags & IFF_UP) || link || ms >= ROCE_AFP_CARRIER_WAIT_MS)
+			break;
+		nanosleep(&(struct timespec){ 0, 10 * 1000000L }, NULL);
+	}
+	if (!(flags & IFF_UP))
+		st = afx_fail(err, errlen, ROCE_E_LINK_DOWN,
+			      "%s: interface is down (ip link set %s up)",
+			      afx->ifname, afx->ifname);
+	else if (!link)
+		st = afx_fail(err, errlen, ROCE_E_LINK_DOWN,
+			      "%s: interface has no carrier (cable, or veth peer down)",
+			      afx->ifname);
+out:
+	close(fd);
+	return st;
+}
+
+/* ---- XDP mode --------------------------------------------------------------- */
+
+/*
+ * Whether the driver takes an XDP program in mode flags: attach "return
+ * XDP_PASS" and detach it again. Asked before the socket is created
+ * because a socket whose program libxdp could not attach stays bound to
+ * the queue until the kernel's work queue releases it.
+ */
+static int probe_mode(struct roce_afxdp *afx, uint32_t flags)
+{
+	const struct bpf_insn pass[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0,
+		  .imm = XDP_PASS },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int fd, rc;
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "roce_probe", "GPL", pass, 2, NULL);
+	if (fd < 0)
+		return fd;
+	rc = bpf_xdp_attach(afx->ifindex, fd, flags, NULL);
+	if (rc == 0)
+		bpf_xdp_detach(afx->ifindex, flags, NULL);
+	close(fd);
+	return rc;
+}
+
+static int choose_mode(struct roce_afxdp *afx, enum roce_afxdp_mode want,
+		       uint32_t *flags, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	if (want != ROCE_AFX_GENERIC) {
+		rc = probe_mode(afx, XDP_FLAGS_DRV_MODE);
+		if (rc == 0) {
+			afx->mode = ROCE_AFX_NATIVE;
+			*flags = XDP_FLAGS_DRV_MODE;
+			return ROCE_OK;
+		}
+		if (want == ROCE_AFX_NATIVE || rc == -EPERM) {
+			int st = errno_status(-rc);
+
+			if (st == ROCE_E_IO)
+				st = ROCE_E_UNSUPPORTED;
+			return afx_fail(err, errlen, st,
+					"%s: the driver refuses native XDP: %s%s",
+					afx->ifname, strerror(-rc),
+					st == ROCE_E_PERM ? PRIV_HINT : "");
+		}
+	}
+	rc = probe_mode(afx, XDP_FLAGS_SKB_MODE);
+	if (rc)
+		return afx_fail(err, errlen, errno_status(-rc),
+				"%s: cannot attach an XDP program (generic): %s%s",
+				afx->ifname, strerror(-rc),
+				errno_status(-rc) == ROCE_E_PERM ? PRIV_HINT : "");
+	afx->mode = ROCE_AFX_GENERIC;
+	*flags = XDP_FLAGS_SKB_MODE;
+	return ROCE_OK;
+}
+
+/* ---- UMEM and socket ------------------------------------------------------ */
+
+static int fifo_init(struct afx_fifo *q, uint32_t cap)
+{
+	*q = (struct afx_fifo){ .mask = cap - 1 };
+	q->slot = calloc(cap, sizeof(*q->slot));
+	return q->slot ? ROCE_OK : ROCE_E_NOMEM;
+}
+
+int afx_open_socket(struct roce_afxdp *afx, enum roce_afxdp_mode want,
+		    char *err, size_t errlen)
+{
+	struct xsk_umem_config uc = {
+		.fill_size = afx->rx_n,
+		.comp_size = afx->tx_n,
+		.frame_size = ROCE_AFX_CHUNK,
+		.frame_headroom = 0,
+	};
+	struct xsk_socket_config sc = {
+		.rx_size = afx->rx_n,
+		.tx_size = afx->tx_n,
+		.bind_flags = XDP_COPY | XDP_USE_NEED_WAKEUP,
+	};
+	uint32_t idx = 0, flags = 0;
+	int fd, rc, st;
+
+	/* the plainest question first: does this kernel have AF_XDP, and
+	 * may we use it */
+	fd = socket(AF_XDP, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return afx_fail(err, errlen, errno_status(errno),
+				"%s: AF_XDP socket: %s%s", afx->ifname, strerror(errno),
+				errno == EPERM || errno == EACCES ? PRIV_HINT :
+				errno == EAFNOSUPPORT ? " (kernel without CONFIG_XDP_SOCKETS)" : "");
+	close(fd);
+	afx->netns_fd = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+	st = choose_mode(afx, want, &flags, err, errlen);
+	if (st)
+		return st;
+	sc.xdp_flags = flags;
+	afx->area_len = (size_t)(afx->rx_n + afx->tx_n) * ROCE_AFX_CHUNK;
+	afx->area = mmap(NULL, afx->area_len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (afx->area == MAP_FAILED) {
+		afx->area = NULL;
+		return afx_err(afx, err, errlen, errno, "mapping the UMEM");
+	}
+	if (fifo_init(&afx->lent, afx->rx_n) || fifo_init(&afx->free, afx->tx_n))
+		return afx_fail(err, errlen, ROCE_E_NOMEM, "%s: out of memory",
+				afx->ifname);
+	rc = xsk_umem__create(&afx->umem, afx->area, afx->area_len, &afx->fill,
+			      &afx->comp, &uc);
+	if (rc) {
+		afx->umem = NULL;
+		return afx_err(afx, err, errlen, -rc, "registering the UMEM");
+	}
+	/* the queue stays busy until the kernel has released the buffer pool
+	 * of a socket just closed on it: try again for up to a second */
+	for (int i = 0; i < 100; i++) {
+		rc = xsk_socket__create(&afx->xsk, afx->ifname, afx->queue, afx->umem,
+					&afx->rx, &afx->tx, &sc);
+		if (rc != -EBUSY)
+			break;
+		nanosleep(&(struct timespec){ 0, 10 * 1000000L }, NULL);
+	}
+	if (rc) {
+		char what[64];
+
+		afx->xsk = NULL;
+		snprintf(what, sizeof(what), "AF_XDP socket on queue %u (%s XDP)",
+			 afx->queue, roce_afxdp_mode_name(afx->mode));
+		return afx_err(afx, err, errlen, -rc, what);
+	}
+	afx->fd = xsk_socket__fd(afx->xsk);
+	/* every receive frame to the kernel; every transmit frame free */
+	if (xsk_ring_prod__reserve(&afx->fill, afx->rx_n, &idx) != afx->rx_n)
+		return afx_fail(err, errlen, ROCE_E_IO, "%s: fill ring too small",
+				afx->ifname);
+	for (uint32_t i = 0; i < afx->rx_n; i++)
+		*xsk_ring_prod__fill_addr(&afx->fill, idx + i) =
+			(uint64_t)i * ROCE_AFX_CHUNK;
+	xsk_ring_prod__submit(&afx->fill, afx->rx_n);
+	for (uint32_t i = 0; i < afx->tx_n; i++)
+		afx_fifo_push(&afx->free, (uint64_t)(afx->rx_n + i) * ROCE_AFX_CHUNK);
+	return ROCE_OK;
+}
+
+static bool same_ns(int a, int b)
+{
+	struct stat sa, sb;
+
+	return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 && sa.st_ino == sb.st_ino &&
+	       sa.st_dev == sb.st_dev;
+}
+
+void afx_close_socket(struct roce_afxdp *afx)
+{
+	int cur = -1;
+
+	if (afx->xsk) {
+		/* libxdp detaches its program by interface index, which only
+		 * means something in the namespace the port was opened in */
+		if (afx->netns_fd >= 0) {
+			cur = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+			if (cur >= 0 && (same_ns(cur, afx->netns_fd) ||
+					 setns(afx->netns_fd, CLONE_NEWNET))) {
+				close(cur);
+				cur = -1;
+			}
+		}
+		xsk_socket__delete(afx->xsk);
+		if (cur >= 0) {
+			(void)!setns(cur, CLONE_NEWNET);
+			close(cur);
+		}
+		afx->xsk = NULL;
+	}
+	if (afx->umem && xsk_umem__delete(afx->umem))
+		close(xsk_umem__fd(afx->umem)); /* still counted in use: let go */
+	afx->umem = NULL;
+	if (afx->area)
+		munmap(afx->area, afx->area_len);
+	afx->area = NULL;
+	free(afx->lent.slot);
+	free(afx->free.slot);
+	afx->lent.slot = afx->free.slot = NULL;
+	if (afx->netns_fd >= 0)
+		close(afx->netns_fd);
+	afx->netns_fd = -1;
+}
