@@ -14,6 +14,12 @@
  * ring. Needs root; exits 77 (skip), saying why, when AF_XDP cannot be
  * set up.
  *
+ * Then the engines themselves: two transport engines (one thread drives
+ * both) on the project's AF_XDP ports (roce/afxdp.h) and, in the same run,
+ * on its AF_PACKET ports, over the same veth pair at MTU 1500 (path MTU
+ * 1024): WRITE 64 KB goodput and WRITE 64 B message rate, side by side
+ * with the ratio. In CSV, a second table after a blank line.
+ *
  *   bench_afxdp [--seconds S] [--csv]
  */
 #include <errno.h>
@@ -40,7 +46,10 @@
 #include <xdp/libxdp.h>
 #include <xdp/xsk.h>
 
+#include "lib/pair.h"
+#include "lib/traffic.h"
 #include "roce/afpacket.h"
+#include "roce/afxdp.h"
 #include "roce/packet.h"
 #include "roce/params.h"
 #include "roce/status.h"
@@ -497,11 +506,107 @@ static int row(const char *mode, uint32_t xdp_flags, unsigned mtu, uint32_t size
 	return 0;
 }
 
+/* ---- the engines over the ports ------------------------------------------- */
+
+#define ENG_MTU  1500u                  /* interface MTU: path MTU 1024 */
+
+struct eng_fig { double gbps, rate; };
+
+/* WRITE 64 KB goodput and WRITE 64 B message rate between two engines on
+ * ports pa and pb (one thread drives both). */
+static void eng_measure(struct roce_port *pa, struct roce_port *pb, double secs,
+			uint64_t seed, struct eng_fig *f)
+{
+	struct bench_pair p = { 0 };    /* no in-memory link to destroy */
+	struct traffic_result r;
+
+	pair_open_ports(&p, pa, pb, ROCE_MTU_1024, 1);
+	traffic_bw(&p, ROCE_WR_RDMA_WRITE, 65536, secs, seed, &r);
+	f->gbps = r.gbps;
+	traffic_bw(&p, ROCE_WR_RDMA_WRITE, 64, secs, seed + 1, &r);
+	f->rate = r.msgs_per_s;
+	pair_close(&p);
+}
+
+static int eng_xdp(double secs, struct eng_fig *f, const char **mode, char *why,
+		   size_t n)
+{
+	struct roce_afxdp_config c = { .mode = ROCE_AFX_AUTO };
+	struct roce_afxdp *a = NULL, *b = NULL;
+	char err[256];
+
+	c.ifname = g_ifa;
+	if (enter_ns(g_nsa) || roce_afxdp_open(&c, &a, err, sizeof(err)) != ROCE_OK ||
+	    (c.ifname = g_ifb, enter_ns(g_nsb)) ||
+	    roce_afxdp_open(&c, &b, err, sizeof(err)) != ROCE_OK) {
+		snprintf(why, n, "AF_XDP port: %s", err);
+		roce_afxdp_close(a);
+		return -1;
+	}
+	*mode = roce_afxdp_mode_name(roce_afxdp_mode(b));
+	eng_measure(roce_afxdp_port(a), roce_afxdp_port(b), secs, 1, f);
+	roce_afxdp_close(a);    /* each in its own namespace */
+	roce_afxdp_close(b);
+	return 0;
+}
+
+static int eng_afp(double secs, struct eng_fig *f, char *why, size_t n)
+{
+	struct roce_afpacket_config c = { .mode = ROCE_AFP_RING };
+	struct roce_afpacket *a = NULL, *b = NULL;
+	char err[256];
+
+	c.ifname = g_ifa;
+	if (enter_ns(g_nsa) || roce_afpacket_open(&c, &a, err, sizeof(err)) != ROCE_OK ||
+	    (c.ifname = g_ifb, enter_ns(g_nsb)) ||
+	    roce_afpacket_open(&c, &b, err, sizeof(err)) != ROCE_OK) {
+		snprintf(why, n, "PACKET_MMAP port: %s", err);
+		roce_afpacket_close(a);
+		return -1;
+	}
+	eng_measure(roce_afpacket_port(a), roce_afpacket_port(b), secs, 3, f);
+	roce_afpacket_close(a);
+	roce_afpacket_close(b);
+	return 0;
+}
+
+/* Engines over AF_XDP ports, then over AF_PACKET ports, on the veth pair
+ * at MTU 1500: two rows with the ratio. */
+static int engines(double secs, bool csv, char *why, size_t n)
+{
+	struct eng_fig fx, fp;
+	const char *mode = "?";
+
+	if (set_mtu(ENG_MTU)) {
+		snprintf(why, n, "cannot set the veth MTU to %u", ENG_MTU);
+		return -1;
+	}
+	if (eng_xdp(secs, &fx, &mode, why, n) || eng_afp(secs, &fp, why, n))
+		return -1;
+	if (csv) {
+		printf("\nsection,xdp_mode,mtu,path_mtu,op,msg_bytes,unit,afxdp,afpacket,ratio\n");
+		printf("engines,%s,%u,1024,WRITE,65536,gbit_per_s,%.3f,%.3f,%.3f\n", mode,
+		       ENG_MTU, fx.gbps, fp.gbps, fp.gbps > 0 ? fx.gbps / fp.gbps : 0);
+		printf("engines,%s,%u,1024,WRITE,64,msgs_per_s,%.0f,%.0f,%.3f\n", mode,
+		       ENG_MTU, fx.rate, fp.rate, fp.rate > 0 ? fx.rate / fp.rate : 0);
+	} else {
+		printf("engines MTU %u (path 1024), AF_XDP %s XDP vs AF_PACKET ring:\n",
+		       ENG_MTU, mode);
+		printf("  WRITE 64 KB  AF_XDP %8.3f Gbit/s | AF_PACKET %8.3f Gbit/s | x%.2f\n",
+		       fx.gbps, fp.gbps, fp.gbps > 0 ? fx.gbps / fp.gbps : 0);
+		printf("  WRITE 64 B   AF_XDP %8.0f msg/s  | AF_PACKET %8.0f msg/s  | x%.2f\n",
+		       fx.rate, fp.rate, fp.rate > 0 ? fx.rate / fp.rate : 0);
+	}
+	fflush(stdout);
+	return 0;
+}
+
 static int usage(FILE *f, int rc)
 {
 	fprintf(f, "usage: bench_afxdp [--seconds S] [--csv]\n"
 		"AF_XDP (libxdp, copy mode; native and generic XDP) against PACKET_MMAP\n"
-		"frame rates between two network namespaces over veth, side by side.\n"
+		"frame rates between two network namespaces over veth, side by side;\n"
+		"then two engines over AF_XDP ports and over AF_PACKET ports (MTU 1500).\n"
 		"  --seconds S  seconds per measurement, 0 < S <= 60 (default 2)\n"
 		"  --csv        CSV on stdout\n"
 		"Needs root; exits 77 (skipped) when AF_XDP cannot be set up.\n");
@@ -632,6 +737,10 @@ int main(int argc, char **argv)
 	if (!rows) {
 		printf("bench_afxdp: skipped: AF_XDP could not be set up in any mode\n");
 		return SKIP;
+	}
+	if (engines(secs, csv, why, sizeof(why))) {
+		fprintf(stderr, "bench_afxdp: engines: %s\n", why);
+		return 1;
 	}
 	return 0;
 }
