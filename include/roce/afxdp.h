@@ -79,6 +79,11 @@ struct roce_afxdp_config {
 	uint32_t ip;                    /* our IPv4, host order; 0 = none */
 	uint16_t udp_port;              /* 0 = ROCE_UDP_PORT (4791) */
 	bool answer_arp;                /* answer ARP requests for ip */
+	/* Test fault, as the AF_PACKET port's: drop each transmitted frame
+	 * with this probability (0 = none), from a PRNG seeded with seed.
+	 * Counted as tx_fault_drops. */
+	double tx_loss;
+	uint64_t seed;
 };
 
 struct roce_afxdp_stats {
@@ -87,6 +92,7 @@ struct roce_afxdp_stats {
 	uint64_t tx_too_big;            /* refused: longer than MTU + 14 */
 	uint64_t tx_too_short;          /* refused: shorter than 14 bytes */
 	uint64_t tx_errors;             /* a kick the kernel refused */
+	uint64_t tx_fault_drops;        /* dropped by the tx_loss fault */
 	uint64_t rx_frames, rx_bytes;   /* lent to the engine */
 	uint64_t rx_dropped;            /* not RoCE for us: dropped */
 	uint64_t rx_arp;                /* ARP frames seen (consumed) */
@@ -98,7 +104,8 @@ struct roce_afxdp_stats {
 /*
  * Open a port on cfg->ifname, queue cfg->queue. Returns ROCE_OK, or, with
  * a message naming the interface and the cause written to err:
- *   ROCE_E_INVAL       bad config (name, sizes not powers of two, mode)
+ *   ROCE_E_INVAL       bad config (name, sizes not powers of two, mode,
+ *                      loss outside [0, 1])
  *   ROCE_E_RANGE       sizes out of bounds; an MTU whose frames do not fit
  *                      one UMEM frame (multi-buffer not supported)
  *   ROCE_E_NOENT       no such interface
@@ -129,6 +136,11 @@ unsigned roce_afxdp_mtu(const struct roce_afxdp *afx);
 enum roce_mtu roce_afxdp_path_mtu(const struct roce_afxdp *afx);
 
 void roce_afxdp_get_stats(struct roce_afxdp *afx, struct roce_afxdp_stats *st);
+
+/* Sleep until a received frame may be waiting, or timeout_us pass (what
+ * an idle polling loop calls so it does not spin a core). The port's
+ * thread only. True when the socket is readable. */
+bool roce_afxdp_wait(struct roce_afxdp *afx, unsigned timeout_us);
 
 /*
  * ARP through the port itself (the kernel sees nothing on this queue):

@@ -6,6 +6,8 @@
  * afxdp_io.c, the receive classification afxdp_class.c.
  */
 #include <linux/if_xdp.h>
+#include <math.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -45,6 +47,9 @@ static int check_config(const struct roce_afxdp_config *c, char *err, size_t err
 		return afx_fail(err, errlen, st, "%s: UMEM frame counts must be powers "
 				"of two in %u..%u", c->ifname, ROCE_AFX_FRAMES_MIN,
 				ROCE_AFX_FRAMES_MAX);
+	if (!(c->tx_loss >= 0.0 && c->tx_loss <= 1.0))
+		return afx_fail(err, errlen, ROCE_E_INVAL,
+				"%s: tx_loss must lie in [0, 1]", c->ifname);
 	return ROCE_OK;
 }
 
@@ -72,6 +77,11 @@ int roce_afxdp_open(const struct roce_afxdp_config *cfg, struct roce_afxdp **out
 	afx->answer_arp = cfg->answer_arp && cfg->ip;
 	afx->rx_n = cfg->rx_frames ? cfg->rx_frames : ROCE_AFX_RX_FRAMES_DEFAULT;
 	afx->tx_n = cfg->tx_frames ? cfg->tx_frames : ROCE_AFX_TX_FRAMES_DEFAULT;
+	afx->loss_all = cfg->tx_loss >= 1.0;
+	afx->loss_thresh = (uint64_t)ldexp(cfg->tx_loss, 64);
+	if (cfg->tx_loss > 0 && !afx->loss_thresh)
+		afx->loss_thresh = 1;
+	afx->prng = cfg->seed ? cfg->seed : 0x9E3779B97F4A7C15ull;
 	afx->port.ops = &afx_port_ops;
 	afx->port.ctx = afx;
 	st = afx_query_iface(afx, err, errlen);
@@ -142,6 +152,7 @@ void roce_afxdp_get_stats(struct roce_afxdp *afx, struct roce_afxdp_stats *st)
 	st->tx_too_big = LD(tx_too_big);
 	st->tx_too_short = LD(tx_too_short);
 	st->tx_errors = LD(tx_errors);
+	st->tx_fault_drops = LD(tx_fault_drops);
 	st->rx_frames = LD(rx_frames);
 	st->rx_bytes = LD(rx_bytes);
 	st->rx_dropped = LD(rx_dropped);
@@ -154,6 +165,15 @@ void roce_afxdp_get_stats(struct roce_afxdp *afx, struct roce_afxdp_stats *st)
 	if (afx->fd >= 0 &&
 	    getsockopt(afx->fd, SOL_XDP, XDP_STATISTICS, &ks, &len) == 0)
 		st->rx_kernel_drops = ks.rx_dropped + ks.rx_ring_full;
+}
+
+bool roce_afxdp_wait(struct roce_afxdp *afx, unsigned timeout_us)
+{
+	struct pollfd p = { .fd = afx->fd, .events = POLLIN };
+	struct timespec ts = { timeout_us / 1000000u,
+			       (long)(timeout_us % 1000000u) * 1000L };
+
+	return ppoll(&p, 1, &ts, NULL) > 0;
 }
 
 /* ---- ARP through the port ------------------------------------------------- */

@@ -16,6 +16,27 @@
 
 /* ---- transmit --------------------------------------------------------------- */
 
+/* xorshift64*: the loss fault's dice (one stream per port) */
+static uint64_t prng_next(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return x * 0x2545F4914F6CDD1Dull;
+}
+
+bool afx_lose(struct roce_afxdp *afx)
+{
+	if (!afx->loss_thresh ||
+	    (!afx->loss_all && prng_next(&afx->prng) >= afx->loss_thresh))
+		return false;
+	afx_count(&afx->st.tx_fault_drops, 1);
+	return true;
+}
+
 /* Give the frames the kernel has sent back to the free list. */
 static void reap(struct roce_afxdp *afx)
 {
@@ -104,6 +125,8 @@ static unsigned afx_tx_burst(void *ctx, const struct roce_frame *f, unsigned n)
 			afx_count(&afx->st.tx_too_big, 1);
 			continue;
 		}
+		if (afx_lose(afx))
+			continue;
 		if (!afx_tx_copy(afx, f[i].data, f[i].len))
 			break;          /* no free frame: the rest is not taken */
 	}
@@ -128,6 +151,11 @@ static void afx_tx_put(void *ctx)
 {
 	struct roce_afxdp *afx = ctx;
 
+	if (afx_lose(afx)) {
+		/* built, never sent: the frame is free again */
+		afx_fifo_push(&afx->free, afx->get_addr);
+		return;
+	}
 	submit(afx, afx->get_addr, afx->get_len);
 	afx_count(&afx->st.tx_zero_copy, 1);
 }

@@ -58,6 +58,13 @@ void roce_afxdp_get_stats(struct roce_afxdp *afx, struct roce_afxdp_stats *st)
 	memset(st, 0, sizeof(*st));
 }
 
+bool roce_afxdp_wait(struct roce_afxdp *afx, unsigned timeout_us)
+{
+	(void)afx;
+	(void)timeout_us;
+	return false;
+}
+
 int roce_afxdp_arp_request(struct roce_afxdp *afx, uint32_t ip)
 {
 	(void)afx;

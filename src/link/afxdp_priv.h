@@ -30,7 +30,7 @@
 
 struct afx_stats {
 	_Atomic uint64_t tx_frames, tx_bytes, tx_zero_copy, tx_too_big,
-		tx_too_short, tx_errors, rx_frames, rx_bytes, rx_dropped, rx_arp,
+		tx_too_short, tx_errors, tx_fault_drops, rx_frames, rx_bytes, rx_dropped, rx_arp,
 		arp_replies;
 };
 
@@ -57,6 +57,9 @@ struct roce_afxdp {
 	uint32_t ip;
 	uint16_t udp_port;
 	bool answer_arp;
+	/* test fault: drop a TX frame when prng < loss_thresh */
+	bool loss_all;
+	uint64_t loss_thresh, prng;
 	int netns_fd;           /* the namespace libxdp attached in */
 	int fd;                 /* the socket's */
 	uint32_t rx_n, tx_n;
@@ -83,6 +86,8 @@ extern const struct roce_port_ops afx_port_ops;
 /* Copy one frame into a free TX frame and submit it (no kick): false
  * when no frame is free. */
 bool afx_tx_copy(struct roce_afxdp *afx, const uint8_t *data, uint32_t len);
+/* Whether the test loss fault drops the next frame (counted). */
+bool afx_lose(struct roce_afxdp *afx);
 /* The system call that makes the kernel send what the TX ring holds. */
 void afx_kick(struct roce_afxdp *afx);
 

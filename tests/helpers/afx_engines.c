@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * afx_engines NSA IFA NSB IFB MODE [THREADS]: two transport engines, each
+ * afx_engines NSA IFA NSB IFB MODE LOSS [THREADS]: two transport engines, each
  * on an AF_XDP port (XDP MODE: auto, native or generic) in its own network
  * namespace, find each other by ARP through the ports (the XDP program
  * takes everything off the queue, so the kernels cannot), complete RDMA
  * WRITE, READ and SEND of several sizes over the veth pair and leave
  * exactly the right bytes in memory; frames that are not RoCE for us are
- * dropped by the port, never lent. Both engines run on this thread, or
+ * dropped by the port, never lent. LOSS (0..0.5) drops that share of the
+ * engines' transmitted frames in both ports, so the go-back-N
+ * retransmission has to recover. Both engines run on this thread, or
  * with THREADS = 1 on engine threads of their own. Exit 0 = pass.
  *
  * afx_engines open NS IF MODE: open a port and close it; prints "ok MODE"
@@ -37,8 +39,10 @@ struct side {
 static struct side g_a, g_b;
 static bool g_threads;
 
+static double g_loss;
+
 static struct roce_afxdp *port_open(const char *ns, const char *ifname,
-				    enum roce_afxdp_mode mode, uint32_t ip)
+				    enum roce_afxdp_mode mode, uint32_t ip, uint64_t seed)
 {
 	struct roce_afxdp_config c = { 0 };
 	struct roce_afxdp *afx = NULL;
@@ -49,6 +53,8 @@ static struct roce_afxdp *port_open(const char *ns, const char *ifname,
 	c.mode = mode;
 	c.ip = ip;
 	c.answer_arp = true;
+	c.tx_loss = g_loss;
+	c.seed = seed;
 	CHECK(roce_afxdp_open(&c, &afx, err, sizeof(err)) == ROCE_OK, "%s", err);
 	return afx;
 }
@@ -94,6 +100,8 @@ static void drop_check(void)
 		fr[i] = (struct roce_frame){ f[i], 128 };
 	roce_afxdp_get_stats(g_b.afx, &s0);
 	CHECK(roce_port_tx(pa, fr, 3) == 3, "A took the frames");
+	/* something arrived for B's socket: the wait says so */
+	CHECK(roce_afxdp_wait(g_b.afx, 1000000), "B's socket never readable");
 	got = h_rx(pb, 1, 300, NULL, NULL);
 	roce_afxdp_get_stats(g_b.afx, &s1);
 	CHECK(got == 0, "B lent %u frames that are not RoCE for it", got);
@@ -344,19 +352,21 @@ int main(int argc, char **argv)
 	h_watchdog(240);
 	if (argc == 5 && !strcmp(argv[1], "open"))
 		return open_only(argv[2], argv[3], argv[4]);
-	if ((argc != 6 && argc != 7) || roce_afxdp_mode_parse(argv[5], &mode)) {
-		fprintf(stderr, "usage: afx_engines NSA IFA NSB IFB MODE [THREADS]\n"
+	if ((argc != 7 && argc != 8) || roce_afxdp_mode_parse(argv[5], &mode) ||
+	    sscanf(argv[6], "%lf", &g_loss) != 1 || g_loss < 0 || g_loss > 0.5) {
+		fprintf(stderr, "usage: afx_engines NSA IFA NSB IFB MODE LOSS [THREADS]\n"
 			"       afx_engines open NS IF MODE\n");
 		return 2;
 	}
-	g_threads = argc == 7 && !strcmp(argv[6], "1");
-	g_a.afx = port_open(argv[1], argv[2], mode, IP_A);
-	g_b.afx = port_open(argv[3], argv[4], mode, IP_B);
+	g_threads = argc == 8 && !strcmp(argv[7], "1");
+	g_a.afx = port_open(argv[1], argv[2], mode, IP_A, 1);
+	g_b.afx = port_open(argv[3], argv[4], mode, IP_B, 2);
 	CHECK(roce_afxdp_path_mtu(g_a.afx) == ROCE_MTU_1024, "path MTU %d",
 	      (int)roce_afxdp_path_mtu(g_a.afx));
 	resolve(&g_a, &g_b, IP_B);
 	resolve(&g_b, &g_a, IP_A);
-	drop_check();
+	if (!g_loss)
+		drop_check();   /* its own frames must all arrive */
 	side_engine(&g_a, IP_A);
 	side_engine(&g_b, IP_B);
 	side_connect(&g_a, &g_b, IP_B, 0x100, 0x200);
@@ -379,10 +389,20 @@ int main(int argc, char **argv)
 	/* B answered A's request; A's request also told B A's address */
 	CHECK(sb.arp_replies >= 1 && sa.rx_arp >= 1, "ARP answered");
 	CHECK(sa.tx_errors == 0 && sb.tx_errors == 0, "kernel refused a kick");
-	printf("afx_engines %s%s: pass (XDP %s; A: tx %llu, zero-copy %llu, rx %llu, "
-	       "dropped %llu, retransmissions %llu)\n", argv[5], g_threads ? " threads" : "",
-	       roce_afxdp_mode_name(roce_afxdp_mode(g_a.afx)),
+	if (g_loss > 0) {
+		CHECK(sa.tx_fault_drops + sb.tx_fault_drops > 0, "no frame was lost");
+		CHECK(roce_cnt_read(roce_device_counters(roce_context_device(g_a.ctx)),
+				    ROCE_CNT_RETRANSMISSIONS) +
+		      roce_cnt_read(roce_device_counters(roce_context_device(g_b.ctx)),
+				    ROCE_CNT_RETRANSMISSIONS) > 0, "no retransmission");
+	} else {
+		CHECK(sa.tx_fault_drops == 0 && sb.tx_fault_drops == 0, "lost frames");
+	}
+	printf("afx_engines %s loss %.2f%s: pass (XDP %s; A: tx %llu, zero-copy %llu, "
+	       "lost %llu, rx %llu, dropped %llu, retransmissions %llu)\n", argv[5], g_loss,
+	       g_threads ? " threads" : "", roce_afxdp_mode_name(roce_afxdp_mode(g_a.afx)),
 	       (unsigned long long)sa.tx_frames, (unsigned long long)sa.tx_zero_copy,
+	       (unsigned long long)sa.tx_fault_drops,
 	       (unsigned long long)sa.rx_frames, (unsigned long long)sa.rx_dropped,
 	       (unsigned long long)roce_cnt_read(roce_device_counters(
 			roce_context_device(g_a.ctx)), ROCE_CNT_RETRANSMISSIONS));

@@ -3,7 +3,8 @@
 # by a veth pair (MTU 1500, path MTU 1024): ARP through the ports, frames
 # that are not RoCE dropped, RDMA WRITE, READ and SEND of several sizes
 # leave exactly the right bytes, in each XDP mode the veth takes, polled
-# from one thread and on engine threads. Then the errors: a missing
+# from one thread and on engine threads, and with 10 % of the frames
+# dropped in both ports. Then the errors: a missing
 # interface, an interface that is down, an MTU whose frames do not fit a
 # UMEM frame: each refused with its message and a non-zero exit.
 # Needs root and AF_XDP (libxdp/libbpf at build time, a kernel with XDP
@@ -42,19 +43,20 @@ fi
 grep -q "^ok generic path-mtu 1024$" "$tmp/out" || fail "open: $(cat "$tmp/out")"
 
 run() { timeout 300 "$HELPER" "$NSA" "$IFA" "$NSB" "$IFB" "$@"; }
-run generic
-run generic 1
+run generic 0
+run generic 0 1
+run generic 0.1
 # native XDP on veth at MTU 1500 (no multi-buffer needed); a kernel that
 # refuses it says why, and auto then falls back to generic
 rc=0
 timeout 30 "$HELPER" open "$NSA" "$IFA" native >"$tmp/out" 2>"$tmp/err" || rc=$?
 if [ "$rc" -eq 0 ]; then
-  run native
-  run auto 1
+  run native 0
+  run auto 0 1
 else
   grep -q "refuses native XDP" "$tmp/err" || fail "native refused without a reason: $(cat "$tmp/err")"
   echo "afxdp_engines: native XDP not available: $(tail -1 "$tmp/err")"
-  run auto
+  run auto 0
 fi
 
 # expect_fail WHAT PATTERN ARGS...: a non-zero exit and the message
