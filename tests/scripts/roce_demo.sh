@@ -31,6 +31,10 @@ done
 grep -qE '^ p50 [0-9.]+ µs, p99 [0-9.]+ µs$' "$tmp/out" || fail "no latency line"
 grep -qE '^  tx_pkts +[1-9][0-9]* +[1-9][0-9]*$' "$tmp/out" || fail "no tx_pkts counter row"
 grep -q '^PASS: every step succeeded.$' "$tmp/out" || fail "no PASS line"
+# a clean link without capture lends its ring: every frame built in place
+sent=$(sed -nE 's/^Link: ([0-9]+) frames sent.*/\1/p' "$tmp/out")
+grep -qE "^ +$sent of the frames built in the receiver's ring" "$tmp/out" \
+  || fail "not every one of the $sent frames was built in place"
 
 # another MTU, a size that is not a multiple of it, engines on their threads
 run --quick --mtu 256 --size 100001 --iters 20 --threads > "$tmp/out" \
@@ -55,6 +59,7 @@ assert retx > 0, "no retransmissions"
 assert c["A"]["naks_tx_psn_seq_err"] + c["B"]["naks_tx_psn_seq_err"] > 0, "no NAKs"
 assert c["A"]["drop_icrc"] + c["B"]["drop_icrc"] > 0, "no ICRC drops"
 assert d["link"]["lost"] > 0 and d["link"]["corrupted"] > 0, d["link"]
+assert d["link"]["zero_copy"] == 0, d["link"]      # faults act on copies
 assert len(d["bandwidth"]) == 9 and all(r["iterations"] > 0 for r in d["bandwidth"])
 assert d["latency"]["samples"] > 0 and d["latency"]["p99_us"] >= d["latency"]["p50_us"] > 0
 assert d["nics"]["A"]["qp"]["state"] == "RTS" and d["nics"]["A"]["ip"] == "10.0.0.1"

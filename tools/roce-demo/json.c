@@ -130,7 +130,8 @@ void demo_print_json(const struct demo *d, int failed)
 	json_counters(&d->b);
 	printf("},\"link\":{\"sent\":%" PRIu64 ",\"delivered\":%" PRIu64 ",\"lost\":%"
 	       PRIu64 ",\"corrupted\":%" PRIu64 ",\"duplicated\":%" PRIu64
-	       ",\"reordered\":%" PRIu64 ",\"ring_full\":%" PRIu64 "}}\n", ls->sent,
+	       ",\"reordered\":%" PRIu64 ",\"ring_full\":%" PRIu64
+	       ",\"zero_copy\":%" PRIu64 "}}\n", ls->sent,
 	       ls->delivered, ls->lost, ls->corrupted, ls->duplicated, ls->reordered,
-	       ls->ring_full);
+	       ls->ring_full, ls->zero_copy);
 }

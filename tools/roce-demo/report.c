@@ -145,6 +145,8 @@ void demo_print_counters(const struct demo *d)
 	       " reordered, %" PRIu64 " dropped (ring full)\n", ls->sent,
 	       ls->delivered, ls->lost, ls->corrupted, ls->duplicated,
 	       ls->reordered, ls->ring_full);
+	printf("      %" PRIu64 " of the frames built in the receiver's ring "
+	       "(zero-copy; faults and capture need a copy)\n", ls->zero_copy);
 	if (ls->lost + ls->corrupted + ls->duplicated + ls->reordered)
 		printf("Recovery: %" PRIu64 " retransmissions, %" PRIu64 " timeouts, %"
 		       PRIu64 " PSN-sequence NAKs sent, %" PRIu64 " ICRC drops "
