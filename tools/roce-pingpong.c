@@ -45,6 +45,8 @@ struct pp_opts {
 	unsigned size, rx_depth, iters, mtu, timeout_s;
 	bool chk, ts, selftest, counters;
 	const char *netdev, *server;
+	enum perf_link link;
+	enum roce_afxdp_mode xdp_mode;
 	uint32_t ip;
 };
 
@@ -103,6 +105,9 @@ static void usage(FILE *f)
 "  -N, --new_send         accepted (one post-send API here)\n"
 "\nOurs:\n"
 "  --netdev=IFNAME        the interface to send RoCE v2 frames on (required)\n"
+"  --link=packet|xdp      its port: AF_PACKET (default) or AF_XDP (MTU <= 3822;\n"
+"                         RoCE frames only, the kernel keeps ARP and TCP)\n"
+"  --xdp-mode=auto|native|generic  XDP mode for --link xdp (default auto)\n"
 "  --ip=A.B.C.D           our IPv4 (default: the interface's)\n"
 "  --timeout=SEC          bound of every wait (default %u)\n"
 "  --counters             print the engine's non-zero counters at the end\n"
@@ -126,7 +131,8 @@ static bool num(const char *s, unsigned long min, unsigned long max, unsigned *o
 	return true;
 }
 
-enum { OPT_NETDEV = 256, OPT_IP, OPT_TIMEOUT, OPT_SELFTEST, OPT_COUNTERS };
+enum { OPT_NETDEV = 256, OPT_IP, OPT_TIMEOUT, OPT_SELFTEST, OPT_COUNTERS, OPT_LINK,
+       OPT_XDP_MODE };
 
 static int one_opt(int c, const char *a, struct pp_opts *o)
 {
@@ -154,6 +160,11 @@ static int one_opt(int c, const char *a, struct pp_opts *o)
 	case 'c': o->chk = true; return 0;
 	case 'h': usage(stdout); return -1;
 	case OPT_NETDEV: o->netdev = a; return 0;
+	case OPT_LINK: if (perf_link_parse(a, &o->link)) return bad("--link (packet or xdp)", a);
+		return 0;
+	case OPT_XDP_MODE: if (roce_afxdp_mode_parse(a, &o->xdp_mode))
+			return bad("--xdp-mode (auto, native or generic)", a);
+		return 0;
 	case OPT_IP: if (inet_pton(AF_INET, a, &in) != 1 || !in.s_addr) return bad("--ip", a);
 		o->ip = ntohl(in.s_addr); return 0;
 	case OPT_TIMEOUT: if (!num(a, 1, 86400, &o->timeout_s)) return bad("timeout", a); return 0;
@@ -176,6 +187,7 @@ static int parse(int argc, char **argv, struct pp_opts *o)
 		{ "chk", 0, NULL, 'c' }, { "dm", 0, NULL, 'j' },
 		{ "new_send", 0, NULL, 'N' }, { "help", 0, NULL, 'h' },
 		{ "netdev", 1, NULL, OPT_NETDEV }, { "ip", 1, NULL, OPT_IP },
+		{ "link", 1, NULL, OPT_LINK }, { "xdp-mode", 1, NULL, OPT_XDP_MODE },
 		{ "timeout", 1, NULL, OPT_TIMEOUT },
 		{ "counters", 0, NULL, OPT_COUNTERS },
 		{ "memlink-selftest", 0, NULL, OPT_SELFTEST }, { NULL, 0, NULL, 0 },
@@ -394,7 +406,8 @@ static void results(struct pp *p, uint64_t ns)
 static int run(struct pp *p, struct roce_memlink *ml)
 {
 	struct perf_ep_config c = {
-		.netdev = p->o.netdev, .ip = p->o.ip, .memlink = ml, .nqp = 1,
+		.netdev = p->o.netdev, .link = p->o.link, .xdp_mode = p->o.xdp_mode,
+		.ip = p->o.ip, .memlink = ml, .nqp = 1,
 		.buf_len = (p->o.size + 4095u) / 4096u * 4096u,
 		.sq_depth = 2, .rq_depth = p->o.rx_depth + 1,
 		.timeout_ms = p->o.timeout_s * 1000u,

@@ -69,7 +69,8 @@ int roce_afxdp_open(const struct roce_afxdp_config *cfg, struct roce_afxdp **out
 	afx = calloc(1, sizeof(*afx));
 	if (!afx)
 		return afx_fail(err, errlen, ROCE_E_NOMEM, "out of memory");
-	afx->fd = afx->netns_fd = -1;
+	afx->fd = afx->netns_fd = afx->prog_fd = afx->map_fd = -1;
+	afx->share_kernel = cfg->share_kernel;
 	strcpy(afx->ifname, cfg->ifname);
 	afx->queue = cfg->queue;
 	afx->ip = cfg->ip;

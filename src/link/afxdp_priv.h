@@ -61,6 +61,9 @@ struct roce_afxdp {
 	bool loss_all;
 	uint64_t loss_thresh, prng;
 	int netns_fd;           /* the namespace libxdp attached in */
+	bool share_kernel;      /* our own XDP program: RoCE only */
+	int prog_fd, map_fd;    /* its program and XSKMAP, -1 = none */
+	uint32_t xdp_flags;     /* the mode it is attached in, 0 = not */
 	int fd;                 /* the socket's */
 	uint32_t rx_n, tx_n;
 	uint8_t *area;          /* the UMEM */

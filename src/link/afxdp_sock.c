@@ -6,6 +6,7 @@
  * redirects the queue to the socket), and errors that name the interface
  * and the cause.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/bpf.h>
@@ -217,6 +218,72 @@ static int choose_mode(struct roce_afxdp *afx, enum roce_afxdp_mode want,
 	return ROCE_OK;
 }
 
+/* ---- sharing the interface with the kernel ---------------------------------- */
+
+/*
+ * The program of a port that shares its interface (share_kernel): an
+ * untagged IPv4 frame without options carrying UDP to udp_port goes to
+ * the socket of its queue (XDP_PASS when the queue has none); anything
+ * else goes on to the kernel's stack. The port classifies what it gets as
+ * always. Byte-order constants are the frame's bytes read as host u16.
+ */
+static int load_share_prog(struct roce_afxdp *afx)
+{
+	const int32_t ip4 = (int32_t)htons(0x0800), dport = (int32_t)htons(afx->udp_port);
+#define I(c, d, s_, o, i) { .code = (c), .dst_reg = (d), .src_reg = (s_), .off = (o), .imm = (i) }
+	struct bpf_insn p[] = {
+		I(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_6, BPF_REG_1, 0, 0),
+		I(BPF_LDX | BPF_MEM | BPF_W, BPF_REG_2, BPF_REG_1, 0, 0),      /* data */
+		I(BPF_LDX | BPF_MEM | BPF_W, BPF_REG_3, BPF_REG_1, 4, 0),      /* data_end */
+		I(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_4, BPF_REG_2, 0, 0),
+		I(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_4, 0, 0, 42),
+		I(BPF_JMP | BPF_JGT | BPF_X, BPF_REG_4, BPF_REG_3, 14, 0),     /* short */
+		I(BPF_LDX | BPF_MEM | BPF_H, BPF_REG_4, BPF_REG_2, 12, 0),
+		I(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_4, 0, 12, ip4),           /* IPv4 */
+		I(BPF_LDX | BPF_MEM | BPF_B, BPF_REG_4, BPF_REG_2, 14, 0),
+		I(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_4, 0, 10, 0x45),          /* IHL 5 */
+		I(BPF_LDX | BPF_MEM | BPF_B, BPF_REG_4, BPF_REG_2, 23, 0),
+		I(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_4, 0, 8, 17),             /* UDP */
+		I(BPF_LDX | BPF_MEM | BPF_H, BPF_REG_4, BPF_REG_2, 36, 0),
+		I(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_4, 0, 6, dport),          /* port */
+		I(BPF_LDX | BPF_MEM | BPF_W, BPF_REG_2, BPF_REG_6, 16, 0),     /* queue */
+		I(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1, BPF_PSEUDO_MAP_FD, 0, afx->map_fd),
+		I(0, 0, 0, 0, 0),
+		I(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_3, 0, 0, XDP_PASS),
+		I(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_redirect_map),
+		I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+		I(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, XDP_PASS),     /* pass */
+		I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+#undef I
+
+	afx->map_fd = bpf_map_create(BPF_MAP_TYPE_XSKMAP, "roce_xsks", 4, 4, 64, NULL);
+	if (afx->map_fd < 0)
+		return afx->map_fd;
+	p[15].imm = afx->map_fd;
+	afx->prog_fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "roce_share", "GPL", p,
+				     sizeof(p) / sizeof(p[0]), NULL);
+	return afx->prog_fd < 0 ? afx->prog_fd : 0;
+}
+
+static int attach_share_prog(struct roce_afxdp *afx, uint32_t flags,
+			     char *err, size_t errlen)
+{
+	int rc = load_share_prog(afx);
+
+	if (rc == 0)
+		rc = bpf_xdp_attach(afx->ifindex, afx->prog_fd,
+				    flags | XDP_FLAGS_UPDATE_IF_NOEXIST, NULL);
+	if (rc)
+		return afx_fail(err, errlen, errno_status(-rc),
+				"%s: the RoCE-only XDP program: %s%s", afx->ifname,
+				strerror(-rc), -rc == EBUSY || -rc == EEXIST ?
+				" (the interface already has an XDP program)" :
+				errno_status(-rc) == ROCE_E_PERM ? PRIV_HINT : "");
+	afx->xdp_flags = flags;
+	return ROCE_OK;
+}
+
 /* ---- UMEM and socket ------------------------------------------------------ */
 
 static int fifo_init(struct afx_fifo *q, uint32_t cap)
@@ -257,6 +324,12 @@ int afx_open_socket(struct roce_afxdp *afx, enum roce_afxdp_mode want,
 	if (st)
 		return st;
 	sc.xdp_flags = flags;
+	if (afx->share_kernel) {
+		sc.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD;
+		st = attach_share_prog(afx, flags, err, errlen);
+		if (st)
+			return st;
+	}
 	afx->area_len = (size_t)(afx->rx_n + afx->tx_n) * ROCE_AFX_CHUNK;
 	afx->area = mmap(NULL, afx->area_len, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
@@ -291,6 +364,11 @@ int afx_open_socket(struct roce_afxdp *afx, enum roce_afxdp_mode want,
 		return afx_err(afx, err, errlen, -rc, what);
 	}
 	afx->fd = xsk_socket__fd(afx->xsk);
+	if (afx->share_kernel) {
+		rc = xsk_socket__update_xskmap(afx->xsk, afx->map_fd);
+		if (rc)
+			return afx_err(afx, err, errlen, -rc, "the socket into the XSKMAP");
+	}
 	/* every receive frame to the kernel; every transmit frame free */
 	if (xsk_ring_prod__reserve(&afx->fill, afx->rx_n, &idx) != afx->rx_n)
 		return afx_fail(err, errlen, ROCE_E_IO, "%s: fill ring too small",
@@ -316,9 +394,10 @@ void afx_close_socket(struct roce_afxdp *afx)
 {
 	int cur = -1;
 
-	if (afx->xsk) {
+	if (afx->xsk || afx->xdp_flags) {
 		/* libxdp detaches its program by interface index, which only
-		 * means something in the namespace the port was opened in */
+		 * means something in the namespace the port was opened in (so
+		 * does our own program) */
 		if (afx->netns_fd >= 0) {
 			cur = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
 			if (cur >= 0 && (same_ns(cur, afx->netns_fd) ||
@@ -327,7 +406,11 @@ void afx_close_socket(struct roce_afxdp *afx)
 				cur = -1;
 			}
 		}
-		xsk_socket__delete(afx->xsk);
+		if (afx->xsk)
+			xsk_socket__delete(afx->xsk);
+		if (afx->xdp_flags)
+			bpf_xdp_detach(afx->ifindex, afx->xdp_flags, NULL);
+		afx->xdp_flags = 0;
 		if (cur >= 0) {
 			(void)!setns(cur, CLONE_NEWNET);
 			close(cur);
@@ -346,4 +429,9 @@ void afx_close_socket(struct roce_afxdp *afx)
 	if (afx->netns_fd >= 0)
 		close(afx->netns_fd);
 	afx->netns_fd = -1;
+	if (afx->prog_fd >= 0)
+		close(afx->prog_fd);
+	if (afx->map_fd >= 0)
+		close(afx->map_fd);
+	afx->prog_fd = afx->map_fd = -1;
 }

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "perf/perf_ep.h"
 #include "roce/memlink.h"
 #include "roce/oob.h"
 #include "roce/verbs.h"
@@ -76,6 +77,8 @@ struct perf_opts {
 	const char *ib_dev;
 	unsigned ib_port;
 	const char *netdev;
+	enum perf_link link;            /* --link */
+	enum roce_afxdp_mode xdp_mode;  /* --xdp-mode */
 	uint32_t ip;                    /* host order, 0 = the netdev's */
 	bool check;
 	bool counters;                  /* --counters */

@@ -27,7 +27,8 @@ static const struct {
 	{ "send_lat", PERF_SEND, PERF_LAT },
 };
 
-enum { OPT_NETDEV = 256, OPT_IP, OPT_CHECK, OPT_TIMEOUT, OPT_SELFTEST, OPT_COUNTERS };
+enum { OPT_NETDEV = 256, OPT_IP, OPT_CHECK, OPT_TIMEOUT, OPT_SELFTEST, OPT_COUNTERS,
+       OPT_LINK, OPT_XDP_MODE };
 
 const char *perf_test_name(enum perf_verb v, enum perf_tst t)
 {
@@ -69,6 +70,9 @@ void perf_usage(FILE *f, const char *argv0)
 "  -h, --help               this text\n"
 "ours:\n"
 "  --netdev=IFNAME          the interface to send RoCE v2 frames on\n"
+"  --link=packet|xdp        its port: AF_PACKET (default) or AF_XDP (MTU <= 3822;\n"
+"                           RoCE frames only, the kernel keeps ARP and TCP)\n"
+"  --xdp-mode=auto|native|generic  XDP mode for --link xdp (default auto)\n"
 "  --ip=A.B.C.D             our IPv4 (default: the interface's)\n"
 "  --check                  receiver verifies a known pattern (both sides ours)\n"
 "  --counters               print the engine's non-zero counters at the end\n"
@@ -164,6 +168,7 @@ static const struct option longopts[] = {
 	{ "atomic_type", 1, NULL, 'A' }, { "CPU-freq", 0, NULL, 'F' },
 	{ "noPeak", 0, NULL, 'N' },     { "version", 0, NULL, 'V' },
 	{ "help", 0, NULL, 'h' },       { "netdev", 1, NULL, OPT_NETDEV },
+	{ "link", 1, NULL, OPT_LINK },  { "xdp-mode", 1, NULL, OPT_XDP_MODE },
 	{ "ip", 1, NULL, OPT_IP },      { "check", 0, NULL, OPT_CHECK },
 	{ "timeout", 1, NULL, OPT_TIMEOUT },
 	{ "counters", 0, NULL, OPT_COUNTERS },
@@ -225,6 +230,12 @@ static int one_opt(int c, const char *a, struct perf_opts *o, FILE *out, FILE *e
 	case 'V': fprintf(out, "Version: %s\n", ROCE_PT_VERSION); return 1;
 	case 'h': perf_usage(out, "roce-perf"); return 1;
 	case OPT_NETDEV: o->netdev = a; return 0;
+	case OPT_LINK: if (perf_link_parse(a, &o->link))
+			return bad(err, "--link", a, "choose packet or xdp");
+		return 0;
+	case OPT_XDP_MODE: if (roce_afxdp_mode_parse(a, &o->xdp_mode))
+			return bad(err, "--xdp-mode", a, "choose auto, native or generic");
+		return 0;
 	case OPT_IP: if (inet_pton(AF_INET, a, &in) != 1 || !in.s_addr)
 			return bad(err, "--ip", a, "not an IPv4 address");
 		o->ip = ntohl(in.s_addr); return 0;

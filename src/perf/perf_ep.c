@@ -57,6 +57,17 @@ uint32_t perf_netdev_ip(const char *ifname)
 	return ip;
 }
 
+int perf_link_parse(const char *s, enum perf_link *link)
+{
+	if (!strcmp(s, "packet"))
+		*link = PERF_LINK_PACKET;
+	else if (!strcmp(s, "xdp"))
+		*link = PERF_LINK_XDP;
+	else
+		return ROCE_E_INVAL;
+	return ROCE_OK;
+}
+
 enum roce_mtu perf_mtu_from_bytes(unsigned bytes)
 {
 	for (enum roce_mtu m = ROCE_MTU_256; m <= ROCE_MTU_4096; m++)
@@ -75,6 +86,45 @@ static void memlink_mac(uint32_t ip, uint8_t mac[6])
 	mac[4] = (uint8_t)(ip >> 8);
 	mac[5] = (uint8_t)ip;
 }
+
+#ifdef ROCE_HAVE_AFPACKET
+/*
+ * The AF_XDP port, sharing the interface with the kernel: only RoCE goes
+ * to the socket, so the kernel keeps the TCP exchange and ARP (answers for
+ * our address, which the interface must carry; resolve() asks its table).
+ */
+static int open_xdp(struct perf_ep *ep, const struct perf_ep_config *c,
+		    struct roce_port **port)
+{
+	struct roce_afxdp_config xc = {
+		.ifname = c->netdev, .ip = ep->ip, .mode = c->xdp_mode,
+		.share_kernel = true,
+	};
+	char why[sizeof(ep->err)];
+	int st;
+
+	if (!roce_netdev_has_ipv4(c->netdev, ep->ip))
+		return ep_fail(ep, ROCE_E_INVAL, "--link xdp: %s must carry our "
+			       "address (%u.%u.%u.%u): the kernel answers ARP for it",
+			       c->netdev, ep->ip >> 24, (ep->ip >> 16) & 255,
+			       (ep->ip >> 8) & 255, ep->ip & 255);
+	st = roce_afxdp_open(&xc, &ep->afx, why, sizeof(why));
+	if (st == ROCE_E_RANGE)
+		return ep_fail(ep, st, "--link xdp: %s: the interface MTU is too big "
+			       "for the AF_XDP port (a frame must fit one %u-byte UMEM "
+			       "frame): use --link packet or an MTU <= %u", c->netdev,
+			       ROCE_AFX_MAX_FRAME, ROCE_AFX_MAX_FRAME - 4u - 14u);
+	if (st)
+		return ep_fail(ep, st, "--link xdp: %s", why);
+	*port = roce_afxdp_port(ep->afx);
+	memcpy(ep->mac, (*port)->mac, 6);
+	ep->link_mtu = roce_afxdp_path_mtu(ep->afx);
+	if (!ep->link_mtu)
+		return ep_fail(ep, ROCE_E_RANGE, "%s: MTU %u is too small for "
+			       "RoCE", c->netdev, roce_afxdp_mtu(ep->afx));
+	return ROCE_OK;
+}
+#endif
 
 static int open_link(struct perf_ep *ep, const struct perf_ep_config *c,
 		     struct roce_port **port)
@@ -100,6 +150,8 @@ static int open_link(struct perf_ep *ep, const struct perf_ep_config *c,
 		return ep_fail(ep, ROCE_E_INVAL, "%s has no IPv4 address: give --ip "
 			       "A.B.C.D", c->netdev);
 #ifdef ROCE_HAVE_AFPACKET
+	if (c->link == PERF_LINK_XDP)
+		return open_xdp(ep, c, port);
 	{
 		/* ARP for our IP is the kernel's job when it carries the address
 		 * (it must, for the TCP exchange); two answers would confuse */
@@ -233,7 +285,9 @@ void perf_ep_close(struct perf_ep *ep)
 #ifdef ROCE_HAVE_AFPACKET
 	roce_afpacket_close(ep->afp);
 #endif
+	roce_afxdp_close(ep->afx);
 	ep->afp = NULL;
+	ep->afx = NULL;
 	ep->ctx = NULL;
 	ep->nqp = 0;
 	ep->mr = NULL;
@@ -255,7 +309,11 @@ static int resolve(struct perf_ep *ep, uint32_t ip, uint8_t mac[6])
 	}
 #ifdef ROCE_HAVE_AFPACKET
 	{
-		int st = roce_afpacket_resolve(ep->afp, ip, ep->timeout_ms, mac);
+		int st = ep->afx ?
+			(roce_neigh_lookup(ep->netdev, ip, mac) == ROCE_OK ? ROCE_OK :
+			 roce_arp_resolve(ep->netdev, ep->mac, ep->ip, ip,
+					  ep->timeout_ms, mac)) :
+			roce_afpacket_resolve(ep->afp, ip, ep->timeout_ms, mac);
 
 		if (st)
 			ep_fail(ep, st, "no ARP answer from %u.%u.%u.%u on %s: %s",

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The local end of a test tool (roce-pingpong, roce-perf): a link port
- * (AF_PACKET on a network interface, or the in-memory link for the
+ * (AF_PACKET or AF_XDP on a network interface, or the in-memory link for the
  * self-test), an engine powered on through its register file, one PD, a
  * send and a receive CQ, nqp RC QPs and one registered buffer in device
  * DDR. The tools are single-threaded as the originals are: the thread that
@@ -15,13 +15,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "roce/afxdp.h"
 #include "roce/memlink.h"
 #include "roce/verbs.h"
 
 #define PERF_EP_MAX_QP 16u
 
+/* The port a tool opens on its --netdev (--link). */
+enum perf_link {
+	PERF_LINK_PACKET = 0,           /* AF_PACKET (roce/afpacket.h) */
+	PERF_LINK_XDP,                  /* AF_XDP (roce/afxdp.h), sharing the
+					 * interface with the kernel's stack */
+};
+
 struct perf_ep_config {
-	const char *netdev;             /* AF_PACKET port on this interface */
+	const char *netdev;             /* the port's interface */
+	enum perf_link link;
+	enum roce_afxdp_mode xdp_mode;  /* PERF_LINK_XDP */
 	uint32_t ip;                    /* ours, host order; 0 = the netdev's */
 	struct roce_memlink *memlink;   /* instead of netdev: the self-test */
 	unsigned nqp;
@@ -33,7 +43,8 @@ struct perf_ep_config {
 
 struct perf_ep {
 	struct roce_context *ctx;
-	struct roce_afpacket *afp;
+	struct roce_afpacket *afp;      /* one of the two, or neither */
+	struct roce_afxdp *afx;
 	struct roce_port mport;         /* the memlink port */
 	bool memlink;
 	char netdev[32];
@@ -73,6 +84,8 @@ int perf_ep_connect(struct perf_ep *ep, unsigned i, const struct perf_conn *c);
 unsigned perf_ep_progress(void *ep);
 /* The IPv4 address of an interface (host order), 0 if none. */
 uint32_t perf_netdev_ip(const char *ifname);
+/* --link NAME: "packet" or "xdp"; ROCE_OK or ROCE_E_INVAL. */
+int perf_link_parse(const char *s, enum perf_link *link);
 /* ibverbs MTU enum from bytes (256..4096), 0 if not one of them. */
 enum roce_mtu perf_mtu_from_bytes(unsigned bytes);
 

@@ -157,7 +157,8 @@ static int open_ep(struct perf_run *r, struct roce_memlink *ml)
 {
 	const struct perf_opts *o = r->o;
 	struct perf_ep_config c = {
-		.netdev = o->netdev, .ip = o->ip, .memlink = ml, .nqp = o->nqp,
+		.netdev = o->netdev, .link = o->link, .xdp_mode = o->xdp_mode,
+		.ip = o->ip, .memlink = ml, .nqp = o->nqp,
 		.sq_depth = o->tx_depth + 1,
 		.rq_depth = o->verb == PERF_SEND ? o->rx_depth + 1 : 1,
 		.timeout_ms = o->timeout_s * 1000u,

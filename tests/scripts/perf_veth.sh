@@ -3,6 +3,9 @@
 # between two network namespaces made here (the AF_PACKET link, ARP, the
 # TCP exchange on port 18515), with --check: exit codes, perftest's result
 # table and the content check's verdict on both sides. Also -q, -a, -D.
+# Then the same checks with the AF_XDP port (--link xdp) on one side and
+# on both (skipped, saying why, where AF_XDP is unavailable), and the
+# --link errors: an MTU too big for AF_XDP, no rights, a bad value.
 # Usage: perf_veth.sh BUILD_DIR SOURCE_DIR
 set -u
 . "$(dirname "$0")/lib/netns.sh"
@@ -11,6 +14,7 @@ PERF=$B/tools/roce-perf
 NA=rperf-a-$$ NB=rperf-b-$$
 fails=0 pass=0
 pids=()
+SRV=() CLI=()           # extra arguments of the server's, the client's side
 
 cleanup() {
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
@@ -29,13 +33,13 @@ netns_pair "$NA" "$NB" "va$$" "vb$$" 10.231.7.1/24 10.231.7.2/24 || { echo "FAIL
 # run TEST ARGS...: server in NA, client in NB; both must pass
 run() {
 	local t=$1; shift
-	local name="$t $*"
+	local name="$t $*${SRV[*]:+ [server ${SRV[*]}]}${CLI[*]:+ [client ${CLI[*]}]}"
 	ip netns exec "$NA" timeout 120 "$PERF" "$t" --netdev "va$$" --timeout 20 "$@" \
-		>"$TMP/srv" 2>&1 &
+		${SRV[@]+"${SRV[@]}"} >"$TMP/srv" 2>&1 &
 	local sp=$!
 	pids+=("$sp")
 	ip netns exec "$NB" timeout 120 "$PERF" "$t" --netdev "vb$$" --timeout 20 "$@" \
-		10.231.7.1 >"$TMP/cli" 2>&1
+		${CLI[@]+"${CLI[@]}"} 10.231.7.1 >"$TMP/cli" 2>&1
 	local crc=$?
 	wait "$sp"
 	local src=$?
@@ -75,6 +79,64 @@ if [ $rc -eq 1 ] && [ $el -lt 20 ] && grep -q "couldn't connect" "$TMP/cli"; the
 else
 	fails=$((fails + 1)); echo "FAIL unreachable server (rc=$rc, ${el}s)"; cat "$TMP/cli"
 fi
+
+# expect NAME RC_WANTED PATTERN CMD...: CMD exits RC_WANTED (any non-zero
+# for "nz") and says PATTERN (grep -E)
+expect() {
+	local name=$1 want=$2 pat=$3; shift 3
+	"$@" >"$TMP/out" 2>&1
+	local rc=$?
+	if { [ "$want" = nz ] && [ $rc -ne 0 ] || [ "$rc" = "$want" ]; } &&
+	   grep -qE -e "$pat" "$TMP/out"; then
+		pass=$((pass + 1)); echo "ok   $name"
+	else
+		fails=$((fails + 1)); echo "FAIL $name (rc=$rc)"; sed 's/^/  | /' "$TMP/out"
+	fi
+}
+
+# The AF_XDP port (--link xdp), where this machine has AF_XDP.
+HELPER=$B/tests/helpers/afx_engines
+xrc=0
+[ -x "$HELPER" ] && timeout 30 "$HELPER" open "$NA" "va$$" auto >"$TMP/xo" 2>&1 || xrc=$?
+[ -x "$HELPER" ] || { xrc=77; echo "no $HELPER" >"$TMP/xo"; }
+if [ $xrc -eq 77 ]; then
+	echo "skip --link xdp runs: AF_XDP unavailable: $(tail -1 "$TMP/xo")"
+elif [ $xrc -ne 0 ]; then
+	fails=$((fails + 1)); echo "FAIL AF_XDP probe (rc=$xrc)"; cat "$TMP/xo"
+else
+	SRV=(--link xdp) CLI=()
+	run write_bw -s 65536 -n 100 --check
+	run read_bw -n 200 --check
+	SRV=() CLI=(--link xdp)
+	run send_bw -s 4096 -n 100 -q 2 --check
+	run atomic_bw -n 100 --check
+	SRV=(--link xdp) CLI=(--link xdp --xdp-mode generic)
+	for t in write_bw read_bw send_bw atomic_bw write_lat read_lat send_lat; do
+		run "$t" -n 200 --check
+	done
+	run write_bw -s 65536 -n 100 -q 2 --check
+	run read_bw -a -n 5 --check
+	run write_bw -D 2 -s 4096 --check
+	SRV=() CLI=()
+	# an interface MTU AF_XDP cannot carry: refused, saying what to do
+	ip -n "$NA" link set "va$$" mtu 9000
+	expect "--link xdp at MTU 9000" nz "use --link packet or an MTU <= 3822" \
+		ip netns exec "$NA" timeout 30 "$PERF" write_bw --netdev "va$$" --link xdp --timeout 2
+	ip -n "$NA" link set "va$$" mtu 1500
+	# without the rights: refused, saying which are needed
+	if command -v setpriv >/dev/null; then
+		expect "--link xdp without rights" nz "perm: --link xdp: .*needs root" \
+			ip netns exec "$NA" timeout 30 setpriv --reuid=65534 --regid=65534 \
+			--clear-groups "$PERF" write_bw --netdev "va$$" --link xdp --timeout 2
+	fi
+fi
+
+# --link errors: a bad value
+expect "--link bad value" 2 "choose packet or xdp" \
+	"$PERF" write_bw --netdev "va$$" --link udp
+expect "--xdp-mode bad value" 2 "choose auto, native or generic" \
+	"$PERF" write_bw --netdev "va$$" --link xdp --xdp-mode fast
+expect "--help documents --link" 0 "--link=packet\|xdp" "$PERF" --help
 
 echo "$pass passed, $fails failed"
 [ $fails -eq 0 ]

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # roce-pingpong client against roce-pingpong server over a veth pair
 # between two network namespaces made here, with -c: exit codes and
-# ibv_rc_pingpong's output lines on both sides.
+# ibv_rc_pingpong's output lines on both sides. The same with the AF_XDP
+# port (--link xdp) on one side and on both (skipped, saying why, where
+# AF_XDP is unavailable), and the --link errors (an MTU too big for AF_XDP,
+# no rights, a bad value).
 # Usage: pingpong_veth.sh BUILD_DIR SOURCE_DIR
 set -u
 . "$(dirname "$0")/lib/netns.sh"
@@ -10,6 +13,7 @@ PP=$B/tools/roce-pingpong
 NA=rpp-a-$$ NB=rpp-b-$$
 fails=0 pass=0
 pids=()
+SRV=() CLI=()           # extra arguments of the server's, the client's side
 
 cleanup() {
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
@@ -26,12 +30,13 @@ fi
 netns_pair "$NA" "$NB" "pa$$" "pb$$" 10.231.8.1/24 10.231.8.2/24 || { echo "FAIL: veth setup"; exit 1; }
 
 run() {
-	local name="$*"
-	ip netns exec "$NA" timeout 60 "$PP" --netdev "pa$$" --timeout 20 "$@" >"$TMP/srv" 2>&1 &
+	local name="$*${SRV[*]:+ [server ${SRV[*]}]}${CLI[*]:+ [client ${CLI[*]}]}"
+	ip netns exec "$NA" timeout 60 "$PP" --netdev "pa$$" --timeout 20 "$@" \
+		${SRV[@]+"${SRV[@]}"} >"$TMP/srv" 2>&1 &
 	local sp=$!
 	pids+=("$sp")
-	ip netns exec "$NB" timeout 60 "$PP" --netdev "pb$$" --timeout 20 "$@" 10.231.8.1 \
-		>"$TMP/cli" 2>&1
+	ip netns exec "$NB" timeout 60 "$PP" --netdev "pb$$" --timeout 20 "$@" \
+		${CLI[@]+"${CLI[@]}"} 10.231.8.1 >"$TMP/cli" 2>&1
 	local crc=$?
 	wait "$sp"
 	local src=$? ok=1
@@ -54,6 +59,58 @@ run -g 1 -c -s 64 -n 100
 run -g 1 -c -s 4096 -n 200
 run -g 1 -c -s 65536 -n 50 -m 1024
 run -g 1 -s 4096 -n 100 -r 10 -t
+
+# expect NAME RC_WANTED PATTERN CMD...: CMD exits RC_WANTED (any non-zero
+# for "nz") and says PATTERN (grep -E)
+expect() {
+	local name=$1 want=$2 pat=$3; shift 3
+	"$@" >"$TMP/out" 2>&1
+	local rc=$?
+	if { [ "$want" = nz ] && [ $rc -ne 0 ] || [ "$rc" = "$want" ]; } &&
+	   grep -qE -e "$pat" "$TMP/out"; then
+		pass=$((pass + 1)); echo "ok   $name"
+	else
+		fails=$((fails + 1)); echo "FAIL $name (rc=$rc)"; sed 's/^/  | /' "$TMP/out"
+	fi
+}
+
+# The AF_XDP port (--link xdp), where this machine has AF_XDP.
+HELPER=$B/tests/helpers/afx_engines
+xrc=0
+[ -x "$HELPER" ] && timeout 30 "$HELPER" open "$NA" "pa$$" auto >"$TMP/xo" 2>&1 || xrc=$?
+[ -x "$HELPER" ] || { xrc=77; echo "no $HELPER" >"$TMP/xo"; }
+if [ $xrc -eq 77 ]; then
+	echo "skip --link xdp runs: AF_XDP unavailable: $(tail -1 "$TMP/xo")"
+elif [ $xrc -ne 0 ]; then
+	fails=$((fails + 1)); echo "FAIL AF_XDP probe (rc=$xrc)"; cat "$TMP/xo"
+else
+	SRV=(--link xdp) CLI=()
+	run -g 1 -c -s 4096 -n 200
+	SRV=() CLI=(--link xdp)
+	run -g 1 -c -s 65536 -n 50 -m 1024
+	SRV=(--link xdp --xdp-mode generic) CLI=(--link xdp)
+	run -g 1 -c -s 64 -n 100
+	run -g 1 -c -s 4096 -n 200
+	run -g 1 -c -s 65536 -n 50 -m 1024
+	run -g 1 -s 4096 -n 100 -r 10 -t
+	SRV=() CLI=()
+	# an interface MTU AF_XDP cannot carry: refused, saying what to do
+	ip -n "$NA" link set "pa$$" mtu 9000
+	expect "--link xdp at MTU 9000" nz "use --link packet or an MTU <= 3822" \
+		ip netns exec "$NA" timeout 30 "$PP" --netdev "pa$$" --link xdp --timeout 2
+	ip -n "$NA" link set "pa$$" mtu 1500
+	# without the rights: refused, saying which are needed
+	if command -v setpriv >/dev/null; then
+		expect "--link xdp without rights" nz "perm: --link xdp: .*needs root" \
+			ip netns exec "$NA" timeout 30 setpriv --reuid=65534 --regid=65534 \
+			--clear-groups "$PP" --netdev "pa$$" --link xdp --timeout 2
+	fi
+fi
+
+# --link errors: a bad value
+expect "--link bad value" 2 "bad --link" "$PP" --netdev "pa$$" --link udp
+expect "--xdp-mode bad value" 2 "bad --xdp-mode" "$PP" --netdev "pa$$" --link xdp --xdp-mode fast
+expect "--help documents --link" 0 "--link=packet\|xdp" "$PP" --help
 
 echo "$pass passed, $fails failed"
 [ $fails -eq 0 ]

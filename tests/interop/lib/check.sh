@@ -7,6 +7,7 @@
 
 fail() { echo "$*" >>"$RUN_DIR/fail"; }
 note() { echo "$*" >>"$RUN_DIR/notes"; }
+skip() { echo "$*" >>"$RUN_DIR/skip"; }   # the run cannot be made here
 
 # pcap_select IN OUT FILTER: the frames of IN matching a tcpdump filter
 pcap_select() {

@@ -42,6 +42,13 @@ matrix_lines() {
 			{ echo "$where: iters '$iters' must be a number >= 5" >&2; err=1; continue; }
 		[[ "$loss" =~ ^[0-9]+$ ]] && [ "$loss" -le 100 ] ||
 			{ echo "$where: loss '$loss' must be 0..100" >&2; err=1; continue; }
+		if [[ " $extra " == *" ours:"* ]] && [ "$peer" != ours ]; then
+			echo "$where: ours:FLAG in a group without our tool" >&2; err=1; continue
+		fi
+		if [[ " $extra " == *" ours:--link=xdp "* ]] && [[ ",$mtus," == *",4096,"* ]]; then
+			echo "$where: ours:--link=xdp needs path MTU 1024 (AF_XDP refuses MTU 9000)" >&2
+			err=1; continue
+		fi
 		[ "$tier" = quick ] && [ "$ltier" != quick ] && continue
 		for mtu in ${mtus//,/ }; do
 			case "$mtu" in 1024|4096) ;; *) echo "$where: MTU '$mtu' is not 1024 or 4096" >&2; err=1; continue ;; esac

@@ -3,6 +3,19 @@
 # right order, the captures, then the checks of lib/check.sh. Each run
 # writes its files into $RUN_DIR and its verdict into $RUN_DIR/result.
 
+# xdp_available: can our tools open the AF_XDP port on $NET_US_IF? Asked
+# once (roce-pingpong opens its port, then fails to reach a server on
+# loopback); "no" only when the port says AF_XDP is not supported or not
+# permitted here: any other trouble is the runs' to report.
+xdp_available() {
+	if [ ! -f "$WORK/xdp-probe" ]; then
+		timeout 20 ip netns exec "$NET_US" "$(ours_tool rc_pingpong)" --netdev "$NET_US_IF" \
+			--ip "$NET_US_IP" --link xdp --timeout 1 -p 9 127.0.0.1 >"$WORK/xdp-probe.out" 2>&1
+		grep -m1 -E ': (unsupported|perm): --link xdp:' "$WORK/xdp-probe.out" >"$WORK/xdp-probe"
+	fi
+	[ ! -s "$WORK/xdp-probe" ]
+}
+
 run_ours() { # id tool role mtu size iters loss extra
 	local id=$1 tool=$2 role=$3 mtu=$4 size=$5 iters=$6 loss=$7 extra=$8 bin
 	local rc_ours rc_rxe perf_tool=$tool
@@ -10,6 +23,10 @@ run_ours() { # id tool role mtu size iters loss extra
 	bin=$(ours_tool "$perf_tool")
 	if [ ! -x "$bin" ]; then
 		fail "our tool $(basename "$bin") is not built ($bin)"
+		return
+	fi
+	if uses_xdp "$extra" && ! xdp_available; then
+		skip "AF_XDP unavailable here: $(cat "$WORK/xdp-probe")"
 		return
 	fi
 	capture_start br0 wire
@@ -98,6 +115,7 @@ run_one() { # id peer tool role mtu size iters loss extra
 	mkdir -p "$RUN_DIR"
 	: >"$RUN_DIR/fail"
 	: >"$RUN_DIR/notes"
+	: >"$RUN_DIR/skip"
 	: >"$RUN_DIR/cmd.txt"
 	cp "$WORK/rxe-counters" "$RUN_DIR/rxe-counters.before" 2>/dev/null
 	A_JOB=
@@ -139,12 +157,14 @@ run_one() { # id peer tool role mtu size iters loss extra
 		echo "$id" >>"$WORK/clean-recoveries"
 	fi
 	local secs=$((SECONDS - t0)) status=PASS
+	[ -s "$RUN_DIR/skip" ] && status=SKIP
 	[ -s "$RUN_DIR/fail" ] && status=FAIL
 	echo "$status" >"$RUN_DIR/result"
 	printf '%s\t%s\t%s\t%s\n' "$id" "$status" "$secs" "$(paste -sd';' "$RUN_DIR/fail")" >>"$out/results.tsv"
 	{
 		printf '%-4s %-34s %3ds\n' "$status" "$id" "$secs"
 		sed 's/^/       FAIL: /' "$RUN_DIR/fail"
+		sed 's/^/       SKIP: /' "$RUN_DIR/skip"
 		sed 's/^/       /' "$RUN_DIR/notes"
 	} | tee -a "$out/summary.txt"
 }

@@ -3,14 +3,38 @@
 # tools (in $NET_US), sourced by tests/interop/run.
 #
 # Both sides get the same -s/-n/-m and extra flags, as one would type them
-# on two hosts; the client names the server's IPv4 address last.
+# on two hosts; the client names the server's IPv4 address last. An extra
+# word ours:FLAG goes to our tool only, as FLAG (ours:--link=xdp: our side
+# on the AF_XDP port).
 
 OOB_PORT=18515  # ibv_rc_pingpong's and perftest's default TCP port
+
+# extra_for ours|rxe EXTRA: the extra flags of that side
+extra_for() {
+	local who=$1 w out=() words
+	read -ra words <<<"$2"
+	for w in ${words[@]+"${words[@]}"}; do
+		case "$w" in
+		ours:*) if [ "$who" = ours ]; then out+=("${w#ours:}"); fi ;;
+		*) out+=("$w") ;;
+		esac
+	done
+	echo "${out[*]}"
+}
+
+# uses_xdp EXTRA: does our side run on the AF_XDP port?
+uses_xdp() {
+	case " $(extra_for ours "$1") " in
+	*" --link=xdp "*|*" --link xdp "*) return 0 ;;
+	esac
+	return 1
+}
 
 # rxe_cmd TOOL SIZE ITERS MTU EXTRA [SERVER_IP]: the guest's command line
 # ($RNI_RXE and $RNI_GID expand in the guest: the RoCE v2 IPv4 GID index)
 rxe_cmd() {
-	local tool=$1 size=$2 iters=$3 mtu=$4 extra=$5 server=${6:-}
+	local tool=$1 size=$2 iters=$3 mtu=$4 extra server=${6:-}
+	extra=$(extra_for rxe "$5")
 	case "$tool" in
 	rc_pingpong)
 		echo "ibv_rc_pingpong -d \$RNI_RXE -g \$RNI_GID -s $size -n $iters -m $mtu $extra $server" ;;
@@ -30,7 +54,8 @@ ours_tool() {
 # ours_cmd TOOL SIZE ITERS MTU EXTRA [SERVER_IP]: our command line, run in
 # $NET_US on roce0 with our address
 ours_cmd() {
-	local tool=$1 size=$2 iters=$3 mtu=$4 extra=$5 server=${6:-} bin
+	local tool=$1 size=$2 iters=$3 mtu=$4 extra server=${6:-} bin
+	extra=$(extra_for ours "$5")
 	bin=$(ours_tool "$tool")
 	case "$tool" in
 	rc_pingpong)
