@@ -12,18 +12,6 @@
 
 /* ---- transmit --------------------------------------------------------------- */
 
-/* xorshift64*: the loss fault's dice (one stream per port) */
-static uint64_t prng_next(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*s = x;
-	return x * 0x2545F4914F6CDD1Dull;
-}
-
 /* Whether the frame may go out; refusals are counted, and "taken". */
 static bool tx_check(struct roce_afpacket *afp, const struct roce_frame *f)
 {
@@ -38,7 +26,7 @@ static bool tx_check(struct roce_afpacket *afp, const struct roce_frame *f)
 		return false;
 	}
 	if (afp->loss_thresh &&
-	    (afp->loss_all || prng_next(&afp->prng) < afp->loss_thresh)) {
+	    (afp->loss_all || netdev_prng_next(&afp->prng) < afp->loss_thresh)) {
 		afp_count(&afp->st.tx_fault_drops, 1);
 		return false;
 	}

@@ -31,6 +31,7 @@
 #include "roce/link.h"
 #include "roce/params.h"
 #include "link/arp.h"
+#include "link/netdev_util.h"
 
 struct roce_afpacket;
 
@@ -160,7 +161,6 @@ int afp_err(struct roce_afpacket *afp, char *err, size_t errlen, int status,
 	    int errnum, const char *what);
 int afp_fail(char *err, size_t errlen, int status, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-int afp_errno_status(int errnum);
 int afp_query_iface(struct roce_afpacket *afp, char *err, size_t errlen);
 int afp_open_mode(struct roce_afpacket *afp, enum roce_afpacket_mode mode,
 		  char *err, size_t errlen);

@@ -95,12 +95,12 @@ static int arp_socket(int ifindex, int *out)
 	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(ETH_P_ARP));
 
 	if (fd < 0)
-		return afp_errno_status(errno);
+		return netdev_errno_status(errno);
 	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
 		int e = errno;
 
 		close(fd);
-		return afp_errno_status(e);
+		return netdev_errno_status(e);
 	}
 	*out = fd;
 	return ROCE_OK;
@@ -156,7 +156,7 @@ int roce_arp_resolve(const char *ifname, const uint8_t our_mac[6],
 		int wait = left < ROCE_ARP_RETRY_MS ? (int)left : (int)ROCE_ARP_RETRY_MS;
 
 		if (send(fd, req, sizeof(req), 0) < 0) {
-			st = afp_errno_status(errno);
+			st = netdev_errno_status(errno);
 			break;
 		}
 		if (wait_reply(fd, ip, wait, mac)) {

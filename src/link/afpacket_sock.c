@@ -25,31 +25,6 @@
 
 /* ---- errors --------------------------------------------------------------- */
 
-int afp_errno_status(int errnum)
-{
-	switch (errnum) {
-	case EPERM:
-	case EACCES:
-		return ROCE_E_PERM;
-	case ENODEV:
-	case ENXIO:
-		return ROCE_E_NOENT;
-	case ENETDOWN:
-		return ROCE_E_LINK_DOWN;
-	case ENOMEM:
-	case ENOBUFS:
-		return ROCE_E_NOMEM;
-	case EADDRINUSE:
-		return ROCE_E_EXISTS;
-	case ENOPROTOOPT:
-	case EPROTONOSUPPORT:
-	case EAFNOSUPPORT:
-		return ROCE_E_UNSUPPORTED;
-	default:
-		return ROCE_E_IO;
-	}
-}
-
 static void verr(char *err, size_t errlen, const char *fmt, va_list ap)
 {
 	if (err && errlen)
@@ -71,7 +46,7 @@ int afp_err(struct roce_afpacket *afp, char *err, size_t errlen, int status,
 	    int errnum, const char *what)
 {
 	if (!status)
-		status = afp_errno_status(errnum);
+		status = netdev_errno_status(errnum);
 	return afp_fail(err, errlen, status, "%s: %s: %s%s", afp->ifname, what,
 		    strerror(errnum),
 		    status == ROCE_E_PERM ? " (AF_PACKET needs CAP_NET_RAW)" : "");
@@ -292,7 +267,7 @@ int afp_hold_port(struct roce_afpacket *afp, char *err, size_t errlen)
 		if (e == EADDRNOTAVAIL)
 			return ROCE_OK;
 		inet_ntop(AF_INET, &sin.sin_addr, a, sizeof(a));
-		return afp_fail(err, errlen, afp_errno_status(e),
+		return afp_fail(err, errlen, netdev_errno_status(e),
 			    "%s: cannot hold UDP %s:%u: %s%s", afp->ifname, a,
 			    afp->udp_port, strerror(e), e == EADDRINUSE
 			    ? " (another RoCE stack, e.g. rxe, owns the port)" : "");

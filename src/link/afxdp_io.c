@@ -16,22 +16,10 @@
 
 /* ---- transmit --------------------------------------------------------------- */
 
-/* xorshift64*: the loss fault's dice (one stream per port) */
-static uint64_t prng_next(uint64_t *s)
-{
-	uint64_t x = *s;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*s = x;
-	return x * 0x2545F4914F6CDD1Dull;
-}
-
 bool afx_lose(struct roce_afxdp *afx)
 {
 	if (!afx->loss_thresh ||
-	    (!afx->loss_all && prng_next(&afx->prng) >= afx->loss_thresh))
+	    (!afx->loss_all && netdev_prng_next(&afx->prng) >= afx->loss_thresh))
 		return false;
 	afx_count(&afx->st.tx_fault_drops, 1);
 	return true;

@@ -25,6 +25,7 @@
 #include "roce/link.h"
 #include "link/afxdp_fifo.h"
 #include "link/arp.h"
+#include "link/netdev_util.h"
 
 #define AFX_NEIGH 8             /* ARP replies remembered */
 

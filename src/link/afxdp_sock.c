@@ -50,34 +50,11 @@ int afx_fail(char *err, size_t errlen, int status, const char *fmt, ...)
 	return status;
 }
 
-static int errno_status(int errnum)
-{
-	switch (errnum) {
-	case EPERM:
-	case EACCES:
-		return ROCE_E_PERM;
-	case ENODEV:
-	case ENXIO:
-		return ROCE_E_NOENT;
-	case ENETDOWN:
-		return ROCE_E_LINK_DOWN;
-	case ENOMEM:
-	case ENOBUFS:
-		return ROCE_E_NOMEM;
-	case EOPNOTSUPP:
-	case EAFNOSUPPORT:
-	case EPROTONOSUPPORT:
-		return ROCE_E_UNSUPPORTED;
-	default:
-		return ROCE_E_IO;
-	}
-}
-
 /* "<ifname>: <what>: <strerror>[ hint]" */
 static int afx_err(struct roce_afxdp *afx, char *err, size_t errlen, int errnum,
 		   const char *what)
 {
-	int st = errno_status(errnum);
+	int st = netdev_errno_status(errnum);
 
 	return afx_fail(err, errlen, st, "%s: %s: %s%s", afx->ifname, what,
 			strerror(errnum), st == ROCE_E_PERM ? PRIV_HINT : "");
@@ -197,7 +174,7 @@ static int choose_mode(struct roce_afxdp *afx, enum roce_afxdp_mode want,
 			return ROCE_OK;
 		}
 		if (want == ROCE_AFX_NATIVE || rc == -EPERM) {
-			int st = errno_status(-rc);
+			int st = netdev_errno_status(-rc);
 
 			if (st == ROCE_E_IO)
 				st = ROCE_E_UNSUPPORTED;
@@ -209,10 +186,10 @@ static int choose_mode(struct roce_afxdp *afx, enum roce_afxdp_mode want,
 	}
 	rc = probe_mode(afx, XDP_FLAGS_SKB_MODE);
 	if (rc)
-		return afx_fail(err, errlen, errno_status(-rc),
+		return afx_fail(err, errlen, netdev_errno_status(-rc),
 				"%s: cannot attach an XDP program (generic): %s%s",
 				afx->ifname, strerror(-rc),
-				errno_status(-rc) == ROCE_E_PERM ? PRIV_HINT : "");
+				netdev_errno_status(-rc) == ROCE_E_PERM ? PRIV_HINT : "");
 	afx->mode = ROCE_AFX_GENERIC;
 	*flags = XDP_FLAGS_SKB_MODE;
 	return ROCE_OK;
@@ -275,11 +252,11 @@ static int attach_share_prog(struct roce_afxdp *afx, uint32_t flags,
 		rc = bpf_xdp_attach(afx->ifindex, afx->prog_fd,
 				    flags | XDP_FLAGS_UPDATE_IF_NOEXIST, NULL);
 	if (rc)
-		return afx_fail(err, errlen, errno_status(-rc),
+		return afx_fail(err, errlen, netdev_errno_status(-rc),
 				"%s: the RoCE-only XDP program: %s%s", afx->ifname,
 				strerror(-rc), -rc == EBUSY || -rc == EEXIST ?
 				" (the interface already has an XDP program)" :
-				errno_status(-rc) == ROCE_E_PERM ? PRIV_HINT : "");
+				netdev_errno_status(-rc) == ROCE_E_PERM ? PRIV_HINT : "");
 	afx->xdp_flags = flags;
 	return ROCE_OK;
 }
@@ -314,7 +291,7 @@ int afx_open_socket(struct roce_afxdp *afx, enum roce_afxdp_mode want,
 	 * may we use it */
 	fd = socket(AF_XDP, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		return afx_fail(err, errlen, errno_status(errno),
+		return afx_fail(err, errlen, netdev_errno_status(errno),
 				"%s: AF_XDP socket: %s%s", afx->ifname, strerror(errno),
 				errno == EPERM || errno == EACCES ? PRIV_HINT :
 				errno == EAFNOSUPPORT ? " (kernel without CONFIG_XDP_SOCKETS)" : "");
