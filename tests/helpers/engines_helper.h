@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Two engines on raw-Ethernet ports, for the programs afp_engines
+ * (AF_PACKET) and afx_engines (AF_XDP): the verbs objects of a side, the
+ * connection as perftest makes it, posting and waiting for completions,
+ * and one round of WRITE, READ, SEND and WRITE back that must leave
+ * exactly the right bytes in memory. The ports are the programs' own.
+ * Header-only, like afp_helper.h.
+ */
+#ifndef ROCE_TEST_ENGINES_HELPER_H
+#define ROCE_TEST_ENGINES_HELPER_H
+
+#include "afp_helper.h"
+#include "roce/counters.h"
+#include "roce/verbs.h"
+
+#define H_BUF (4u << 20)
+
+struct h_side {
+	struct roce_context *ctx;
+	struct roce_pd *pd;
+	struct roce_cq *scq, *rcq;
+	struct roce_qp *qp;
+	struct roce_mr *mr;
+	uint8_t *buf;
+	uint8_t peer_mac[6];
+};
+
+struct h_pair {
+	struct h_side a, b;
+	bool threads;           /* the engines run on threads of their own */
+	void (*dump)(void);     /* both sides' port and engine counters */
+};
+
+/* An engine on port with address ip: PD, CQs, an RC QP, H_BUF of DDR
+ * registered for local write, remote write and remote read. */
+static inline void h_side_open(struct h_side *s, struct roce_port *port, uint32_t ip)
+{
+	struct roce_context_attr ca = { 0 };
+	struct roce_qp_init_attr qa = { 0 };
+
+	memcpy(ca.mac, port->mac, 6);
+	ca.ip = ip;
+	ca.port = port;
+	CHECK_OK(roce_open(&ca, &s->ctx));
+	s->pd = roce_alloc_pd(s->ctx);
+	s->scq = roce_create_cq(s->ctx, 1024);
+	s->rcq = roce_create_cq(s->ctx, 1024);
+	CHECK(s->pd && s->scq && s->rcq, "pd/cq");
+	qa.send_cq = s->scq;
+	qa.recv_cq = s->rcq;
+	qa.qp_type = ROCE_QPT_RC;
+	qa.cap.max_send_wr = qa.cap.max_recv_wr = 256;
+	qa.cap.max_send_sge = qa.cap.max_recv_sge = 1;
+	s->qp = roce_create_qp(s->pd, &qa);
+	s->buf = roce_mem_alloc(s->ctx, H_BUF, 4096);
+	CHECK(s->qp && s->buf, "qp/buf");
+	memset(s->buf, 0, H_BUF);
+	s->mr = roce_reg_mr(s->pd, s->buf, H_BUF, ROCE_ACCESS_LOCAL_WRITE |
+			    ROCE_ACCESS_REMOTE_WRITE | ROCE_ACCESS_REMOTE_READ);
+	CHECK(s->mr, "mr");
+}
+
+/* RESET -> INIT -> RTR -> RTS toward peer, as perftest does. */
+static inline void h_side_connect(const struct h_pair *p, struct h_side *s,
+				  const struct h_side *peer, uint32_t peer_ip,
+				  enum roce_mtu mtu, uint32_t my_psn, uint32_t peer_psn)
+{
+	struct roce_qp_attr at = { 0 };
+
+	at.qp_state = ROCE_QPS_INIT;
+	at.qp_access_flags = ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
+			     ROCE_ACCESS_REMOTE_READ;
+	at.pkey = 0xFFFF;
+	CHECK_OK(roce_modify_qp(s->qp, &at, ROCE_QP_STATE | ROCE_QP_ACCESS_FLAGS |
+				ROCE_QP_PKEY_INDEX));
+	at.qp_state = ROCE_QPS_RTR;
+	at.path_mtu = mtu;
+	at.dest_qp_num = roce_qp_num(peer->qp);
+	at.rq_psn = peer_psn;
+	at.max_dest_rd_atomic = 16;
+	at.min_rnr_timer = 1;
+	at.ah_attr.dest_ip = peer_ip;
+	memcpy(at.ah_attr.dest_mac, s->peer_mac, 6);
+	CHECK_OK(roce_modify_qp(s->qp, &at, ROCE_QP_STATE | ROCE_QP_AV |
+				ROCE_QP_PATH_MTU | ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN |
+				ROCE_QP_MAX_DEST_RD_ATOMIC | ROCE_QP_MIN_RNR_TIMER));
+	at.qp_state = ROCE_QPS_RTS;
+	at.sq_psn = my_psn;
+	/* ~16 ms: veth through two kernels on a loaded machine. Engine
+	 * threads may wait for a core for long stretches (more so under
+	 * sanitizers): perftest's 14 (~67 ms) then, so 8 silent rounds take
+	 * half a second of starvation */
+	at.timeout = p->threads ? 14 : 12;
+	at.retry_cnt = 7;
+	at.rnr_retry = 7;
+	at.max_rd_atomic = 16;
+	CHECK_OK(roce_modify_qp(s->qp, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN |
+				ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT | ROCE_QP_RNR_RETRY |
+				ROCE_QP_MAX_QP_RD_ATOMIC));
+}
+
+static inline uint64_t h_cnt(const struct h_side *s, enum roce_cnt id)
+{
+	return roce_cnt_read(roce_device_counters(roce_context_device(s->ctx)), id);
+}
+
+/* The engine's non-zero counters, after a port's line the caller wrote. */
+static inline void h_dump_counters(const struct h_side *s)
+{
+	for (int id = 0; id < ROCE_CNT_COUNT; id++)
+		if (h_cnt(s, (enum roce_cnt)id))
+			fprintf(stderr, " %s %llu", roce_cnt_name(id),
+				(unsigned long long)h_cnt(s, (enum roce_cnt)id));
+	fputc('\n', stderr);
+}
+
+/*
+ * With engine threads, this thread's writes to engine memory and the
+ * engines' own are ordered through the kernel's packet rings, which
+ * ThreadSanitizer cannot see: one poll of each engine takes its lock and
+ * makes the order visible to it.
+ */
+static inline void h_order(struct h_pair *p)
+{
+	if (p->threads) {
+		roce_engine_poll(p->a.ctx);
+		roce_engine_poll(p->b.ctx);
+	}
+}
+
+/* Poll both engines (unless they run on threads) until cq yields one
+ * completion; it must succeed and carry wr_id. On failure, both sides'
+ * counters go to stderr first. */
+static inline struct roce_wc h_wait_wc(struct h_pair *p, struct roce_cq *cq,
+				       uint64_t wr_id)
+{
+	uint64_t end = h_now_ms() + 20000;
+	struct roce_wc wc;
+	int r = 0;
+
+	while (h_now_ms() < end) {
+		if (!p->threads) {
+			roce_engine_poll(p->a.ctx);
+			roce_engine_poll(p->b.ctx);
+		}
+		r = roce_poll_cq(cq, 1, &wc);
+		CHECK(r >= 0, "CQ overflow");
+		if (r)
+			break;
+		if (p->threads)
+			h_sleep_us(20);         /* leave the cores to the engines */
+	}
+	if (r != 1 || wc.status != ROCE_WC_SUCCESS)
+		p->dump();
+	CHECK(r == 1, "no completion for wr %llu", (unsigned long long)wr_id);
+	h_order(p);
+	CHECK(wc.status == ROCE_WC_SUCCESS, "wr %llu: %s", (unsigned long long)wr_id,
+	      roce_wc_status_str(wc.status));
+	CHECK(wc.wr_id == wr_id, "wr_id %llu", (unsigned long long)wc.wr_id);
+	return wc;
+}
+
+/* One signaled work request from s, and its completion. */
+static inline void h_post(struct h_pair *p, struct h_side *s, enum roce_wr_opcode op,
+			  uint64_t id, uint8_t *local, uint32_t len, uint8_t *remote,
+			  const struct h_side *peer)
+{
+	struct roce_sge sge = { (uint64_t)(uintptr_t)local, len, s->mr->lkey };
+	struct roce_send_wr wr = { 0 }, *bad = NULL;
+
+	wr.wr_id = id;
+	wr.opcode = op;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.send_flags = ROCE_SEND_SIGNALED;
+	if (remote) {
+		wr.wr.rdma.remote_addr = (uint64_t)(uintptr_t)remote;
+		wr.wr.rdma.rkey = peer->mr->rkey;
+	}
+	CHECK_OK(roce_post_send(s->qp, &wr, &bad));
+	h_wait_wc(p, s->scq, id);
+}
+
+static inline void h_fill(uint8_t *b, uint32_t n, unsigned seed)
+{
+	for (uint32_t i = 0; i < n; i++)
+		b[i] = h_pat(seed, i);
+}
+
+/* Round k of len bytes: WRITE A->B, READ it back, SEND (up to 8 KB) into
+ * a posted receive, WRITE B->A; each leaves exactly its bytes, and
+ * nothing before or after them. */
+static inline void h_round(struct h_pair *p, unsigned k, uint32_t len)
+{
+	struct h_side *a = &p->a, *b = &p->b;
+	uint8_t *src = a->buf, *dst = b->buf + 4096 + k;
+	uint8_t *back = a->buf + (1u << 20);
+	uint32_t slen = len < 8192 ? len : 8192;
+	struct roce_sge rs = { (uint64_t)(uintptr_t)(b->buf + (2u << 20)), 8192,
+			       b->mr->lkey };
+	struct roce_recv_wr rwr = { .wr_id = 500 + k, .sg_list = &rs, .num_sge = 1 };
+	struct roce_recv_wr *rbad = NULL;
+	struct roce_wc wc;
+
+	memset(dst - 64, 0, len + 128);
+	memset(back, 0, len + 64);
+	h_fill(src, len, k);
+	h_order(p);
+	h_post(p, a, ROCE_WR_RDMA_WRITE, 100 + k, src, len, dst, b);
+	CHECK(!memcmp(dst, src, len), "%u B: WRITE data differs", len);
+	CHECK(dst[len] == 0 && dst[-1] == 0, "%u B: WRITE spilled", len);
+	h_post(p, a, ROCE_WR_RDMA_READ, 200 + k, back, len, dst, b);
+	CHECK(!memcmp(back, src, len), "%u B: READ data differs", len);
+	CHECK(back[len] == 0, "%u B: READ spilled", len);
+
+	memset(b->buf + (2u << 20), 0, 8192);
+	h_order(p);
+	CHECK_OK(roce_post_recv(b->qp, &rwr, &rbad));
+	h_fill(src, slen, 77 + k);
+	h_post(p, a, ROCE_WR_SEND, 300 + k, src, slen, NULL, NULL);
+	wc = h_wait_wc(p, b->rcq, 500 + k);
+	CHECK(wc.opcode == ROCE_WC_RECV && wc.byte_len == slen, "recv wc %u", wc.byte_len);
+	CHECK(!memcmp(b->buf + (2u << 20), src, slen), "%u B: SEND data differs", slen);
+
+	h_fill(b->buf + (3u << 20), len, 900 + k);
+	h_order(p);
+	h_post(p, b, ROCE_WR_RDMA_WRITE, 400 + k, b->buf + (3u << 20), len,
+	       a->buf + (3u << 20), a);
+	CHECK(!memcmp(a->buf + (3u << 20), b->buf + (3u << 20), len),
+	      "%u B: B->A WRITE differs", len);
+}
+
+static inline void h_side_close(struct h_side *s)
+{
+	roce_destroy_qp(s->qp);
+	roce_dereg_mr(s->mr);
+	roce_mem_free(s->ctx, s->buf);
+	roce_destroy_cq(s->scq);
+	roce_destroy_cq(s->rcq);
+	roce_dealloc_pd(s->pd);
+	roce_close(s->ctx);
+}
+
+#endif
