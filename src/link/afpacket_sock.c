@@ -7,16 +7,12 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <linux/ethtool.h>
 #include <linux/if_ether.h>
-#include <linux/sockios.h>
 #include <linux/if_packet.h>
-#include <net/if_arp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "link/afpacket_filter.h"
@@ -54,92 +50,18 @@ int afp_err(struct roce_afpacket *afp, char *err, size_t errlen, int status,
 
 /* ---- interface ---------------------------------------------------------- */
 
-/*
- * The carrier itself, as the driver reports it (ETHTOOL_GLINK, no privilege
- * needed). IFF_RUNNING is the fallback for drivers without it: it follows
- * the operational state, which the kernel's link watch updates later (up
- * to a second after "ip link set up"), and which reads as "running" while
- * still unknown.
- */
-static bool carrier(int fd, struct ifreq *ifr, short flags)
-{
-	struct ethtool_value ev = { .cmd = ETHTOOL_GLINK };
-	struct ifreq q = *ifr;
-
-	q.ifr_data = (char *)&ev;
-	if (ioctl(fd, SIOCETHTOOL, &q) == 0)
-		return ev.data != 0;
-	return (flags & IFF_RUNNING) != 0;
-}
-
-/* Up, and with a carrier within ROCE_AFP_CARRIER_WAIT_MS (a link that
- * was just brought up may take a moment); *flags gets SIOCGIFFLAGS. */
-static int wait_carrier(struct roce_afpacket *afp, int fd, struct ifreq *ifr,
-			short *flags, bool *link, char *err, size_t errlen)
-{
-	for (unsigned ms = 0;; ms += 10) {
-		struct timespec ts = { 0, 10 * 1000000L };
-
-		if (ioctl(fd, SIOCGIFFLAGS, ifr) < 0)
-			return afp_err(afp, err, errlen, 0, errno, "SIOCGIFFLAGS");
-		*flags = ifr->ifr_flags;
-		*link = (*flags & IFF_UP) && carrier(fd, ifr, *flags);
-		if (!(*flags & IFF_UP) || *link || ms >= ROCE_AFP_CARRIER_WAIT_MS)
-			return ROCE_OK;
-		nanosleep(&ts, NULL);
-	}
-}
-
 int afp_query_iface(struct roce_afpacket *afp, char *err, size_t errlen)
 {
-	struct ifreq ifr;
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	int st = ROCE_OK;
-	short flags = 0;
-	bool link = false;
+	struct netdev_info ni;
+	int st = netdev_query(afp->ifname, " (AF_PACKET needs CAP_NET_RAW)", &ni,
+			      err, errlen);
 
-	if (fd < 0)
-		return afp_err(afp, err, errlen, 0, errno, "socket");
-	memset(&ifr, 0, sizeof(ifr));
-	memcpy(ifr.ifr_name, afp->ifname, sizeof(afp->ifname));
-	if (ioctl(fd, SIOCGIFINDEX, &ifr) < 0) {
-		st = errno == ENODEV
-			? afp_fail(err, errlen, ROCE_E_NOENT, "%s: no such interface",
-			       afp->ifname)
-			: afp_err(afp, err, errlen, 0, errno, "SIOCGIFINDEX");
-		goto out;
-	}
-	afp->ifindex = ifr.ifr_ifindex;
-	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0) {
-		st = afp_err(afp, err, errlen, 0, errno, "SIOCGIFHWADDR");
-		goto out;
-	}
-	if (ifr.ifr_hwaddr.sa_family != ARPHRD_ETHER) {
-		st = afp_fail(err, errlen, ROCE_E_UNSUPPORTED,
-			  "%s: not an Ethernet interface (ARP hardware type %d)",
-			  afp->ifname, ifr.ifr_hwaddr.sa_family);
-		goto out;
-	}
-	memcpy(afp->if_mac, ifr.ifr_hwaddr.sa_data, 6);
-	if (ioctl(fd, SIOCGIFMTU, &ifr) < 0) {
-		st = afp_err(afp, err, errlen, 0, errno, "SIOCGIFMTU");
-		goto out;
-	}
-	afp->mtu = (unsigned)ifr.ifr_mtu;
-	st = wait_carrier(afp, fd, &ifr, &flags, &link, err, errlen);
 	if (st)
-		goto out;
-	if (!(flags & IFF_UP))
-		st = afp_fail(err, errlen, ROCE_E_LINK_DOWN,
-			  "%s: interface is down (ip link set %s up)",
-			  afp->ifname, afp->ifname);
-	else if (!link)
-		st = afp_fail(err, errlen, ROCE_E_LINK_DOWN,
-			  "%s: interface has no carrier (cable, or veth peer down)",
-			  afp->ifname);
-out:
-	close(fd);
-	return st;
+		return st;
+	afp->ifindex = ni.ifindex;
+	memcpy(afp->if_mac, ni.mac, 6);
+	afp->mtu = ni.mtu;
+	return ROCE_OK;
 }
 
 /* ---- sockets ---------------------------------------------------------------- */

@@ -10,11 +10,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/bpf.h>
-#include <linux/ethtool.h>
 #include <linux/if_link.h>
 #include <linux/if_xdp.h>
-#include <linux/sockios.h>
-#include <net/if_arp.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -62,76 +59,17 @@ static int afx_err(struct roce_afxdp *afx, char *err, size_t errlen, int errnum,
 
 /* ---- interface ---------------------------------------------------------- */
 
-static bool carrier(int fd, const struct ifreq *ifr, short flags)
-{
-	struct ethtool_value ev = { .cmd = ETHTOOL_GLINK };
-	struct ifreq q = *ifr;
-
-	q.ifr_data = (char *)&ev;
-	if (ioctl(fd, SIOCETHTOOL, &q) == 0)
-		return ev.data != 0;
-	return (flags & IFF_RUNNING) != 0;
-}
-
 int afx_query_iface(struct roce_afxdp *afx, char *err, size_t errlen)
 {
-	struct ifreq ifr;
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	int st = ROCE_OK;
-	bool link = false;
-	short flags = 0;
+	struct netdev_info ni;
+	int st = netdev_query(afx->ifname, PRIV_HINT, &ni, err, errlen);
 
-	if (fd < 0)
-		return afx_err(afx, err, errlen, errno, "socket");
-	memset(&ifr, 0, sizeof(ifr));
-	memcpy(ifr.ifr_name, afx->ifname, sizeof(afx->ifname));
-	if (ioctl(fd, SIOCGIFINDEX, &ifr) < 0) {
-		st = errno == ENODEV
-			? afx_fail(err, errlen, ROCE_E_NOENT, "%s: no such interface",
-				   afx->ifname)
-			: afx_err(afx, err, errlen, errno, "SIOCGIFINDEX");
-		goto out;
-	}
-	afx->ifindex = ifr.ifr_ifindex;
-	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0) {
-		st = afx_err(afx, err, errlen, errno, "SIOCGIFHWADDR");
-		goto out;
-	}
-	if (ifr.ifr_hwaddr.sa_family != ARPHRD_ETHER) {
-		st = afx_fail(err, errlen, ROCE_E_UNSUPPORTED,
-			      "%s: not an Ethernet interface (ARP hardware type %d)",
-			      afx->ifname, ifr.ifr_hwaddr.sa_family);
-		goto out;
-	}
-	memcpy(afx->port.mac, ifr.ifr_hwaddr.sa_data, 6);
-	if (ioctl(fd, SIOCGIFMTU, &ifr) < 0) {
-		st = afx_err(afx, err, errlen, errno, "SIOCGIFMTU");
-		goto out;
-	}
-	afx->mtu = (unsigned)ifr.ifr_mtu;
-	/* a link just brought up may take a moment to report its carrier */
-	for (unsigned ms = 0;; ms += 10) {
-		if (ioctl(fd, SIOCGIFFLAGS, &ifr) < 0) {
-			st = afx_err(afx, err, errlen, errno, "SIOCGIFFLAGS");
-			goto out;
-		}
-		flags = ifr.ifr_flags;
-		link = (flags & IFF_UP) && carrier(fd, &ifr, flags);
-		if (!(flags & IFF_UP) || link || ms >= ROCE_AFP_CARRIER_WAIT_MS)
-			break;
-		nanosleep(&(struct timespec){ 0, 10 * 1000000L }, NULL);
-	}
-	if (!(flags & IFF_UP))
-		st = afx_fail(err, errlen, ROCE_E_LINK_DOWN,
-			      "%s: interface is down (ip link set %s up)",
-			      afx->ifname, afx->ifname);
-	else if (!link)
-		st = afx_fail(err, errlen, ROCE_E_LINK_DOWN,
-			      "%s: interface has no carrier (cable, or veth peer down)",
-			      afx->ifname);
-out:
-	close(fd);
-	return st;
+	if (st)
+		return st;
+	afx->ifindex = ni.ifindex;
+	memcpy(afx->port.mac, ni.mac, 6);
+	afx->mtu = ni.mtu;
+	return ROCE_OK;
 }
 
 /* ---- XDP mode --------------------------------------------------------------- */

@@ -3,7 +3,24 @@
 #ifndef ROCE_LINK_NETDEV_UTIL_H
 #define ROCE_LINK_NETDEV_UTIL_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+/* What a raw-Ethernet port needs to know of its interface. */
+struct netdev_info {
+	int ifindex;
+	uint8_t mac[6];
+	unsigned mtu;           /* interface MTU (IP bytes) */
+};
+
+/*
+ * Index, MAC and MTU of an Ethernet interface that is up with a carrier
+ * (waiting up to ROCE_AFP_CARRIER_WAIT_MS for a link just brought up).
+ * Errors name the interface and the cause; perm_hint is added to a
+ * permission error ("" for none).
+ */
+int netdev_query(const char *ifname, const char *perm_hint,
+		 struct netdev_info *out, char *err, size_t errlen);
 
 /* A system call's errno as a project status: rights, a missing or down
  * interface, memory, a port in use, what the kernel does not support;
