@@ -161,8 +161,7 @@ static inline unsigned ml_nports(const struct roce_memlink *l)
 /* memlink_ring.c */
 int ml_ring_init(struct ml_ring *r, uint32_t frames, uint32_t slot_size);
 void ml_ring_free(struct ml_ring *r);
-unsigned ml_ring_reserve(struct ml_ring *r, unsigned want, uint64_t *pos);
-bool ml_ring_reserve_one(struct ml_ring *r, uint64_t keep, uint64_t *pos);
+unsigned ml_ring_reserve(struct ml_ring *r, unsigned want, uint64_t keep, uint64_t *pos);
 uint64_t ml_ring_room(struct ml_ring *r);
 uint8_t *ml_ring_slot(struct ml_ring *r, uint64_t pos);
 void ml_ring_publish(struct ml_ring *r, uint64_t pos, uint32_t len,

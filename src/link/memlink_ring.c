@@ -38,12 +38,13 @@ static inline uint8_t *slot_data(const struct ml_ring *r, uint64_t pos)
 }
 
 /*
- * Claim up to want consecutive slots; returns how many (0 = ring full) and
- * the first position in *pos. Slots before head are free: the consumer
- * stored head (release) after it stopped reading them, and the acquire
- * load here orders our writes after its reads.
+ * Claim up to want consecutive slots, leaving keep slots free for others;
+ * returns how many (0 = no room) and the first position in *pos. Slots
+ * before head are free: the consumer stored head (release) after it
+ * stopped reading them, and the acquire load here orders our writes after
+ * its reads.
  */
-unsigned ml_ring_reserve(struct ml_ring *r, unsigned want, uint64_t *pos)
+unsigned ml_ring_reserve(struct ml_ring *r, unsigned want, uint64_t keep, uint64_t *pos)
 {
 	uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
 
@@ -56,41 +57,16 @@ unsigned ml_ring_reserve(struct ml_ring *r, unsigned want, uint64_t *pos)
 			t = atomic_load_explicit(&r->tail, memory_order_relaxed);
 			continue;
 		}
-		k = r->size - used;
+		if (r->size - used <= keep)
+			return 0;
+		k = r->size - used - keep;
 		if (k > want)
 			k = want;
-		if (!k)
-			return 0;
 		if (atomic_compare_exchange_weak_explicit(&r->tail, &t, t + k,
 							  memory_order_relaxed,
 							  memory_order_relaxed)) {
 			*pos = t;
 			return (unsigned)k;
-		}
-	}
-}
-
-/* Claim one slot if more than keep slots are free (keep: a margin left
- * for others); false otherwise. */
-bool ml_ring_reserve_one(struct ml_ring *r, uint64_t keep, uint64_t *pos)
-{
-	uint64_t t = atomic_load_explicit(&r->tail, memory_order_relaxed);
-
-	for (;;) {
-		uint64_t h = atomic_load_explicit(&r->head, memory_order_acquire);
-		uint64_t used = t - h;
-
-		if (used > r->size) {   /* t was stale: head passed it */
-			t = atomic_load_explicit(&r->tail, memory_order_relaxed);
-			continue;
-		}
-		if (r->size - used <= keep)
-			return false;
-		if (atomic_compare_exchange_weak_explicit(&r->tail, &t, t + 1,
-							  memory_order_relaxed,
-							  memory_order_relaxed)) {
-			*pos = t;
-			return true;
 		}
 	}
 }

@@ -25,7 +25,7 @@ void ml_batch_flush(struct ml_port *self)
 		return;
 	if (l->delay_ns)
 		visible = ml_now(l) + l->delay_ns;
-	k = ml_ring_reserve(&d->ring, b->n, &pos);
+	k = ml_ring_reserve(&d->ring, b->n, 0, &pos);
 	for (unsigned i = 0; i < k; i++)
 		ml_ring_put(&d->ring, pos + i, &b->e[i], visible);
 	for (unsigned i = 0; i < b->n; i++)
@@ -292,8 +292,8 @@ static uint8_t *ml_tx_get(void *ctx, const uint8_t *dst_mac, uint32_t len)
 	if (!d || d == s)
 		return NULL;
 	/* lossless: the margin room_for() keeps, so both paths pause alike */
-	if (!ml_ring_reserve_one(&d->ring, l->lossless ? 1 + ROCE_MEMLINK_HOLD_SLOTS : 0,
-				 &pos))
+	if (!ml_ring_reserve(&d->ring, 1, l->lossless ? 1 + ROCE_MEMLINK_HOLD_SLOTS : 0,
+			     &pos))
 		return NULL;
 	s->zc_ring = &d->ring;
 	s->zc_pos = pos;
