@@ -223,14 +223,6 @@ static inline void cpu_relax(void)
 #endif
 }
 
-static uint64_t thread_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* Empty polls between two looks at the clock while spinning. */
 #define IDLE_CHECK_POLLS 256
 
@@ -266,7 +258,7 @@ static void *engine_thread(void *arg)
 			if (++empty < IDLE_CHECK_POLLS)
 				continue;
 			empty = 0;
-			now = thread_now_ns();
+			now = mono_ns(NULL);
 			if (!idle_since)
 				idle_since = now;
 			if (now - idle_since < (uint64_t)after_us * 1000u)

@@ -173,18 +173,15 @@ size_t roce_icrc_hdr_len(const uint8_t *l3)
 	return ip + ROCE_UDP_HLEN + ROCE_BTH_LEN;
 }
 
-/* Copy the headers from l3 (n bytes: IP, UDP, BTH) after 8 x 0xFF (the
- * masked LRH) into ps, with the variant fields set to ones. */
-static void icrc_masked_hdrs(uint8_t *ps, const uint8_t *l3, size_t n)
+/* Set the variant fields of the IP, UDP and BTH headers at h (a copy of
+ * the frame from l3; ip_len: 20 or 40) to ones, as the ICRC masks them. */
+static void icrc_mask(uint8_t *h, size_t ip_len)
 {
-	size_t ip_len = n - ROCE_UDP_HLEN - ROCE_BTH_LEN;
-	struct roce_udp_hdr *udp;
-	struct roce_bth *bth;
+	struct roce_udp_hdr *udp = (struct roce_udp_hdr *)(h + ip_len);
+	struct roce_bth *bth = (struct roce_bth *)(udp + 1);
 
-	memset(ps, 0xFF, 8);
-	memcpy(ps + 8, l3, n);
 	if (ip_len == ROCE_IPV6_HLEN) {
-		struct roce_ipv6_hdr *ip6 = (struct roce_ipv6_hdr *)(ps + 8);
+		struct roce_ipv6_hdr *ip6 = (struct roce_ipv6_hdr *)h;
 
 		/* traffic class and flow label: all but the version nibble */
 		ip6->ver_tc_flow[0] |= 0x0F;
@@ -192,15 +189,13 @@ static void icrc_masked_hdrs(uint8_t *ps, const uint8_t *l3, size_t n)
 			ip6->ver_tc_flow[3] = 0xFF;
 		ip6->hop_limit = 0xFF;
 	} else {
-		struct roce_ipv4_hdr *ip4 = (struct roce_ipv4_hdr *)(ps + 8);
+		struct roce_ipv4_hdr *ip4 = (struct roce_ipv4_hdr *)h;
 
 		ip4->tos = 0xFF;
 		ip4->ttl = 0xFF;
 		ip4->check[0] = ip4->check[1] = 0xFF;
 	}
-	udp = (struct roce_udp_hdr *)(ps + 8 + ip_len);
 	udp->check[0] = udp->check[1] = 0xFF;
-	bth = (struct roce_bth *)(udp + 1);
 	bth->resv8a = 0xFF;
 }
 
@@ -209,7 +204,10 @@ uint32_t roce_icrc_begin(const uint8_t *l3)
 	uint8_t ps[8 + ROCE_IPV6_HLEN + ROCE_UDP_HLEN + ROCE_BTH_LEN];
 	size_t n = roce_icrc_hdr_len(l3);
 
-	icrc_masked_hdrs(ps, l3, n);
+	/* 8 x 0xFF stands for the masked LRH; then the masked headers */
+	memset(ps, 0xFF, 8);
+	memcpy(ps + 8, l3, n);
+	icrc_mask(ps + 8, n - ROCE_UDP_HLEN - ROCE_BTH_LEN);
 	return roce_crc32(0, ps, 8 + n);
 }
 
@@ -234,8 +232,9 @@ uint32_t roce_icrc(const uint8_t *l3, size_t len)
 	if (len <= ICRC_ONE_CALL) {
 		uint8_t ps[8 + ICRC_ONE_CALL];
 
-		icrc_masked_hdrs(ps, l3, n);
-		copy_short(ps + 8 + n, l3 + n, len - n);
+		memset(ps, 0xFF, 8);
+		copy_short(ps + 8, l3, len);
+		icrc_mask(ps + 8, n - ROCE_UDP_HLEN - ROCE_BTH_LEN);
 		return roce_crc32(0, ps, 8 + len);
 	}
 	return roce_crc32(roce_icrc_begin(l3), l3 + n, len - n);
