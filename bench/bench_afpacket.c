@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/util.h"
 #include "roce/afpacket.h"
 #include "roce/params.h"
 #include "roce/status.h"
@@ -39,30 +40,10 @@ static void on_signal(int sig)
 	g_stop = 1;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-	char cmd[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	return system(cmd);
-}
-
 static void teardown(void)
 {
-	sh("ip netns del %s 2>/dev/null", g_nsa);
-	sh("ip netns del %s 2>/dev/null", g_nsb);
+	bench_sh("ip netns del %s 2>/dev/null", g_nsa);
+	bench_sh("ip netns del %s 2>/dev/null", g_nsb);
 }
 
 static int setup(void)
@@ -74,10 +55,10 @@ static int setup(void)
 	snprintf(g_ifa, sizeof(g_ifa), "bafa%d", pid);
 	snprintf(g_ifb, sizeof(g_ifb), "bafb%d", pid);
 	atexit(teardown);
-	if (sh("ip netns add %s && ip netns add %s", g_nsa, g_nsb) ||
-	    sh("ip link add %s netns %s mtu 9000 type veth peer name %s netns %s mtu 9000",
+	if (bench_sh("ip netns add %s && ip netns add %s", g_nsa, g_nsb) ||
+	    bench_sh("ip link add %s netns %s mtu 9000 type veth peer name %s netns %s mtu 9000",
 	       g_ifa, g_nsa, g_ifb, g_nsb) ||
-	    sh("ip -n %s link set %s up && ip -n %s link set %s up",
+	    bench_sh("ip -n %s link set %s up && ip -n %s link set %s up",
 	       g_nsa, g_ifa, g_nsb, g_ifb)) {
 		fprintf(stderr, "bench_afpacket: cannot create namespaces and veth "
 			"(needs root and iproute2)\n");
@@ -137,24 +118,24 @@ static void *receiver(void *arg)
 {
 	struct run *r = arg;
 	struct roce_port *p = roce_afpacket_port(r->b);
-	double t0 = 0, end = now() + r->secs + 1.0;
+	double t0 = 0, end = bench_now() + r->secs + 1.0;
 
-	while (now() < end && !g_stop) {
+	while (bench_now() < end && !g_stop) {
 		struct roce_frame f[ROCE_RX_BURST];
 		unsigned n = roce_port_rx(p, f, ROCE_RX_BURST);
 
 		if (!n)
 			continue;
 		if (!t0)
-			t0 = now();     /* from the first frame on */
+			t0 = bench_now();     /* from the first frame on */
 		for (unsigned i = 0; i < n; i++)
 			r->rx_bytes += f[i].len;
 		r->rcvd += n;
 		roce_port_rx_release(p, n);
-		if (now() - t0 >= r->secs)
+		if (bench_now() - t0 >= r->secs)
 			break;
 	}
-	r->rx_secs = t0 ? now() - t0 : 0;
+	r->rx_secs = t0 ? bench_now() - t0 : 0;
 	atomic_store(&r->stop, true);
 	return NULL;
 }
@@ -210,9 +191,9 @@ static int cmp_double(const void *a, const void *b)
 /* Poll p until one frame arrives, or 1 s. */
 static bool bounce(struct roce_port *p)
 {
-	double end = now() + 1.0;
+	double end = bench_now() + 1.0;
 
-	while (now() < end) {
+	while (bench_now() < end) {
 		struct roce_frame f;
 
 		if (!roce_port_rx(p, &f, 1))
@@ -248,14 +229,14 @@ static int latency(enum roce_afpacket_mode mode, bool csv)
 	}
 	for (unsigned i = 0; i < RTT_ROUNDS && !g_stop; i++) {
 		struct roce_frame e = { fb, 64 };
-		double t0 = now();
+		double t0 = bench_now();
 
 		if (roce_port_tx(roce_afpacket_port(a), &f, 1) != 1 ||
 		    !bounce(roce_afpacket_port(b)) ||
 		    roce_port_tx(roce_afpacket_port(b), &e, 1) != 1 ||
 		    !bounce(roce_afpacket_port(a)))
 			continue;
-		rtt[n++] = (now() - t0) * 1e6;
+		rtt[n++] = (bench_now() - t0) * 1e6;
 	}
 	roce_afpacket_close(a);
 	roce_afpacket_close(b);

@@ -48,6 +48,7 @@
 
 #include "lib/pair.h"
 #include "lib/traffic.h"
+#include "lib/util.h"
 #include "roce/afpacket.h"
 #include "roce/afxdp.h"
 #include "roce/packet.h"
@@ -76,26 +77,6 @@ static char g_log[256];                 /* libbpf/libxdp's last warning */
 
 static void on_signal(int sig) { (void)sig; g_stop = 1; }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-	char cmd[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	return system(cmd);
-}
-
 static void keep_log(const char *fmt, va_list ap)
 {
 	size_t n;
@@ -122,13 +103,13 @@ static int xdp_log(enum libxdp_print_level l, const char *fmt, va_list ap)
 
 static void teardown(void)
 {
-	sh("ip netns del %s 2>/dev/null", g_nsa);
-	sh("ip netns del %s 2>/dev/null", g_nsb);
+	bench_sh("ip netns del %s 2>/dev/null", g_nsa);
+	bench_sh("ip netns del %s 2>/dev/null", g_nsb);
 }
 
 static int set_mtu(unsigned mtu)
 {
-	return sh("ip -n %s link set %s mtu %u && ip -n %s link set %s mtu %u",
+	return bench_sh("ip -n %s link set %s mtu %u && ip -n %s link set %s mtu %u",
 		  g_nsa, g_ifa, mtu, g_nsb, g_ifb, mtu);
 }
 
@@ -267,12 +248,12 @@ static void *sender(void *arg)
 	double t0, end;
 
 	pin(0);
-	t0 = now();
+	t0 = bench_now();
 	while (!atomic_load_explicit(&r->stop, memory_order_relaxed) && !r->err)
 		r->sent += r->xdp ? xdp_tx(r, true)
 				  : roce_port_tx(roce_afpacket_port(r->pa), r->f, BURST);
-	r->tx_secs = now() - t0;
-	for (end = now() + 0.01; r->xdp && now() < end && !r->err;)
+	r->tx_secs = bench_now() - t0;
+	for (end = bench_now() + 0.01; r->xdp && bench_now() < end && !r->err;)
 		r->sent += xdp_tx(r, false);    /* completions still in flight */
 	r->sent /= r->segs;
 	return NULL;
@@ -284,18 +265,18 @@ static void *receiver(void *arg)
 	double t0 = 0, end;
 
 	pin(1);
-	for (end = now() + r->secs + 1.0; now() < end && !g_stop;) {
+	for (end = bench_now() + r->secs + 1.0; bench_now() < end && !g_stop;) {
 		unsigned n = r->xdp ? xdp_rx(r) : afp_rx(r);
 
 		if (!n)
 			continue;
 		if (!t0)
-			t0 = now();     /* from the first frame on */
+			t0 = bench_now();     /* from the first frame on */
 		r->rcvd += n;
-		if (now() - t0 >= r->secs)
+		if (bench_now() - t0 >= r->secs)
 			break;
 	}
-	r->rx_secs = t0 ? now() - t0 : 0;
+	r->rx_secs = t0 ? bench_now() - t0 : 0;
 	atomic_store(&r->stop, true);
 	return NULL;
 }
@@ -415,28 +396,15 @@ static struct fig figures(const struct run *r)
 
 static uint8_t g_frames[BURST][ROCE_MAX_FRAME];
 
-/* The frame of one row, A to B, built as the engine builds it. */
+/* The frame of one row, A to B, built as the engine builds it: a 62-byte
+ * ACK, a 138-byte 64 B WRITE ONLY, else a WRITE MIDDLE of that size. */
 static uint32_t build(uint8_t *buf, const uint8_t *src, const uint8_t *dst, uint32_t size)
 {
-	static uint8_t data[ROCE_MAX_MTU];
-	struct roce_hdrs h;
-	size_t len = 0;
-
-	memset(&h, 0, sizeof(h));
-	memcpy(h.eth.dst, dst, 6);
-	memcpy(h.eth.src, src, 6);
-	h.ip.ttl = 64;
-	h.ip.frag = ROCE_IPV4_DF;
-	h.udp.sport = 0xC000;
-	h.udp.dport = ROCE_UDP_PORT;
-	h.bth.opcode = size == 62 ? ROCE_OP_RC_ACK : size == 138 ? ROCE_OP_RC_WRITE_ONLY
-				  : ROCE_OP_RC_WRITE_MIDDLE;
-	h.bth.pkey = ROCE_DEFAULT_PKEY;
-	for (size_t i = 0; i < sizeof(data); i++)
-		data[i] = (uint8_t)(i * 7 + 1);
-	roce_build(&h, data, size == 62 ? 0 : size - (size == 138 ? 74 : 58), 0, buf,
-		   ROCE_MAX_FRAME, &len);
-	return (uint32_t)len;
+	if (size == 62)
+		return bench_roce_frame(buf, src, dst, ROCE_OP_RC_ACK, 0);
+	if (size == 138)
+		return bench_roce_frame(buf, src, dst, ROCE_OP_RC_WRITE_ONLY, 64);
+	return bench_roce_frame(buf, src, dst, ROCE_OP_RC_WRITE_MIDDLE, size - 58);
 }
 
 /* One row: AF_XDP in mode xdp_flags, then the PACKET_MMAP port, size B
@@ -674,10 +642,10 @@ int main(int argc, char **argv)
 	snprintf(g_ifa, sizeof(g_ifa), "bxda%d", pid);
 	snprintf(g_ifb, sizeof(g_ifb), "bxdb%d", pid);
 	atexit(teardown);
-	if (sh("ip netns add %s && ip netns add %s", g_nsa, g_nsb) ||
-	    sh("ip link add %s netns %s mtu 9000 address %s type veth peer name %s "
+	if (bench_sh("ip netns add %s && ip netns add %s", g_nsa, g_nsb) ||
+	    bench_sh("ip link add %s netns %s mtu 9000 address %s type veth peer name %s "
 	       "netns %s mtu 9000 address %s", g_ifa, g_nsa, MAC_A, g_ifb, g_nsb, MAC_B) ||
-	    sh("ip -n %s link set %s up && ip -n %s link set %s up",
+	    bench_sh("ip -n %s link set %s up && ip -n %s link set %s up",
 	       g_nsa, g_ifa, g_nsb, g_ifb)) {
 		printf("bench_afxdp: skipped: cannot create namespaces and veth (iproute2?)\n");
 		return SKIP;

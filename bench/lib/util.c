@@ -9,6 +9,9 @@
 #include <unistd.h>
 
 #include "lib/util.h"
+#include "roce/packet.h"
+#include "roce/params.h"
+#include "roce/status.h"
 
 void bench_die(const char *fmt, ...)
 {
@@ -241,4 +244,42 @@ void bench_measure_pair(unsigned reps, double secs, bench_fn fa, void *aa,
 	bench_stat_of(r, reps, false, ratio);
 	ratio->best = ratio->med;
 	bench_load_since(&m, load);
+}
+
+double bench_now(void)
+{
+	return (double)bench_now_ns() * 1e-9;
+}
+
+uint32_t bench_roce_frame(uint8_t *buf, const uint8_t *src, const uint8_t *dst,
+			  uint8_t opcode, uint32_t payload)
+{
+	static uint8_t data[ROCE_MAX_MTU];
+	struct roce_hdrs h;
+	size_t len;
+
+	memset(&h, 0, sizeof(h));
+	memcpy(h.eth.dst, dst, 6);
+	memcpy(h.eth.src, src, 6);
+	h.ip.ttl = 64;
+	h.ip.frag = ROCE_IPV4_DF;
+	h.udp.sport = 0xC000;
+	h.udp.dport = ROCE_UDP_PORT;
+	h.bth.opcode = opcode;
+	h.bth.pkey = ROCE_DEFAULT_PKEY;
+	bench_fill(data, payload, opcode);
+	if (roce_build(&h, data, payload, 0, buf, ROCE_MAX_FRAME, &len) != ROCE_OK)
+		bench_die("cannot build a %u-byte raw frame", payload);
+	return (uint32_t)len;
+}
+
+int bench_sh(const char *fmt, ...)
+{
+	char cmd[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	return system(cmd);
 }

@@ -26,6 +26,8 @@ __attribute__((noreturn, format(printf, 1, 2)))
 void bench_die(const char *fmt, ...);
 
 uint64_t bench_now_ns(void);
+/* The same clock in seconds. */
+double bench_now(void);
 /* CPU time this process (all its threads) has used. */
 uint64_t bench_cpu_ns(void);
 void bench_sleep_us(unsigned us);
@@ -58,6 +60,15 @@ void bench_sort_u64(uint64_t *v, size_t n);
 
 /* A byte pattern that differs per seed and per position (data checks). */
 void bench_fill(uint8_t *p, size_t n, uint64_t seed);
+
+/* A RoCE frame of the engine's kind from src to dst (opcode, payload
+ * bytes), built as the engine builds it (valid ICRC), into buf
+ * (ROCE_MAX_FRAME bytes); returns its length. */
+uint32_t bench_roce_frame(uint8_t *buf, const uint8_t *src, const uint8_t *dst,
+			  uint8_t opcode, uint32_t payload);
+
+/* Run a shell command made like printf; returns system()'s status. */
+int bench_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * Machine load over an interval: the 1-minute load average at its end and

@@ -64,30 +64,6 @@ static struct roce_afpacket *open_port(const char *ns, const char *ifname,
 	return afp;
 }
 
-/* A RoCE frame of the engine's kind from A to B, built like the engine
- * builds it (valid ICRC), into buf; returns its length. */
-static uint32_t raw_frame(uint8_t *buf, const uint8_t *src, const uint8_t *dst,
-			  uint8_t opcode, uint32_t payload)
-{
-	static uint8_t data[ROCE_MAX_MTU];
-	struct roce_hdrs h;
-	size_t len;
-
-	memset(&h, 0, sizeof(h));
-	memcpy(h.eth.dst, dst, 6);
-	memcpy(h.eth.src, src, 6);
-	h.ip.ttl = 64;
-	h.ip.frag = ROCE_IPV4_DF;
-	h.udp.sport = 0xC000;
-	h.udp.dport = ROCE_UDP_PORT;
-	h.bth.opcode = opcode;
-	h.bth.pkey = ROCE_DEFAULT_PKEY;
-	bench_fill(data, payload, opcode);
-	if (roce_build(&h, data, payload, 0, buf, ROCE_MAX_FRAME, &len) != ROCE_OK)
-		bench_die("cannot build a %u-byte raw frame", payload);
-	return (uint32_t)len;
-}
-
 static void *raw_rx(void *arg)
 {
 	struct raw *r = arg;
@@ -154,7 +130,7 @@ static uint32_t raw_setup(struct raw *r, enum raw_kind k, uint32_t mtu)
 	uint32_t payload = k == RAW_ACK ? 0 : k == RAW_WRITE64 ? 64 : mtu, len = 0;
 
 	for (unsigned j = 0; j < RAW_BURST; j++) {
-		len = raw_frame(raw_buf[j], r->tx->mac, r->rx->mac, raw_kinds[k].op, payload);
+		len = bench_roce_frame(raw_buf[j], r->tx->mac, r->rx->mac, raw_kinds[k].op, payload);
 		r->f[j] = (struct roce_frame){ raw_buf[j], len };
 	}
 	return len;
