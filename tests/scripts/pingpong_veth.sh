@@ -8,6 +8,7 @@
 # Usage: pingpong_veth.sh BUILD_DIR SOURCE_DIR
 set -u
 . "$(dirname "$0")/lib/netns.sh"
+. "$(dirname "$0")/lib/tool_checks.sh"
 B=${1:?build dir}
 PP=$B/tools/roce-pingpong
 NA=rpp-a-$$ NB=rpp-b-$$
@@ -60,30 +61,8 @@ run -g 1 -c -s 4096 -n 200
 run -g 1 -c -s 65536 -n 50 -m 1024
 run -g 1 -s 4096 -n 100 -r 10 -t
 
-# expect NAME RC_WANTED PATTERN CMD...: CMD exits RC_WANTED (any non-zero
-# for "nz") and says PATTERN (grep -E)
-expect() {
-	local name=$1 want=$2 pat=$3; shift 3
-	"$@" >"$TMP/out" 2>&1
-	local rc=$?
-	if { [ "$want" = nz ] && [ $rc -ne 0 ] || [ "$rc" = "$want" ]; } &&
-	   grep -qE -e "$pat" "$TMP/out"; then
-		pass=$((pass + 1)); echo "ok   $name"
-	else
-		fails=$((fails + 1)); echo "FAIL $name (rc=$rc)"; sed 's/^/  | /' "$TMP/out"
-	fi
-}
-
 # The AF_XDP port (--link xdp), where this machine has AF_XDP.
-HELPER=$B/tests/helpers/afx_engines
-xrc=0
-[ -x "$HELPER" ] && timeout 30 "$HELPER" open "$NA" "pa$$" auto >"$TMP/xo" 2>&1 || xrc=$?
-[ -x "$HELPER" ] || { xrc=77; echo "no $HELPER" >"$TMP/xo"; }
-if [ $xrc -eq 77 ]; then
-	echo "skip --link xdp runs: AF_XDP unavailable: $(tail -1 "$TMP/xo")"
-elif [ $xrc -ne 0 ]; then
-	fails=$((fails + 1)); echo "FAIL AF_XDP probe (rc=$xrc)"; cat "$TMP/xo"
-else
+if xdp_probe "$B/tests/helpers/afx_engines" "$NA" "pa$$"; then
 	SRV=(--link xdp) CLI=()
 	run -g 1 -c -s 4096 -n 200
 	SRV=() CLI=(--link xdp)
