@@ -37,22 +37,22 @@ static int check_config(const struct roce_afpacket_config *c, char *err,
 	int st = ROCE_OK;
 
 	if (!c->ifname || !c->ifname[0] || strlen(c->ifname) >= IF_NAMESIZE)
-		return afp_fail(err, errlen, ROCE_E_INVAL,
+		return netdev_fail(err, errlen, ROCE_E_INVAL,
 			    "interface name missing or longer than %d bytes",
 			    IF_NAMESIZE - 1);
 	if (c->mode > ROCE_AFP_MMSG)
-		return afp_fail(err, errlen, ROCE_E_INVAL, "%s: unknown mode %d",
+		return netdev_fail(err, errlen, ROCE_E_INVAL, "%s: unknown mode %d",
 			    c->ifname, (int)c->mode);
 	if (!pow2_in(c->rx_frames, ROCE_AFP_FRAMES_MIN, ROCE_AFP_FRAMES_MAX, &st) ||
 	    !pow2_in(c->tx_frames, ROCE_AFP_FRAMES_MIN, ROCE_AFP_FRAMES_MAX, &st))
-		return afp_fail(err, errlen, st, "%s: ring sizes must be powers of "
+		return netdev_fail(err, errlen, st, "%s: ring sizes must be powers of "
 			    "two in %u..%u frames", c->ifname, ROCE_AFP_FRAMES_MIN,
 			    ROCE_AFP_FRAMES_MAX);
 	if (!(c->tx_loss >= 0.0 && c->tx_loss <= 1.0))
-		return afp_fail(err, errlen, ROCE_E_INVAL,
+		return netdev_fail(err, errlen, ROCE_E_INVAL,
 			    "%s: tx_loss must lie in [0, 1]", c->ifname);
 	if (c->mac[0] & 1)
-		return afp_fail(err, errlen, ROCE_E_INVAL,
+		return netdev_fail(err, errlen, ROCE_E_INVAL,
 			    "%s: station MAC is a multicast address", c->ifname);
 	return ROCE_OK;
 }
@@ -76,13 +76,13 @@ int roce_afpacket_open(const struct roce_afpacket_config *cfg,
 	if (err && errlen)
 		err[0] = '\0';
 	if (!cfg || !out)
-		return afp_fail(err, errlen, ROCE_E_INVAL, "no config");
+		return netdev_fail(err, errlen, ROCE_E_INVAL, "no config");
 	st = check_config(cfg, err, errlen);
 	if (st)
 		return st;
 	afp = calloc(1, sizeof(*afp));
 	if (!afp)
-		return afp_fail(err, errlen, ROCE_E_NOMEM, "out of memory");
+		return netdev_fail(err, errlen, ROCE_E_NOMEM, "out of memory");
 	afp->rx_fd = afp->tx_fd = afp->hold_fd = -1;
 	strcpy(afp->ifname, cfg->ifname);
 	afp->ip = cfg->ip;

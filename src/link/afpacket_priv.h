@@ -159,8 +159,6 @@ void afp_lend_release(struct roce_afpacket *afp, struct afp_lend *l, unsigned n,
  * derived from errnum), the interface, the sockets, port holding */
 int afp_err(struct roce_afpacket *afp, char *err, size_t errlen, int status,
 	    int errnum, const char *what);
-int afp_fail(char *err, size_t errlen, int status, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
 int afp_query_iface(struct roce_afpacket *afp, char *err, size_t errlen);
 int afp_open_mode(struct roce_afpacket *afp, enum roce_afpacket_mode mode,
 		  char *err, size_t errlen);

@@ -21,29 +21,13 @@
 
 /* ---- errors --------------------------------------------------------------- */
 
-static void verr(char *err, size_t errlen, const char *fmt, va_list ap)
-{
-	if (err && errlen)
-		vsnprintf(err, errlen, fmt, ap);
-}
-
-int afp_fail(char *err, size_t errlen, int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	verr(err, errlen, fmt, ap);
-	va_end(ap);
-	return status;
-}
-
 /* "<ifname>: <what>: <strerror>[ hint]"; status 0 = derived from errnum */
 int afp_err(struct roce_afpacket *afp, char *err, size_t errlen, int status,
 	    int errnum, const char *what)
 {
 	if (!status)
 		status = netdev_errno_status(errnum);
-	return afp_fail(err, errlen, status, "%s: %s: %s%s", afp->ifname, what,
+	return netdev_fail(err, errlen, status, "%s: %s: %s%s", afp->ifname, what,
 		    strerror(errnum),
 		    status == ROCE_E_PERM ? " (AF_PACKET needs CAP_NET_RAW)" : "");
 }
@@ -189,7 +173,7 @@ int afp_hold_port(struct roce_afpacket *afp, char *err, size_t errlen)
 		if (e == EADDRNOTAVAIL)
 			return ROCE_OK;
 		inet_ntop(AF_INET, &sin.sin_addr, a, sizeof(a));
-		return afp_fail(err, errlen, netdev_errno_status(e),
+		return netdev_fail(err, errlen, netdev_errno_status(e),
 			    "%s: cannot hold UDP %s:%u: %s%s", afp->ifname, a,
 			    afp->udp_port, strerror(e), e == EADDRINUSE
 			    ? " (another RoCE stack, e.g. rxe, owns the port)" : "");

@@ -36,19 +36,19 @@ static int check_config(const struct roce_afxdp_config *c, char *err, size_t err
 	int st = ROCE_OK;
 
 	if (!c->ifname || !c->ifname[0] || strlen(c->ifname) >= IF_NAMESIZE)
-		return afx_fail(err, errlen, ROCE_E_INVAL,
+		return netdev_fail(err, errlen, ROCE_E_INVAL,
 				"interface name missing or longer than %d bytes",
 				IF_NAMESIZE - 1);
 	if ((unsigned)c->mode > ROCE_AFX_GENERIC)
-		return afx_fail(err, errlen, ROCE_E_INVAL, "%s: unknown XDP mode %d",
+		return netdev_fail(err, errlen, ROCE_E_INVAL, "%s: unknown XDP mode %d",
 				c->ifname, (int)c->mode);
 	if (!pow2_in(c->rx_frames, ROCE_AFX_FRAMES_MIN, ROCE_AFX_FRAMES_MAX, &st) ||
 	    !pow2_in(c->tx_frames, ROCE_AFX_FRAMES_MIN, ROCE_AFX_FRAMES_MAX, &st))
-		return afx_fail(err, errlen, st, "%s: UMEM frame counts must be powers "
+		return netdev_fail(err, errlen, st, "%s: UMEM frame counts must be powers "
 				"of two in %u..%u", c->ifname, ROCE_AFX_FRAMES_MIN,
 				ROCE_AFX_FRAMES_MAX);
 	if (!(c->tx_loss >= 0.0 && c->tx_loss <= 1.0))
-		return afx_fail(err, errlen, ROCE_E_INVAL,
+		return netdev_fail(err, errlen, ROCE_E_INVAL,
 				"%s: tx_loss must lie in [0, 1]", c->ifname);
 	return ROCE_OK;
 }
@@ -62,13 +62,13 @@ int roce_afxdp_open(const struct roce_afxdp_config *cfg, struct roce_afxdp **out
 	if (err && errlen)
 		err[0] = '\0';
 	if (!cfg || !out)
-		return afx_fail(err, errlen, ROCE_E_INVAL, "no config");
+		return netdev_fail(err, errlen, ROCE_E_INVAL, "no config");
 	st = check_config(cfg, err, errlen);
 	if (st)
 		return st;
 	afx = calloc(1, sizeof(*afx));
 	if (!afx)
-		return afx_fail(err, errlen, ROCE_E_NOMEM, "out of memory");
+		return netdev_fail(err, errlen, ROCE_E_NOMEM, "out of memory");
 	afx->fd = afx->netns_fd = afx->prog_fd = afx->map_fd = -1;
 	afx->share_kernel = cfg->share_kernel;
 	strcpy(afx->ifname, cfg->ifname);
@@ -92,7 +92,7 @@ int roce_afxdp_open(const struct roce_afxdp_config *cfg, struct roce_afxdp **out
 	/* a frame the interface may carry must fit one UMEM frame (what the
 	 * kernel leaves after its XDP headroom): longer needs multi-buffer */
 	if (afx->max_tx + ROCE_VLAN_HLEN > ROCE_AFX_MAX_FRAME) {
-		st = afx_fail(err, errlen, ROCE_E_RANGE,
+		st = netdev_fail(err, errlen, ROCE_E_RANGE,
 			      "%s: MTU %u: frames up to %u bytes do not fit a %u-byte "
 			      "UMEM frame (%u usable); path MTU 4096 over AF_XDP needs "
 			      "multi-buffer, not supported: use an MTU up to %u, or the "

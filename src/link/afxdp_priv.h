@@ -96,8 +96,6 @@ bool afx_lose(struct roce_afxdp *afx);
 void afx_kick(struct roce_afxdp *afx);
 
 /* afxdp_sock.c: interface, UMEM and socket */
-int afx_fail(char *err, size_t errlen, int status, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
 int afx_query_iface(struct roce_afxdp *afx, char *err, size_t errlen);
 int afx_open_socket(struct roce_afxdp *afx, enum roce_afxdp_mode mode,
 		    char *err, size_t errlen);

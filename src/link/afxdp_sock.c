@@ -35,25 +35,13 @@
 
 /* ---- errors --------------------------------------------------------------- */
 
-int afx_fail(char *err, size_t errlen, int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return status;
-}
-
 /* "<ifname>: <what>: <strerror>[ hint]" */
 static int afx_err(struct roce_afxdp *afx, char *err, size_t errlen, int errnum,
 		   const char *what)
 {
 	int st = netdev_errno_status(errnum);
 
-	return afx_fail(err, errlen, st, "%s: %s: %s%s", afx->ifname, what,
+	return netdev_fail(err, errlen, st, "%s: %s: %s%s", afx->ifname, what,
 			strerror(errnum), st == ROCE_E_PERM ? PRIV_HINT : "");
 }
 
@@ -116,7 +104,7 @@ static int choose_mode(struct roce_afxdp *afx, enum roce_afxdp_mode want,
 
 			if (st == ROCE_E_IO)
 				st = ROCE_E_UNSUPPORTED;
-			return afx_fail(err, errlen, st,
+			return netdev_fail(err, errlen, st,
 					"%s: the driver refuses native XDP: %s%s",
 					afx->ifname, strerror(-rc),
 					st == ROCE_E_PERM ? PRIV_HINT : "");
@@ -124,7 +112,7 @@ static int choose_mode(struct roce_afxdp *afx, enum roce_afxdp_mode want,
 	}
 	rc = probe_mode(afx, XDP_FLAGS_SKB_MODE);
 	if (rc)
-		return afx_fail(err, errlen, netdev_errno_status(-rc),
+		return netdev_fail(err, errlen, netdev_errno_status(-rc),
 				"%s: cannot attach an XDP program (generic): %s%s",
 				afx->ifname, strerror(-rc),
 				netdev_errno_status(-rc) == ROCE_E_PERM ? PRIV_HINT : "");
@@ -190,7 +178,7 @@ static int attach_share_prog(struct roce_afxdp *afx, uint32_t flags,
 		rc = bpf_xdp_attach(afx->ifindex, afx->prog_fd,
 				    flags | XDP_FLAGS_UPDATE_IF_NOEXIST, NULL);
 	if (rc)
-		return afx_fail(err, errlen, netdev_errno_status(-rc),
+		return netdev_fail(err, errlen, netdev_errno_status(-rc),
 				"%s: the RoCE-only XDP program: %s%s", afx->ifname,
 				strerror(-rc), -rc == EBUSY || -rc == EEXIST ?
 				" (the interface already has an XDP program)" :
@@ -229,7 +217,7 @@ int afx_open_socket(struct roce_afxdp *afx, enum roce_afxdp_mode want,
 	 * may we use it */
 	fd = socket(AF_XDP, SOCK_RAW | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		return afx_fail(err, errlen, netdev_errno_status(errno),
+		return netdev_fail(err, errlen, netdev_errno_status(errno),
 				"%s: AF_XDP socket: %s%s", afx->ifname, strerror(errno),
 				errno == EPERM || errno == EACCES ? PRIV_HINT :
 				errno == EAFNOSUPPORT ? " (kernel without CONFIG_XDP_SOCKETS)" : "");
@@ -253,7 +241,7 @@ int afx_open_socket(struct roce_afxdp *afx, enum roce_afxdp_mode want,
 		return afx_err(afx, err, errlen, errno, "mapping the UMEM");
 	}
 	if (fifo_init(&afx->lent, afx->rx_n) || fifo_init(&afx->free, afx->tx_n))
-		return afx_fail(err, errlen, ROCE_E_NOMEM, "%s: out of memory",
+		return netdev_fail(err, errlen, ROCE_E_NOMEM, "%s: out of memory",
 				afx->ifname);
 	rc = xsk_umem__create(&afx->umem, afx->area, afx->area_len, &afx->fill,
 			      &afx->comp, &uc);
@@ -286,7 +274,7 @@ int afx_open_socket(struct roce_afxdp *afx, enum roce_afxdp_mode want,
 	}
 	/* every receive frame to the kernel; every transmit frame free */
 	if (xsk_ring_prod__reserve(&afx->fill, afx->rx_n, &idx) != afx->rx_n)
-		return afx_fail(err, errlen, ROCE_E_IO, "%s: fill ring too small",
+		return netdev_fail(err, errlen, ROCE_E_IO, "%s: fill ring too small",
 				afx->ifname);
 	for (uint32_t i = 0; i < afx->rx_n; i++)
 		*xsk_ring_prod__fill_addr(&afx->fill, idx + i) =

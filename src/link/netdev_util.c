@@ -44,7 +44,7 @@ int netdev_errno_status(int errnum)
 	}
 }
 
-static int fail(char *err, size_t errlen, int status, const char *fmt, ...)
+int netdev_fail(char *err, size_t errlen, int status, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -62,7 +62,7 @@ static int sys_fail(char *err, size_t errlen, const char *ifname, const char *wh
 {
 	int st = netdev_errno_status(errnum);
 
-	return fail(err, errlen, st, "%s: %s: %s%s", ifname, what, strerror(errnum),
+	return netdev_fail(err, errlen, st, "%s: %s: %s%s", ifname, what, strerror(errnum),
 		    st == ROCE_E_PERM ? perm_hint : "");
 }
 
@@ -95,13 +95,13 @@ static int query(int fd, const char *ifname, const char *hint,
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
 	if (ioctl(fd, SIOCGIFINDEX, &ifr) < 0)
 		return errno == ENODEV
-			? fail(err, errlen, ROCE_E_NOENT, "%s: no such interface", ifname)
+			? netdev_fail(err, errlen, ROCE_E_NOENT, "%s: no such interface", ifname)
 			: sys_fail(err, errlen, ifname, "SIOCGIFINDEX", errno, hint);
 	out->ifindex = ifr.ifr_ifindex;
 	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0)
 		return sys_fail(err, errlen, ifname, "SIOCGIFHWADDR", errno, hint);
 	if (ifr.ifr_hwaddr.sa_family != ARPHRD_ETHER)
-		return fail(err, errlen, ROCE_E_UNSUPPORTED,
+		return netdev_fail(err, errlen, ROCE_E_UNSUPPORTED,
 			    "%s: not an Ethernet interface (ARP hardware type %d)",
 			    ifname, ifr.ifr_hwaddr.sa_family);
 	memcpy(out->mac, ifr.ifr_hwaddr.sa_data, 6);
@@ -119,10 +119,10 @@ static int query(int fd, const char *ifname, const char *hint,
 		nanosleep(&(struct timespec){ 0, 10 * 1000000L }, NULL);
 	}
 	if (!(flags & IFF_UP))
-		return fail(err, errlen, ROCE_E_LINK_DOWN,
+		return netdev_fail(err, errlen, ROCE_E_LINK_DOWN,
 			    "%s: interface is down (ip link set %s up)", ifname, ifname);
 	if (!link)
-		return fail(err, errlen, ROCE_E_LINK_DOWN,
+		return netdev_fail(err, errlen, ROCE_E_LINK_DOWN,
 			    "%s: interface has no carrier (cable, or veth peer down)",
 			    ifname);
 	return ROCE_OK;

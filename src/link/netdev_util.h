@@ -6,6 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Write the message (printf-like) into err (errlen bytes, may be 0) and
+ * return status: the ports' error path. */
+int netdev_fail(char *err, size_t errlen, int status, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* What a raw-Ethernet port needs to know of its interface. */
 struct netdev_info {
 	int ifindex;
