@@ -17,7 +17,7 @@
  * carried 1024 bits forward by multiplying its two halves by
  * x^(1024+32) and x^(1024-32) mod P (bit-reflected, shifted by one) and
  * adding the next data. At the end the lanes are folded into one 128-bit
- * value, whose CRC (16 table lookups, then the tail's bytes) is the
+ * value, whose CRC (a Barrett reduction, then the tail's bytes) is the
  * message's: folding keeps the value modulo P.
  */
 #include <string.h>
@@ -53,12 +53,11 @@ void crc_fold_constants(unsigned d, uint64_t *lo, uint64_t *hi)
 }
 
 /*
- * Slicing tables for the last bytes: slice[k][v] is the CRC state after
- * byte v followed by k zero bytes, from state 0. The 16-byte value the
- * folding leaves is reduced with 16 lookups, the few bytes after it 4 at
- * a time; no call and no further multiplication.
+ * Slicing tables for the few bytes after the last 16-byte block:
+ * slice[k][v] is the CRC state after byte v followed by k zero bytes, from
+ * state 0; four bytes take four lookups.
  */
-static uint32_t slice[16][256];
+static uint32_t slice[4][256];
 
 __attribute__((constructor)) static void slice_init(void)
 {
@@ -69,7 +68,7 @@ __attribute__((constructor)) static void slice_init(void)
 			c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
 		slice[0][v] = c;
 	}
-	for (int k = 1; k < 16; k++)
+	for (int k = 1; k < 4; k++)
 		for (uint32_t v = 0; v < 256; v++)
 			slice[k][v] = slice[k - 1][v] >> 8 ^
 				      slice[0][slice[k - 1][v] & 0xFF];
@@ -94,19 +93,6 @@ static inline uint32_t crc_bytes(uint32_t s, const uint8_t *p, size_t len)
 	return s;
 }
 
-/* The raw state after 16 bytes (lo then hi, little-endian) from state 0. */
-static inline uint32_t crc_block16(uint64_t lo, uint64_t hi)
-{
-	uint32_t a = 0, b = 0;
-
-	/* two independent chains of eight lookups */
-	for (int i = 0; i < 8; i++) {
-		a ^= slice[15 - i][lo >> (8 * i) & 0xFF];
-		b ^= slice[7 - i][hi >> (8 * i) & 0xFF];
-	}
-	return a ^ b;
-}
-
 #if defined(__x86_64__) && defined(__GNUC__)
 
 #include <immintrin.h>
@@ -115,12 +101,19 @@ static inline uint32_t crc_block16(uint64_t lo, uint64_t hi)
 
 /* the constants of 1024, 256 and 128 bits, checked against
  * crc_fold_constants() by the unit tests */
+#define K512_LO 0x0154442BD4ull
+#define K512_HI 0x1C6E41596ull
 #define K1024_LO 0x1E88EF372ull
 #define K1024_HI 0x14A7FE880ull
 #define K256_LO 0x0F1DA05AAull
 #define K256_HI 0x15A546366ull
 #define K128_LO 0x1751997D0ull
 #define K128_HI 0x0CCAA009Eull
+/* the final reduction: x^64 mod P (shifted as above), floor(x^64 / P) and
+ * P, both bit-reflected in 33 bits */
+#define K64 0x163CD6124ull
+#define MU 0x1F7011641ull
+#define POLY 0x1DB710641ull
 
 bool crc_fold_supported(void)
 {
@@ -150,17 +143,40 @@ FOLD_TARGET static inline __m256i load_copy(const uint8_t *src, uint8_t *dst, si
 	return v;
 }
 
+/*
+ * The raw state after the 16 bytes x from state 0, which is X(x) * x^32
+ * mod P for X the bytes' polynomial, by multiplications (in the
+ * reflected order, where the low 32 bits of a value hold its highest
+ * coefficients):
+ *   T = lo * (x^96 mod P) + hi * x^32     96 bits, the same modulo P
+ *   U = T_top * (x^64 mod P) + T_rest     64 bits, the same modulo P
+ *   q = floor(U_top * floor(x^64 / P) / x^32),  U + q * P is U mod P
+ * (Barrett's reduction: exact for polynomials). Each step is one
+ * multiplication; sixteen table lookups cost three times as much.
+ */
+FOLD_TARGET static inline uint32_t reduce128(__m128i x)
+{
+	const __m128i k = _mm_set_epi64x(K64, K128_HI);
+	const __m128i b = _mm_set_epi64x(POLY, MU);
+	const __m128i low32 = _mm_set_epi32(0, 0, 0, -1);
+	__m128i t, u, q;
+
+	t = _mm_xor_si128(_mm_clmulepi64_si128(x, k, 0x00), _mm_srli_si128(x, 8));
+	u = _mm_xor_si128(_mm_clmulepi64_si128(_mm_and_si128(t, low32), k, 0x10),
+			  _mm_srli_si128(t, 4));
+	q = _mm_and_si128(_mm_clmulepi64_si128(_mm_and_si128(u, low32), b, 0x00), low32);
+	return (uint32_t)_mm_extract_epi32(
+		_mm_xor_si128(_mm_clmulepi64_si128(q, b, 0x10), u), 1);
+}
+
 /* The CRC of everything so far is that of the 16-byte value x from a zero
  * state (folding keeps the value modulo P); then the tail. */
 FOLD_TARGET static inline uint32_t finish(__m128i x, uint8_t *dst, const uint8_t *src,
 					  size_t len)
 {
-	uint64_t lo = (uint64_t)_mm_cvtsi128_si64(x);
-	uint64_t hi = (uint64_t)_mm_extract_epi64(x, 1);
-
 	if (dst)
 		memcpy(dst, src, len);
-	return ~crc_bytes(crc_block16(lo, hi), src, len);
+	return ~crc_bytes(reduce128(x), src, len);
 }
 
 /* Shorter buffers (CRC_FOLD_MIN) fold no faster than ISA-L's 128-bit
@@ -218,7 +234,101 @@ FOLD_TARGET uint32_t crc_fold(uint32_t crc, void *dstv, const void *srcv, size_t
 	return finish(x, dst, src, len);
 }
 
+/* Byte-shift controls and blend masks for a tail of r bytes:
+ * shift[r..r+16) moves bytes r places down (towards 0), shift[16-r..32-r)
+ * moves them 16-r places up; ones[r..r+16) selects the top r bytes. */
+static const uint8_t shift_tbl[48] = {
+	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+	0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+};
+static const uint8_t ones_tbl[32] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+	0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+};
+
+FOLD_TARGET static inline __m128i load16(const uint8_t *p)
+{
+	return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
+
+/* Block k of the buffer, with the OR mask over its first mlen bytes. */
+FOLD_TARGET static inline __m128i block(const uint8_t *p, const uint8_t *mask,
+					size_t mlen, size_t at)
+{
+	__m128i v = load16(p + at);
+
+	return at < mlen ? _mm_or_si128(v, load16(mask + at)) : v;
+}
+
+/*
+ * A short buffer's cost is its chain of dependent steps and its memory
+ * traffic, not its bytes. Here the masked bytes are made in registers
+ * (no masked copy, whose stores the loads would wait for), even and odd
+ * blocks are folded side by side (two chains, 256 bits a step), and a
+ * tail of r bytes is taken as ISA-L does: the r bytes that lead the
+ * folded value are carried 128 bits forward, the rest of it shifted down
+ * and the tail (the buffer's last 16 bytes, read again) put behind.
+ */
+FOLD_TARGET uint32_t crc_fold_masked(uint32_t crc, const void *buf, size_t len,
+				     const uint8_t *mask, size_t mlen)
+{
+	const __m128i k256 = _mm_set_epi64x(K256_HI, K256_LO);
+	const __m128i k128 = _mm_set_epi64x(K128_HI, K128_LO);
+	const uint8_t *p = buf;
+	size_t nb = len / 16, r = len % 16, k;
+	__m128i x, y;
+
+	if (len < 16) {
+		uint8_t t[16];
+
+		for (size_t i = 0; i < len; i++)
+			t[i] = p[i] | (i < mlen ? mask[i] : 0);
+		return ~crc_bytes(~crc, t, len);
+	}
+	x = _mm_xor_si128(block(p, mask, mlen, 0), _mm_cvtsi32_si128((int)~crc));
+	k = 1;
+	if (nb >= 2) {
+		y = block(p, mask, mlen, 16);
+		for (k = 2; k + 2 <= nb; k += 2) {
+			x = _mm_xor_si128(fold128(x, k256), block(p, mask, mlen, 16 * k));
+			y = _mm_xor_si128(fold128(y, k256),
+					  block(p, mask, mlen, 16 * k + 16));
+		}
+		x = _mm_xor_si128(fold128(x, k128), y);
+		if (k < nb)
+			x = _mm_xor_si128(fold128(x, k128), block(p, mask, mlen, 16 * k++));
+	}
+	if (r) {
+		__m128i last = len - 16 < mlen ? block(p, mask, mlen, len - 16)
+					       : load16(p + len - 16);
+		__m128i lead = _mm_shuffle_epi8(x, load16(shift_tbl + r));
+		__m128i rest = _mm_blendv_epi8(
+			_mm_shuffle_epi8(x, load16(shift_tbl + 16 + r)), last,
+			load16(ones_tbl + r));
+
+		x = _mm_xor_si128(fold128(lead, k128), rest);
+	}
+	return ~reduce128(x);
+}
+
 #else
+
+uint32_t crc_fold_masked(uint32_t crc, const void *buf, size_t len,
+			 const uint8_t *mask, size_t mlen)
+{
+	uint8_t t[64];
+	const uint8_t *p = buf;
+	size_t n = mlen < len ? mlen : len;
+
+	for (size_t i = 0; i < n; i++)
+		t[i] = p[i] | mask[i];
+	crc = crc32_gzip_refl(crc, t, n);
+	return crc32_gzip_refl(crc, (uint8_t *)(uintptr_t)p + n, len - n);
+}
 
 bool crc_fold_supported(void)
 {

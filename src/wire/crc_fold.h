@@ -17,6 +17,13 @@ bool crc_fold_supported(void);
  * also copied there in the same pass. Only call when supported. */
 uint32_t crc_fold(uint32_t crc, void *dst, const void *src, size_t len);
 
+/* zlib-style CRC-32 of the bytes buf[i] | mask[i] for i < mlen, buf[i]
+ * after: the ICRC's masked headers without a masked copy. mlen <= 64,
+ * and mask[mlen..mlen + 16) are zeros (read, as whole blocks are). For short buffers (a few hundred
+ * bytes). Only call when supported. */
+uint32_t crc_fold_masked(uint32_t crc, const void *buf, size_t len,
+			 const uint8_t *mask, size_t mlen);
+
 /* The folding constants of a distance of d bits (exported for tests):
  * lo multiplies the low 64 bits of a lane, hi the high 64 bits. */
 void crc_fold_constants(unsigned d, uint64_t *lo, uint64_t *hi);

@@ -199,11 +199,40 @@ static void icrc_mask(uint8_t *h, size_t ip_len)
 	bth->resv8a = 0xFF;
 }
 
+/* The masked fields as OR masks over the headers from l3 (then 16 zero
+ * bytes, which crc_fold_masked reads): IPv4's TOS, TTL and checksum,
+ * IPv6's traffic class, flow label and hop limit, UDP's checksum, the
+ * BTH's reserved byte. */
+#define MASK_V4_LEN (ROCE_IPV4_HLEN + ROCE_UDP_HLEN + ROCE_BTH_LEN)
+#define MASK_V6_LEN (ROCE_IPV6_HLEN + ROCE_UDP_HLEN + ROCE_BTH_LEN)
+static uint8_t mask_v4[MASK_V4_LEN + 16], mask_v6[MASK_V6_LEN + 16];
+/* the CRC after the masked LRH, 8 x 0xFF */
+static uint32_t lrh_crc;
+
+__attribute__((constructor)) static void icrc_init(void)
+{
+	memset(mask_v4, 0, sizeof(mask_v4));
+	memset(mask_v6, 0, sizeof(mask_v6));
+	icrc_mask(mask_v4, ROCE_IPV4_HLEN);
+	icrc_mask(mask_v6, ROCE_IPV6_HLEN);
+	lrh_crc = roce_crc32_ref(0, "\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF", 8);
+}
+
+/* The ICRC's CRC of l3[0..len), len covering at least the headers. */
+static uint32_t icrc_folded(const uint8_t *l3, size_t len)
+{
+	if ((l3[0] >> 4) == 6)
+		return crc_fold_masked(lrh_crc, l3, len, mask_v6, MASK_V6_LEN);
+	return crc_fold_masked(lrh_crc, l3, len, mask_v4, MASK_V4_LEN);
+}
+
 uint32_t roce_icrc_begin(const uint8_t *l3)
 {
 	uint8_t ps[8 + ROCE_IPV6_HLEN + ROCE_UDP_HLEN + ROCE_BTH_LEN];
 	size_t n = roce_icrc_hdr_len(l3);
 
+	if (crc_selected == ROCE_CRC_FOLD)
+		return icrc_folded(l3, n);
 	/* 8 x 0xFF stands for the masked LRH; then the masked headers */
 	memset(ps, 0xFF, 8);
 	memcpy(ps + 8, l3, n);
@@ -229,6 +258,8 @@ uint32_t roce_icrc(const uint8_t *l3, size_t len)
 {
 	size_t n = roce_icrc_hdr_len(l3);
 
+	if (len <= ICRC_ONE_CALL && crc_selected == ROCE_CRC_FOLD)
+		return icrc_folded(l3, len);
 	if (len <= ICRC_ONE_CALL) {
 		uint8_t ps[8 + ICRC_ONE_CALL];
 
