@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bigmem.h"
 #include "lib/limits.h"
 #include "lib/report.h"
 #include "roce/icrc.h"
@@ -50,10 +51,11 @@ static void bound_init(struct bound *b, uint32_t mtu)
 
 	memset(&h, 0, sizeof(h));
 	b->mtu = mtu;
-	b->src = aligned_alloc(4096, BENCH_WINDOW);
-	b->dst = aligned_alloc(4096, BENCH_WINDOW);
-	b->staging = aligned_alloc(4096, ROCE_TX_BURST * SLOT);
-	b->ring = aligned_alloc(4096, (size_t)RING * SLOT);
+	/* the memory the engine has: huge pages (src/common/bigmem.c) */
+	b->src = big_alloc(BENCH_WINDOW);
+	b->dst = big_alloc(BENCH_WINDOW);
+	b->staging = big_alloc(ROCE_TX_BURST * SLOT);
+	b->ring = big_alloc((size_t)RING * SLOT);
 	if (!b->src || !b->dst || !b->staging || !b->ring)
 		bench_die("out of memory for the bound");
 	bench_fill(b->src, BENCH_WINDOW, 7);
@@ -82,10 +84,10 @@ static void bound_init(struct bound *b, uint32_t mtu)
 
 static void bound_fini(struct bound *b)
 {
-	free(b->src);
-	free(b->dst);
-	free(b->staging);
-	free(b->ring);
+	big_free(b->src, BENCH_WINDOW);
+	big_free(b->dst, BENCH_WINDOW);
+	big_free(b->staging, ROCE_TX_BURST * SLOT);
+	big_free(b->ring, (size_t)RING * SLOT);
 }
 
 /* The requester's and the link's passes for one burst: ring slots

@@ -6,6 +6,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "common/bigmem.h"
 #include "lib/limits.h"
 #include "lib/report.h"
 #include "roce/icrc.h"
@@ -53,7 +54,8 @@ static void passes(const struct bench_cfg *cfg)
 {
 	static const size_t sizes[] = { 4096, 65536 };
 	size_t span = cfg->cold_bytes;
-	uint8_t *src = aligned_alloc(4096, span), *dst = aligned_alloc(4096, span);
+	/* in huge pages, as the engine's DDR and rings are */
+	uint8_t *src = big_alloc(span), *dst = big_alloc(span);
 
 	if (!src || !dst)
 		bench_die("cannot allocate 2 x %zu MB for the cold measurements", span >> 20);
@@ -83,8 +85,8 @@ static void passes(const struct bench_cfg *cfg)
 			}
 		}
 	}
-	free(src);
-	free(dst);
+	big_free(src, span);
+	big_free(dst, span);
 }
 
 /* ---- a system call ----------------------------------------------------------- */

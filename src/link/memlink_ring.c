@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bigmem.h"
 #include "roce/status.h"
 #include "link/memlink_priv.h"
 
@@ -13,8 +14,7 @@ int ml_ring_init(struct ml_ring *r, uint32_t frames, uint32_t slot_size)
 	r->size = frames;
 	r->slot_size = slot_size;
 	r->slots = calloc(frames, sizeof(*r->slots));
-	/* frame data is written before it is read: no need to zero it */
-	r->data = aligned_alloc(ML_CACHELINE, (size_t)frames * slot_size);
+	r->data = big_alloc((size_t)frames * slot_size);
 	if (!r->slots || !r->data) {
 		ml_ring_free(r);
 		return ROCE_E_NOMEM;
@@ -27,7 +27,7 @@ int ml_ring_init(struct ml_ring *r, uint32_t frames, uint32_t slot_size)
 void ml_ring_free(struct ml_ring *r)
 {
 	free(r->slots);
-	free(r->data);
+	big_free(r->data, (size_t)r->size * r->slot_size);
 	r->slots = NULL;
 	r->data = NULL;
 }

@@ -9,6 +9,7 @@
  */
 #include <stdlib.h>
 
+#include "common/bigmem.h"
 #include "roce/params.h"
 #include "roce/status.h"
 #include "regs/device_priv.h"
@@ -21,7 +22,7 @@ static int device_alloc(struct roce_device *dev)
 	if (rc == ROCE_OK)
 		rc = roce_mr_table_create(dev->mem_size, &dev->mr);
 	if (rc == ROCE_OK) {
-		dev->mem = calloc(1, dev->mem_size);
+		dev->mem = big_alloc(dev->mem_size);
 		if (!dev->mem)
 			rc = ROCE_E_NOMEM;
 	}
@@ -64,7 +65,7 @@ int roce_device_create(const struct roce_device_config *cfg,
 	if (rc != ROCE_OK || pthread_mutex_init(&dev->lock, NULL) != 0) {
 		roce_qp_table_destroy(dev->qp);
 		roce_mr_table_destroy(dev->mr);
-		free(dev->mem);
+		big_free(dev->mem, dev->mem_size);
 		free(dev);
 		return rc != ROCE_OK ? rc : ROCE_E_NOMEM;
 	}
@@ -82,7 +83,7 @@ void roce_device_destroy(struct roce_device *dev)
 	pthread_mutex_destroy(&dev->lock);
 	roce_qp_table_destroy(dev->qp);
 	roce_mr_table_destroy(dev->mr);
-	free(dev->mem);
+	big_free(dev->mem, dev->mem_size);
 	free(dev);
 }
 
