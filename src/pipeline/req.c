@@ -15,6 +15,11 @@
  *   ATOMIC      the CmpSwap / FetchAdd request (extension)
  *   DONE        the last frame is out; the WQE waits for its ACK -> IDLE
  *
+ * A message that fits one packet (a WRITE or SEND of at most one MTU
+ * left, the DMA not stalled) takes WRITE_HEAD/SEND, WRITE_DATA and DONE in
+ * one step: the same packet and the same state (IDLE) at the end of the
+ * poll as the steps one by one, without three trips round the loop.
+ *
  * Packets are regenerated from the WQE when they must be sent again
  * (go-back-N from a NAK or a timeout), so nothing but the WQE is kept per
  * unacknowledged packet (docs/design.md, "Retransmission").
@@ -302,6 +307,24 @@ static enum req_state step_done(struct roce_engine *e, struct roce_qp *qp)
 	return REQ_IDLE;
 }
 
+/* The one-packet fast path (see the top of this file), after IDLE took a
+ * WRITE or a SEND; next is what IDLE chose. */
+static enum req_state step_one_packet(struct roce_engine *e, struct roce_qp *qp,
+				      enum req_state next)
+{
+	struct swqe *w = sq_at(qp, qp->req.cur);
+
+	if (w->length - qp->req.offset > qp->mtu ||
+	    (next == REQ_WRITE_HEAD && e->dma_stall))
+		return next;
+	qp->req.dma_deadline = 0;
+	if (emit_data(e, qp, w)) {
+		req_fail(e, qp, w, ROCE_WC_LOC_PROT_ERR);
+		return REQ_IDLE;
+	}
+	return step_done(e, qp);
+}
+
 static bool can_send(struct roce_engine *e, struct roce_qp *qp)
 {
 	if (qp->cfg.state != ROCE_QPS_RTS || qp->flushed)
@@ -320,9 +343,14 @@ void req_tx(struct roce_engine *e, struct roce_qp *qp)
 {
 	while (tx_room(e) && can_send(e, qp)) {
 		enum req_state prev = qp->req.state, next;
+		unsigned built = e->tx_built;
 
 		switch (prev) {
-		case REQ_IDLE: next = step_idle(e, qp); break;
+		case REQ_IDLE:
+			next = step_idle(e, qp);
+			if (next == REQ_WRITE_HEAD || next == REQ_SEND)
+				next = step_one_packet(e, qp, next);
+			break;
 		case REQ_SEND: next = step_send(e, qp); break;
 		case REQ_READ:
 			emit_read(e, qp, sq_at(qp, qp->req.cur));
@@ -340,8 +368,9 @@ void req_tx(struct roce_engine *e, struct roce_qp *qp)
 		if (qp->flushed || qp->cfg.state != ROCE_QPS_RTS)
 			return;
 		qp->req.state = next;
-		/* idle with nothing to do, or waiting on DMA: stop */
-		if ((next == REQ_IDLE && prev == REQ_IDLE) ||
+		/* idle with nothing to do (no one-packet message went out),
+		 * or waiting on DMA: stop */
+		if ((next == REQ_IDLE && prev == REQ_IDLE && e->tx_built == built) ||
 		    (next == REQ_WRITE_DATA && prev == REQ_WRITE_DATA))
 			return;
 	}
