@@ -19,11 +19,47 @@
  * call on the port; frames go out in the order they were handed over.
  * After the frames of a poll, the engine calls tx_kick (if the port has
  * one) once.
+ *
+ * Waking (optional): an engine thread with nothing to do may sleep until
+ * a frame arrives. It hands its port a struct roce_wake (set_wake, once,
+ * when the thread starts); the link then rings w->fd whenever it makes a
+ * frame available to that port while w->asleep is set, after a full
+ * fence between the frame's publication and the look at w->asleep (the
+ * engine sets asleep, fences, and polls once more before it sleeps, so no
+ * frame falls between). A port on a socket sets w->port_fd instead, and
+ * the kernel wakes the thread's poll(). can_sleep says whether every
+ * frame for the port will come that way now (not when a delay or a fault
+ * holds frames back for later): if not, the engine naps instead.
  */
 #ifndef ROCE_LINK_H
 #define ROCE_LINK_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
+#include <unistd.h>
+
+/* An engine thread's wake-up: asleep while it sleeps on fd (an eventfd),
+ * and on port_fd too when the port set one (a socket that polls readable
+ * when frames wait; -1 otherwise). */
+struct roce_wake {
+	_Atomic int asleep;
+	int fd;
+	int port_fd;
+};
+
+/* Wake w's thread if it sleeps. The caller has published its work and
+ * issued a sequentially consistent fence since. */
+static inline void roce_wake_if_asleep(struct roce_wake *w)
+{
+	if (atomic_load_explicit(&w->asleep, memory_order_relaxed)) {
+		uint64_t one = 1;
+
+		/* a full counter (EAGAIN) wakes as well as a written one */
+		if (write(w->fd, &one, sizeof(one)) < 0)
+			return;
+	}
+}
 
 struct roce_frame {
 	uint8_t *data;
@@ -47,6 +83,12 @@ struct roce_port_ops {
 	 * transmission (a port that must tell its device, e.g. one system
 	 * call to kick a ring, does it here, once per burst). */
 	void (*tx_kick)(void *ctx);
+	/* Optional: frames arriving for this port ring w (NULL: no longer). */
+	void (*set_wake)(void *ctx, struct roce_wake *w);
+	/* Optional (with set_wake): true when every frame for this port will
+	 * ring the wake now; false while some may appear later on their own
+	 * (a delay, a held frame), which polling must collect. */
+	bool (*can_sleep)(void *ctx);
 };
 
 struct roce_port {
@@ -81,6 +123,17 @@ static inline uint8_t *roce_port_tx_get(struct roce_port *p, const uint8_t *dst_
 static inline void roce_port_tx_put(struct roce_port *p)
 {
 	p->ops->tx_put(p->ctx);
+}
+
+static inline void roce_port_set_wake(struct roce_port *p, struct roce_wake *w)
+{
+	if (p->ops->set_wake)
+		p->ops->set_wake(p->ctx, w);
+}
+
+static inline bool roce_port_can_sleep(struct roce_port *p)
+{
+	return p->ops->set_wake && p->ops->can_sleep && p->ops->can_sleep(p->ctx);
 }
 
 static inline void roce_port_tx_kick(struct roce_port *p)

@@ -41,6 +41,7 @@
 #define ROCE_DMA_TIMEOUT_US    1000u   /* default local DMA timeout (seed 001) */
 #define ROCE_IDLE_AFTER_US     1000u   /* engine thread: idle this long, then nap */
 #define ROCE_IDLE_NAP_US       50u     /* engine thread: one nap between idle polls */
+#define ROCE_IDLE_SLEEP_MS     10u     /* engine thread: longest sleep until woken */
 #define ROCE_MAX_INFLIGHT_PSN  (1u << 20) /* unacknowledged PSNs per QP (< 2^23) */
 #define ROCE_FIRST_QPN         0x11u   /* QPs 0 and 1 are special (IBA 3.5.1) */
 

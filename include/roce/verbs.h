@@ -63,15 +63,27 @@ struct roce_drv *roce_context_driver(struct roce_context *ctx);
 unsigned roce_engine_poll(struct roce_context *ctx);
 /* Run the engine on its own thread (pinned to cpu, -1 = not pinned). The
  * thread polls without pause while anything moves; once nothing has
- * moved for ROCE_IDLE_AFTER_US it naps ROCE_IDLE_NAP_US between polls
- * (interrupt moderation: an idle engine costs a few % of a core, and the
- * first frame or work request after a quiet spell waits up to a nap). */
+ * moved for ROCE_IDLE_AFTER_US it sleeps until a frame arrives or a work
+ * request is posted (ROCE_IDLE_SLEEP_MS at most), where the port can wake
+ * it (the in-memory link without delay or faults, AF_XDP) and nothing
+ * waits on a timer; otherwise it naps ROCE_IDLE_NAP_US between polls
+ * (interrupt moderation: a few % of a core, and the first frame after a
+ * quiet spell waits up to a nap). */
 int roce_engine_start(struct roce_context *ctx, int cpu);
 void roce_engine_stop(struct roce_context *ctx);
 /* The engine thread's idle policy: nap nap_us between polls once idle for
- * after_us; after_us 0 = never nap (pure polling, as DPDK). ROCE_E_RANGE
- * for a nap of 0 or over 100 ms. Takes effect at once, thread or not. */
+ * after_us (or sleep, see roce_engine_start); after_us 0 = never nap nor
+ * sleep (pure polling, as DPDK). ROCE_E_RANGE for a nap of 0 or over
+ * 100 ms. Takes effect at once, thread or not. */
 int roce_engine_set_idle(struct roce_context *ctx, uint32_t after_us, uint32_t nap_us);
+/* The longest the idle engine thread sleeps before it looks again by
+ * itself (the driver may change a QP through the register file, which
+ * wakes nothing); 0 = never sleep, nap instead. ROCE_E_RANGE over an hour. */
+int roce_engine_set_sleep(struct roce_context *ctx, uint32_t max_ms);
+/* How often the engine thread went to sleep, and how often it was woken
+ * (by a frame or a work request, not by the time limit). */
+void roce_engine_sleep_stats(struct roce_context *ctx, uint64_t *sleeps,
+			     uint64_t *wakeups);
 
 /* DDR for buffers (control path; not for the per-packet path). */
 void *roce_mem_alloc(struct roce_context *ctx, size_t len, size_t align);

@@ -263,6 +263,24 @@ static void afx_rx_release(void *ctx, unsigned n)
 	xsk_ring_prod__submit(&afx->fill, n);
 }
 
+/* A sleeping engine thread polls the socket: the kernel wakes it when a
+ * frame reaches the RX ring. */
+static void afx_set_wake(void *ctx, struct roce_wake *w)
+{
+	struct roce_afxdp *afx = ctx;
+
+	if (w)
+		w->port_fd = afx->fd;
+}
+
+/* Not while frames a kick left queued wait for the next poll to go out. */
+static bool afx_can_sleep(void *ctx)
+{
+	const struct roce_afxdp *afx = ctx;
+
+	return !afx->tx_pending;
+}
+
 const struct roce_port_ops afx_port_ops = {
 	.tx_burst = afx_tx_burst,
 	.rx_burst = afx_rx_burst,
@@ -270,4 +288,6 @@ const struct roce_port_ops afx_port_ops = {
 	.tx_get = afx_tx_get,
 	.tx_put = afx_tx_put,
 	.tx_kick = afx_tx_kick,
+	.set_wake = afx_set_wake,
+	.can_sleep = afx_can_sleep,
 };

@@ -111,6 +111,7 @@ struct ml_port {
 	unsigned idx;
 	struct ml_ring ring;
 	_Alignas(ML_CACHELINE) _Atomic uint32_t held_for; /* held for us */
+	struct roce_wake *_Atomic wake; /* our engine thread's, or NULL */
 	/* the owner thread's own state */
 	_Alignas(ML_CACHELINE) struct ml_prng prng;
 	bool maybe_held;        /* some hold slot may be HELD */
@@ -123,6 +124,10 @@ struct ml_port {
 	struct ml_ring *zc_ring;
 	uint64_t zc_pos;
 	uint32_t zc_len;
+	unsigned zc_dst;
+	/* ports we published frames to since we last looked whether their
+	 * engine sleeps (bit = port index) */
+	uint64_t wake_dirty;
 };
 
 struct roce_memlink {

@@ -28,6 +28,8 @@ void ml_batch_flush(struct ml_port *self)
 	k = ml_ring_reserve(&d->ring, b->n, 0, &pos);
 	for (unsigned i = 0; i < k; i++)
 		ml_ring_put(&d->ring, pos + i, &b->e[i], visible);
+	if (k)
+		self->wake_dirty |= 1ull << d->idx;
 	for (unsigned i = 0; i < b->n; i++)
 		if (b->e[i].hold)
 			ml_hold_free(b->e[i].hold, d);
@@ -233,6 +235,59 @@ static bool room_for(struct ml_port *s, unsigned nports, const uint8_t *f)
 	return ml_ring_room(&d->ring) >= need;
 }
 
+/* ---- waking the receivers' engine threads -------------------------------- */
+
+/* After a burst: a receiver we published to whose engine thread sleeps
+ * gets woken. One fence per burst orders the publications before the
+ * looks at asleep (roce/link.h); a receiver with no thread costs nothing. */
+static void wake_receivers(struct ml_port *s)
+{
+	struct roce_memlink *l = s->link;
+	uint64_t m = s->wake_dirty;
+	bool fenced = false;
+
+	s->wake_dirty = 0;
+	while (m) {
+		unsigned i = (unsigned)__builtin_ctzll(m);
+		struct roce_wake *w = atomic_load_explicit(&l->ports[i]->wake,
+							   memory_order_acquire);
+
+		m &= m - 1;
+		if (!w)
+			continue;
+		if (!fenced) {
+			atomic_thread_fence(memory_order_seq_cst);
+			fenced = true;
+		}
+		roce_wake_if_asleep(w);
+	}
+}
+
+static void ml_tx_kick(void *ctx)
+{
+	wake_receivers(ctx);
+}
+
+static void ml_set_wake(void *ctx, struct roce_wake *w)
+{
+	struct ml_port *p = ctx;
+
+	atomic_store_explicit(&p->wake, w, memory_order_release);
+}
+
+/* Every frame for us is published by a sender's burst (which wakes us)
+ * unless the link delays frames or holds them back (faults), or a frame
+ * is held for us now: those we collect by polling. */
+static bool ml_can_sleep(void *ctx)
+{
+	struct ml_port *p = ctx;
+	struct roce_memlink *l = p->link;
+
+	return !l->delay_ns &&
+	       !atomic_load_explicit(&l->any_fault, memory_order_relaxed) &&
+	       !atomic_load_explicit(&p->held_for, memory_order_acquire);
+}
+
 static unsigned ml_tx_burst(void *ctx, const struct roce_frame *frames,
 			    unsigned n)
 {
@@ -265,6 +320,7 @@ static unsigned ml_tx_burst(void *ctx, const struct roce_frame *frames,
 		switch_frame(s, nports, f, len, faults, thresh);
 	}
 	ml_batch_flush(s);
+	wake_receivers(s);
 	ml_count(&s->st.sent, i);
 	return i;
 }
@@ -296,6 +352,7 @@ static uint8_t *ml_tx_get(void *ctx, const uint8_t *dst_mac, uint32_t len)
 			     &pos))
 		return NULL;
 	s->zc_ring = &d->ring;
+	s->zc_dst = d->idx;
 	s->zc_pos = pos;
 	s->zc_len = len;
 	return ml_ring_slot(&d->ring, pos);
@@ -306,6 +363,7 @@ static void ml_tx_put(void *ctx)
 	struct ml_port *s = ctx;
 
 	ml_ring_publish(s->zc_ring, s->zc_pos, s->zc_len, 0);
+	s->wake_dirty |= 1ull << s->zc_dst;
 	ml_count(&s->st.sent, 1);
 	ml_count(&s->st.delivered, 1);
 	ml_count(&s->st.zero_copy, 1);
@@ -318,4 +376,7 @@ const struct roce_port_ops ml_port_ops = {
 	.rx_release = ml_rx_release,
 	.tx_get = ml_tx_get,
 	.tx_put = ml_tx_put,
+	.tx_kick = ml_tx_kick,
+	.set_wake = ml_set_wake,
+	.can_sleep = ml_can_sleep,
 };

@@ -5,8 +5,11 @@
  * QP contexts the register file changed, run timers, let every QP's
  * responder and requester fill the transmit burst, send it.
  */
+#include <poll.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 #include <string.h>
 #include <time.h>
 
@@ -44,6 +47,12 @@ int engine_init(struct roce_engine *e, struct roce_context *ctx,
 	e->dma_timeout_us = ROCE_DMA_TIMEOUT_US;
 	atomic_init(&e->idle_after_us, ROCE_IDLE_AFTER_US);
 	atomic_init(&e->idle_nap_us, ROCE_IDLE_NAP_US);
+	atomic_init(&e->idle_sleep_ms, ROCE_IDLE_SLEEP_MS);
+	atomic_init(&e->wake.asleep, 0);
+	e->wake.fd = e->wake.port_fd = -1;
+	atomic_init(&e->sleeps, 0);
+	atomic_init(&e->wakeups, 0);
+	atomic_init(&e->has_thread, false);
 	e->tx = calloc(ROCE_TX_BURST, sizeof(*e->tx));
 	e->active = calloc(ROCE_MAX_QP, sizeof(*e->active));
 	if (!e->tx || !e->active) {
@@ -226,6 +235,72 @@ static inline void cpu_relax(void)
 /* Empty polls between two looks at the clock while spinning. */
 #define IDLE_CHECK_POLLS 256
 
+/* Nothing can start again but through a doorbell or a frame: no timer
+ * runs (retransmission, RNR wait, DMA), nothing is posted and unsent or
+ * staged, no reply is queued, and the port rings us for every frame. */
+static bool engine_may_sleep(struct roce_engine *e)
+{
+	if (e->dma_stall || e->tx_n || !roce_port_can_sleep(e->port))
+		return false;
+	for (unsigned i = 0; i < e->n_active; i++) {
+		const struct roce_qp *qp = e->active[i];
+
+		if (qp->comp.timer || qp->comp.rnr_until || qp->req.dma_deadline ||
+		    qp->req.cur != atomic_load_explicit(&qp->sq.prod, memory_order_acquire) ||
+		    qp->resp.rep_head != qp->resp.rep_tail)
+			return false;
+	}
+	return true;
+}
+
+static void add_relaxed(_Atomic uint64_t *c)
+{
+	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1,
+			      memory_order_relaxed);
+}
+
+/*
+ * Sleep until the port or a doorbell rings, or max_ms pass (the driver
+ * may change a QP through the register file, which rings nothing).
+ * Returns false when sleeping was not possible (then the caller naps).
+ * The order closes the race with a frame or a work request published
+ * meanwhile (roce/link.h): asleep is set and fenced, then one more poll.
+ */
+static bool engine_sleep(struct roce_engine *e, uint32_t max_ms)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = e->wake.fd, .events = POLLIN },
+		{ .fd = e->wake.port_fd, .events = POLLIN },
+	};
+	uint64_t count;
+	unsigned moved;
+	bool may;
+
+	pthread_mutex_lock(&e->lock);
+	may = engine_may_sleep(e);
+	pthread_mutex_unlock(&e->lock);
+	if (!may)
+		return false;
+	atomic_store(&e->wake.asleep, 1);       /* sequentially consistent */
+	if (!atomic_load(&e->running)) {        /* stopping: see roce_engine_stop */
+		atomic_store(&e->wake.asleep, 0);
+		return true;
+	}
+	pthread_mutex_lock(&e->lock);
+	moved = poll_once(e);
+	pthread_mutex_unlock(&e->lock);
+	if (!moved) {
+		add_relaxed(&e->sleeps);
+		if (poll(pfd, e->wake.port_fd >= 0 ? 2 : 1, (int)max_ms) > 0)
+			add_relaxed(&e->wakeups);
+	}
+	atomic_store_explicit(&e->wake.asleep, 0, memory_order_relaxed);
+	/* empty the counter (non-blocking): rings while awake are spent */
+	if (read(e->wake.fd, &count, sizeof(count)) < 0)
+		count = 0;
+	return true;
+}
+
 static void *engine_thread(void *arg)
 {
 	struct roce_engine *e = arg;
@@ -234,7 +309,7 @@ static void *engine_thread(void *arg)
 	bool napping = false;
 
 	while (atomic_load_explicit(&e->running, memory_order_acquire)) {
-		uint32_t after_us, nap_us;
+		uint32_t after_us, nap_us, sleep_ms;
 		struct timespec nap;
 		uint64_t now;
 		unsigned moved;
@@ -265,6 +340,9 @@ static void *engine_thread(void *arg)
 				continue;
 			napping = true;
 		}
+		sleep_ms = atomic_load_explicit(&e->idle_sleep_ms, memory_order_relaxed);
+		if (sleep_ms && engine_sleep(e, sleep_ms))
+			continue;
 		nap_us = atomic_load_explicit(&e->idle_nap_us, memory_order_relaxed);
 		nap.tv_sec = nap_us / 1000000u;
 		nap.tv_nsec = (long)(nap_us % 1000000u) * 1000;
@@ -282,15 +360,40 @@ int roce_engine_set_idle(struct roce_context *ctx, uint32_t after_us, uint32_t n
 	return ROCE_OK;
 }
 
+int roce_engine_set_sleep(struct roce_context *ctx, uint32_t max_ms)
+{
+	if (!ctx || max_ms > 3600000u)
+		return ROCE_E_RANGE;
+	atomic_store_explicit(&ctx->eng.idle_sleep_ms, max_ms, memory_order_relaxed);
+	return ROCE_OK;
+}
+
+void roce_engine_sleep_stats(struct roce_context *ctx, uint64_t *sleeps,
+			     uint64_t *wakeups)
+{
+	*sleeps = atomic_load_explicit(&ctx->eng.sleeps, memory_order_relaxed);
+	*wakeups = atomic_load_explicit(&ctx->eng.wakeups, memory_order_relaxed);
+}
+
 int roce_engine_start(struct roce_context *ctx, int cpu)
 {
 	struct roce_engine *e = &ctx->eng;
 
 	if (e->has_thread)
 		return ROCE_E_STATE;
+	e->wake.fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (e->wake.fd < 0)
+		return ROCE_E_NOMEM;
+	/* from now on post_send rings it: before the thread can sleep */
+	atomic_store(&e->has_thread, true);
+	roce_port_set_wake(e->port, &e->wake);
 	atomic_store(&e->running, true);
 	if (pthread_create(&e->thread, NULL, engine_thread, e) != 0) {
 		atomic_store(&e->running, false);
+		roce_port_set_wake(e->port, NULL);
+		atomic_store(&e->has_thread, false);
+		close(e->wake.fd);
+		e->wake.fd = e->wake.port_fd = -1;
 		return ROCE_E_NOMEM;
 	}
 	if (cpu >= 0) {
@@ -300,7 +403,6 @@ int roce_engine_start(struct roce_context *ctx, int cpu)
 		CPU_SET(cpu, &set);
 		pthread_setaffinity_np(e->thread, sizeof(set), &set);
 	}
-	e->has_thread = true;
 	return ROCE_OK;
 }
 
@@ -311,8 +413,12 @@ void roce_engine_stop(struct roce_context *ctx)
 	if (!e->has_thread)
 		return;
 	atomic_store(&e->running, false);
+	engine_doorbell(e);             /* out of its sleep, to see it stop */
 	pthread_join(e->thread, NULL);
-	e->has_thread = false;
+	roce_port_set_wake(e->port, NULL);
+	atomic_store(&e->has_thread, false);
+	close(e->wake.fd);
+	e->wake.fd = e->wake.port_fd = -1;
 }
 
 void roce_engine_set_dma_stall(struct roce_context *ctx, bool stall, uint32_t timeout_us)

@@ -263,12 +263,25 @@ struct roce_engine {
 
 	_Atomic uint32_t idle_after_us; /* engine thread: nap once idle this long */
 	_Atomic uint32_t idle_nap_us;
+	_Atomic uint32_t idle_sleep_ms; /* or sleep until woken, this long at most */
+	struct roce_wake wake;          /* rung by the port and by post_send */
+	_Atomic uint64_t sleeps, wakeups;
 
 	pthread_mutex_t lock;           /* held by the engine around a poll */
 	pthread_t thread;
 	_Atomic bool running;
-	bool has_thread;
+	_Atomic bool has_thread;
 };
+
+/* A work request or a state change for the engine thread: wake it if it
+ * sleeps (the caller has published the work). No cost without a thread. */
+static inline void engine_doorbell(struct roce_engine *e)
+{
+	if (!e->has_thread)
+		return;
+	atomic_thread_fence(memory_order_seq_cst);
+	roce_wake_if_asleep(&e->wake);
+}
 
 struct roce_context {
 	struct roce_device *dev;

@@ -161,6 +161,8 @@ int roce_modify_qp(struct roce_qp *qp, const struct roce_qp_attr *a, unsigned ma
 	rc = roce_drv_qp_write(&ctx->drv, &qc);
 out:
 	pthread_mutex_unlock(&ctx->eng.lock);
+	if (rc == ROCE_OK)
+		engine_doorbell(&ctx->eng);     /* e.g. ERR: flush now */
 	return rc;
 }
 
@@ -284,6 +286,7 @@ int roce_post_send(struct roce_qp *qp, struct roce_send_wr *wr,
 		/* the doorbell: the engine sees the WQE only once it is whole */
 		atomic_store_explicit(&qp->sq.prod, prod, memory_order_release);
 	}
+	engine_doorbell(&qp->ctx->eng);
 	if (rc && bad_wr)
 		*bad_wr = wr;
 	return rc;
@@ -325,6 +328,7 @@ int roce_post_recv(struct roce_qp *qp, struct roce_recv_wr *wr,
 		prod++;
 		atomic_store_explicit(&qp->rq.prod, prod, memory_order_release);
 	}
+	engine_doorbell(&qp->ctx->eng);
 	if (rc && bad_wr)
 		*bad_wr = wr;
 	return rc;
