@@ -281,7 +281,10 @@ static bool engine_sleep(struct roce_engine *e, uint32_t max_ms)
 	pthread_mutex_unlock(&e->lock);
 	if (!may)
 		return false;
-	atomic_store(&e->wake.asleep, 1);       /* sequentially consistent */
+	atomic_store(&e->wake.asleep, 1);
+	/* pairs with the producers' fence: either they see asleep or the
+	 * poll below sees their work */
+	atomic_thread_fence(memory_order_seq_cst);
 	if (!atomic_load(&e->running)) {        /* stopping: see roce_engine_stop */
 		atomic_store(&e->wake.asleep, 0);
 		return true;
