@@ -12,6 +12,16 @@
 #include "roce/status.h"
 #include "wire/crc_fold.h"
 
+/* n pseudo-random bytes (an LCG's top byte) from seed; the state after. */
+static uint64_t fill_random(uint8_t *buf, size_t n, uint64_t seed)
+{
+	for (size_t i = 0; i < n; i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		buf[i] = (uint8_t)(seed >> 56);
+	}
+	return seed;
+}
+
 static void test_check_value(void **state)
 {
 	(void)state;
@@ -28,10 +38,7 @@ static void test_impls_agree_on_random_buffers(void **state)
 	uint64_t seed = 0x9E3779B97F4A7C15ull;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(buf); i++) {
-		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-		buf[i] = (uint8_t)(seed >> 56);
-	}
+	seed = fill_random(buf, sizeof(buf), seed);
 	for (int round = 0; round < 400; round++) {
 		size_t len, off;
 		uint32_t ref, isal, base;
@@ -86,7 +93,6 @@ static void test_fold_constants(void **state)
 static void test_fold_and_copy(void **state)
 {
 	static uint8_t src[70000], dst[70000 + 64];
-	uint64_t seed = 0xC0FFEEull;
 
 	(void)state;
 	if (!roce_crc_impl_available(ROCE_CRC_FOLD)) {
@@ -96,10 +102,7 @@ static void test_fold_and_copy(void **state)
 				 0xCBF43926u);
 		return;
 	}
-	for (size_t i = 0; i < sizeof(src); i++) {
-		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-		src[i] = (uint8_t)(seed >> 56);
-	}
+	fill_random(src, sizeof(src), 0xC0FFEEull);
 	for (size_t len = 0; len < 1100 + 300; len++) {
 		size_t l = len < 1100 ? len : 1100 + (len - 1100) * 229;
 
@@ -126,15 +129,11 @@ static void test_fold_masked(void **state)
 	static uint8_t buf[640], t[640];
 	uint8_t mask[64 + 16];
 	static const size_t mlens[] = { 0, 8, 40, 44, 60, 64 };
-	uint64_t seed = 0xFEEDull;
 
 	(void)state;
 	if (!roce_crc_impl_available(ROCE_CRC_FOLD))
 		return;
-	for (size_t i = 0; i < sizeof(buf); i++) {
-		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-		buf[i] = (uint8_t)(seed >> 56);
-	}
+	fill_random(buf, sizeof(buf), 0xFEEDull);
 	for (size_t m = 0; m < sizeof(mlens) / sizeof(mlens[0]); m++) {
 		size_t mlen = mlens[m];
 
@@ -255,13 +254,9 @@ static void test_icrc_every_length_every_impl(void **state)
 {
 	enum roce_crc_impl saved = roce_crc_selected();
 	static uint8_t f[700];
-	uint64_t seed = 0xABCDull;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(f); i++) {
-		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-		f[i] = (uint8_t)(seed >> 56);
-	}
+	fill_random(f, sizeof(f), 0xABCDull);
 	for (int i = 0; i < ROCE_CRC_IMPL_COUNT; i++) {
 		if (!roce_crc_impl_available((enum roce_crc_impl)i))
 			continue;
