@@ -65,7 +65,8 @@ unsigned roce_engine_poll(struct roce_context *ctx);
  * thread polls without pause while anything moves; once nothing has
  * moved for ROCE_IDLE_AFTER_US it sleeps until a frame arrives or a work
  * request is posted (ROCE_IDLE_SLEEP_MS at most), where the port can wake
- * it (the in-memory link without delay or faults, AF_XDP) and nothing
+ * it (the in-memory link without delay or faults, AF_XDP, AF_PACKET but
+ * on a TPACKET_V3 ring) and nothing
  * waits on a timer; otherwise it naps ROCE_IDLE_NAP_US between polls
  * (interrupt moderation: a few % of a core, and the first frame after a
  * quiet spell waits up to a nap). */

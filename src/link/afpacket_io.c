@@ -150,8 +150,30 @@ static void afp_rx_release(void *ctx, unsigned n)
 	afp->rx->release(afp, n);
 }
 
+/* A sleeping engine thread polls the receive socket: the kernel wakes it
+ * when a frame is in the ring (or the queue, without PACKET_MMAP). */
+static void afp_set_wake(void *ctx, struct roce_wake *w)
+{
+	struct roce_afpacket *afp = ctx;
+
+	if (w)
+		w->port_fd = afp->rx_fd;
+}
+
+/* Not with the TPACKET_V3 ring, which makes a partial block readable only
+ * when its timer (ROCE_AFP_V3_TOV_MS) runs out, longer than a nap; not
+ * while frames a failed kick left in the TX ring wait for a poll. */
+static bool afp_can_sleep(void *ctx)
+{
+	const struct roce_afpacket *afp = ctx;
+
+	return afp->mode != ROCE_AFP_RING_V3 && !afp->tx_pending;
+}
+
 const struct roce_port_ops afp_port_ops = {
 	.tx_burst = afp_tx_burst,
 	.rx_burst = afp_rx_burst,
 	.rx_release = afp_rx_release,
+	.set_wake = afp_set_wake,
+	.can_sleep = afp_can_sleep,
 };

@@ -231,6 +231,28 @@ static inline void h_round(struct h_pair *p, unsigned k, uint32_t len)
 	      "%u B: B->A WRITE differs", len);
 }
 
+/* With the engines on threads: quiet, both threads sleep on their ports
+ * (a minute at most); one more round must wake them, by the posts, the
+ * frames and the ACKs, or it times out. */
+static inline void h_round_after_sleep(struct h_pair *p, unsigned k, uint32_t len)
+{
+	struct h_side *sd[2] = { &p->a, &p->b };
+	uint64_t s0[2], w0[2], s1[2], w1[2];
+
+	for (int i = 0; i < 2; i++)
+		CHECK_OK(roce_engine_set_sleep(sd[i]->ctx, 60000));
+	h_sleep_us(50000);
+	for (int i = 0; i < 2; i++) {
+		roce_engine_sleep_stats(sd[i]->ctx, &s0[i], &w0[i]);
+		CHECK(s0[i] > 0, "engine %c's thread never slept", 'A' + i);
+	}
+	h_round(p, k, len);
+	for (int i = 0; i < 2; i++) {
+		roce_engine_sleep_stats(sd[i]->ctx, &s1[i], &w1[i]);
+		CHECK(w1[i] > w0[i], "engine %c's thread was not woken", 'A' + i);
+	}
+}
+
 static inline void h_side_close(struct h_side *s)
 {
 	roce_destroy_qp(s->qp);
