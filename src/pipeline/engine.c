@@ -274,7 +274,7 @@ static bool engine_sleep(struct roce_engine *e, uint32_t max_ms)
 	};
 	uint64_t count;
 	unsigned moved;
-	bool may;
+	bool may, broken = false;
 
 	pthread_mutex_lock(&e->lock);
 	may = engine_may_sleep(e);
@@ -296,12 +296,14 @@ static bool engine_sleep(struct roce_engine *e, uint32_t max_ms)
 		add_relaxed(&e->sleeps);
 		if (poll(pfd, e->wake.port_fd >= 0 ? 2 : 1, (int)max_ms) > 0)
 			add_relaxed(&e->wakeups);
+		/* a socket in error stays ready: nap instead of spinning */
+		broken = pfd[1].revents & (POLLERR | POLLHUP | POLLNVAL);
 	}
 	atomic_store_explicit(&e->wake.asleep, 0, memory_order_relaxed);
 	/* empty the counter (non-blocking): rings while awake are spent */
 	if (read(e->wake.fd, &count, sizeof(count)) < 0)
 		count = 0;
-	return true;
+	return !broken;
 }
 
 static void *engine_thread(void *arg)
