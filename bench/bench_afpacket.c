@@ -42,8 +42,7 @@ static void on_signal(int sig)
 
 static void teardown(void)
 {
-	bench_sh("ip netns del %s 2>/dev/null", g_nsa);
-	bench_sh("ip netns del %s 2>/dev/null", g_nsb);
+	bench_veth_del(g_nsa, g_nsb);
 }
 
 static int setup(void)
@@ -55,30 +54,12 @@ static int setup(void)
 	snprintf(g_ifa, sizeof(g_ifa), "bafa%d", pid);
 	snprintf(g_ifb, sizeof(g_ifb), "bafb%d", pid);
 	atexit(teardown);
-	if (bench_sh("ip netns add %s && ip netns add %s", g_nsa, g_nsb) ||
-	    bench_sh("ip link add %s netns %s mtu 9000 type veth peer name %s netns %s mtu 9000",
-	       g_ifa, g_nsa, g_ifb, g_nsb) ||
-	    bench_sh("ip -n %s link set %s up && ip -n %s link set %s up",
-	       g_nsa, g_ifa, g_nsb, g_ifb)) {
+	if (bench_veth_add(g_nsa, g_ifa, NULL, g_nsb, g_ifb, NULL)) {
 		fprintf(stderr, "bench_afpacket: cannot create namespaces and veth "
 			"(needs root and iproute2)\n");
 		return -1;
 	}
 	return 0;
-}
-
-static int enter_ns(const char *name)
-{
-	char path[64];
-	int fd, rc;
-
-	snprintf(path, sizeof(path), "/run/netns/%s", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	rc = setns(fd, CLONE_NEWNET);
-	close(fd);
-	return rc;
 }
 
 struct run {
@@ -146,7 +127,7 @@ static int open_port(const char *ns, const char *ifname, enum roce_afpacket_mode
 	struct roce_afpacket_config c = { .ifname = ifname, .mode = mode };
 	char err[256];
 
-	if (enter_ns(ns) || roce_afpacket_open(&c, out, err, sizeof(err)) != ROCE_OK) {
+	if (bench_enter_ns(ns) || roce_afpacket_open(&c, out, err, sizeof(err)) != ROCE_OK) {
 		fprintf(stderr, "bench_afpacket: %s\n", err);
 		return -1;
 	}

@@ -103,37 +103,13 @@ static int xdp_log(enum libxdp_print_level l, const char *fmt, va_list ap)
 
 static void teardown(void)
 {
-	bench_sh("ip netns del %s 2>/dev/null", g_nsa);
-	bench_sh("ip netns del %s 2>/dev/null", g_nsb);
+	bench_veth_del(g_nsa, g_nsb);
 }
 
 static int set_mtu(unsigned mtu)
 {
 	return bench_sh("ip -n %s link set %s mtu %u && ip -n %s link set %s mtu %u",
 		  g_nsa, g_ifa, mtu, g_nsb, g_ifb, mtu);
-}
-
-static int enter_ns(const char *name)
-{
-	char path[64];
-	int fd, rc;
-
-	snprintf(path, sizeof(path), "/run/netns/%s", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	rc = setns(fd, CLONE_NEWNET);
-	close(fd);
-	return rc;
-}
-
-static void pin(int cpu)
-{
-	cpu_set_t s;
-
-	CPU_ZERO(&s);
-	CPU_SET(cpu, &s);
-	pthread_setaffinity_np(pthread_self(), sizeof(s), &s);
 }
 
 /* One AF_XDP socket with its own UMEM (area mapped once, reused). */
@@ -247,7 +223,7 @@ static void *sender(void *arg)
 	struct run *r = arg;
 	double t0, end;
 
-	pin(0);
+	bench_pin(0);
 	t0 = bench_now();
 	while (!atomic_load_explicit(&r->stop, memory_order_relaxed) && !r->err)
 		r->sent += r->xdp ? xdp_tx(r, true)
@@ -264,7 +240,7 @@ static void *receiver(void *arg)
 	struct run *r = arg;
 	double t0 = 0, end;
 
-	pin(1);
+	bench_pin(1);
 	for (end = bench_now() + r->secs + 1.0; bench_now() < end && !g_stop;) {
 		unsigned n = r->xdp ? xdp_rx(r) : afp_rx(r);
 
@@ -283,7 +259,7 @@ static void *receiver(void *arg)
 
 static void xsk_close(struct xsk *x, const char *ns)
 {
-	if (enter_ns(ns) == 0 && x->sk)         /* libxdp detaches in this netns */
+	if (bench_enter_ns(ns) == 0 && x->sk)         /* libxdp detaches in this netns */
 		xsk_socket__delete(x->sk);
 	if (x->umem && xsk_umem__delete(x->umem))
 		close(xsk_umem__fd(x->umem));   /* still counted in use: let go */
@@ -307,7 +283,7 @@ static int xsk_open(struct xsk *x, const char *ns, const char *ifname, bool rx,
 	sc.libxdp_flags = rx ? 0 : XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD;
 	*x = (struct xsk){ .area = x->area };   /* libxdp expects zeroed rings */
 	g_log[0] = 0;
-	if (enter_ns(ns)) {
+	if (bench_enter_ns(ns)) {
 		snprintf(why, n, "cannot enter network namespace %s", ns);
 		return -1;
 	}
@@ -352,7 +328,7 @@ static int probe_xdp(const char *ns, const char *ifname, uint32_t flags, int *co
 	int fd, rc = -ENODEV, ifindex;
 
 	g_log[0] = 0;
-	ifindex = enter_ns(ns) ? 0 : (int)if_nametoindex(ifname);
+	ifindex = bench_enter_ns(ns) ? 0 : (int)if_nametoindex(ifname);
 	fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "probe", "GPL", pass, 2, NULL);
 	if (fd < 0)
 		rc = fd;
@@ -438,8 +414,8 @@ static int row(const char *mode, uint32_t xdp_flags, unsigned mtu, uint32_t size
 		return -1;
 	}
 	c.ifname = g_ifa;
-	if (enter_ns(g_nsa) || roce_afpacket_open(&c, &p.pa, err, sizeof(err)) != ROCE_OK ||
-	    (c.ifname = g_ifb, enter_ns(g_nsb)) ||
+	if (bench_enter_ns(g_nsa) || roce_afpacket_open(&c, &p.pa, err, sizeof(err)) != ROCE_OK ||
+	    (c.ifname = g_ifb, bench_enter_ns(g_nsb)) ||
 	    roce_afpacket_open(&c, &p.pb, err, sizeof(err)) != ROCE_OK) {
 		snprintf(why, n, "PACKET_MMAP port: %s", err);
 		roce_afpacket_close(p.pa);
@@ -504,8 +480,8 @@ static int eng_xdp(double secs, struct eng_fig *f, const char **mode, char *why,
 	char err[256];
 
 	c.ifname = g_ifa;
-	if (enter_ns(g_nsa) || roce_afxdp_open(&c, &a, err, sizeof(err)) != ROCE_OK ||
-	    (c.ifname = g_ifb, enter_ns(g_nsb)) ||
+	if (bench_enter_ns(g_nsa) || roce_afxdp_open(&c, &a, err, sizeof(err)) != ROCE_OK ||
+	    (c.ifname = g_ifb, bench_enter_ns(g_nsb)) ||
 	    roce_afxdp_open(&c, &b, err, sizeof(err)) != ROCE_OK) {
 		snprintf(why, n, "AF_XDP port: %s", err);
 		roce_afxdp_close(a);
@@ -525,8 +501,8 @@ static int eng_afp(double secs, struct eng_fig *f, char *why, size_t n)
 	char err[256];
 
 	c.ifname = g_ifa;
-	if (enter_ns(g_nsa) || roce_afpacket_open(&c, &a, err, sizeof(err)) != ROCE_OK ||
-	    (c.ifname = g_ifb, enter_ns(g_nsb)) ||
+	if (bench_enter_ns(g_nsa) || roce_afpacket_open(&c, &a, err, sizeof(err)) != ROCE_OK ||
+	    (c.ifname = g_ifb, bench_enter_ns(g_nsb)) ||
 	    roce_afpacket_open(&c, &b, err, sizeof(err)) != ROCE_OK) {
 		snprintf(why, n, "PACKET_MMAP port: %s", err);
 		roce_afpacket_close(a);
@@ -642,11 +618,7 @@ int main(int argc, char **argv)
 	snprintf(g_ifa, sizeof(g_ifa), "bxda%d", pid);
 	snprintf(g_ifb, sizeof(g_ifb), "bxdb%d", pid);
 	atexit(teardown);
-	if (bench_sh("ip netns add %s && ip netns add %s", g_nsa, g_nsb) ||
-	    bench_sh("ip link add %s netns %s mtu 9000 address %s type veth peer name %s "
-	       "netns %s mtu 9000 address %s", g_ifa, g_nsa, MAC_A, g_ifb, g_nsb, MAC_B) ||
-	    bench_sh("ip -n %s link set %s up && ip -n %s link set %s up",
-	       g_nsa, g_ifa, g_nsb, g_ifb)) {
+	if (bench_veth_add(g_nsa, g_ifa, MAC_A, g_nsb, g_ifb, MAC_B)) {
 		printf("bench_afxdp: skipped: cannot create namespaces and veth (iproute2?)\n");
 		return SKIP;
 	}

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -282,4 +283,44 @@ int bench_sh(const char *fmt, ...)
 	vsnprintf(cmd, sizeof(cmd), fmt, ap);
 	va_end(ap);
 	return system(cmd);
+}
+
+int bench_enter_ns(const char *name)
+{
+	char path[256];
+	int fd, rc;
+
+	snprintf(path, sizeof(path), "/run/netns/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	rc = setns(fd, CLONE_NEWNET);
+	close(fd);
+	return rc;
+}
+
+int bench_veth_add(const char *nsa, const char *ifa, const char *mac_a,
+		   const char *nsb, const char *ifb, const char *mac_b)
+{
+	char addr_a[40] = "", addr_b[40] = "";
+	int rc;
+
+	if (mac_a)
+		snprintf(addr_a, sizeof(addr_a), " address %s", mac_a);
+	if (mac_b)
+		snprintf(addr_b, sizeof(addr_b), " address %s", mac_b);
+	rc = bench_sh("ip netns add %s && ip netns add %s", nsa, nsb);
+	if (!rc)
+		rc = bench_sh("ip link add %s netns %s mtu 9000%s type veth peer name %s "
+			      "netns %s mtu 9000%s", ifa, nsa, addr_a, ifb, nsb, addr_b);
+	if (!rc)
+		rc = bench_sh("ip -n %s link set %s up && ip -n %s link set %s up",
+			      nsa, ifa, nsb, ifb);
+	return rc;
+}
+
+void bench_veth_del(const char *nsa, const char *nsb)
+{
+	bench_sh("ip netns del %s 2>/dev/null", nsa);
+	bench_sh("ip netns del %s 2>/dev/null", nsb);
 }

@@ -70,6 +70,16 @@ uint32_t bench_roce_frame(uint8_t *buf, const uint8_t *src, const uint8_t *dst,
 /* Run a shell command made like printf; returns system()'s status. */
 int bench_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Move the calling thread into the network namespace /run/netns/name;
+ * 0, or -1 with errno set. */
+int bench_enter_ns(const char *name);
+/* Two network namespaces joined by a veth pair (MTU 9000, both ends up;
+ * an end's MAC when mac_a/mac_b is not NULL); 0 or what the shell said.
+ * bench_veth_del removes both namespaces (and with them the pair). */
+int bench_veth_add(const char *nsa, const char *ifa, const char *mac_a,
+		   const char *nsb, const char *ifb, const char *mac_b);
+void bench_veth_del(const char *nsa, const char *nsb);
+
 /*
  * Machine load over an interval: the 1-minute load average at its end and
  * the CPU time the rest of the machine used during it (all CPUs' busy time

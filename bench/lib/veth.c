@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
@@ -29,21 +30,11 @@ struct raw {
 
 static bool enter_ns(const char *name, char *why, size_t n)
 {
-	char path[256];
-	int fd;
-	bool ok;
-
-	snprintf(path, sizeof(path), "/run/netns/%s", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(why, n, "no network namespace '%s'", name);
-		return false;
-	}
-	ok = setns(fd, CLONE_NEWNET) == 0;
-	close(fd);
-	if (!ok)
-		snprintf(why, n, "cannot enter network namespace '%s'", name);
-	return ok;
+	if (bench_enter_ns(name) == 0)
+		return true;
+	snprintf(why, n, errno == ENOENT ? "no network namespace '%s'"
+					 : "cannot enter network namespace '%s'", name);
+	return false;
 }
 
 static struct roce_afpacket *open_port(const char *ns, const char *ifname,
