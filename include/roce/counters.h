@@ -54,7 +54,7 @@
 
 /*
  * One drop counter per receive-rejection code of status.h, in the same
- * order (ROCE_E_TOO_SHORT .. ROCE_E_DISABLED). X(CODE, name); the counter
+ * order (ROCE_E_TOO_SHORT .. ROCE_E_SRC_ADDR). X(CODE, name); the counter
  * is DROP_<CODE>, the status ROCE_E_<CODE>. counters.c checks at compile
  * time that this list and status.h agree.
  */
@@ -68,10 +68,11 @@
 	X(IP_ADDR, "ip_addr") X(QPN, "qpn") X(QP_STATE, "qp_state")           \
 	X(PSN, "psn") X(PKEY, "pkey") X(RKEY, "rkey") X(LKEY, "lkey")         \
 	X(ACCESS, "access") X(BOUNDS, "bounds") X(ALIGN, "align")             \
-	X(LINK_DOWN, "link_down") X(DISABLED, "disabled")
+	X(LINK_DOWN, "link_down") X(DISABLED, "disabled")                   \
+	X(SRC_ADDR, "src_addr")
 
 #define ROCE_DROP_FIRST_STATUS ROCE_E_TOO_SHORT
-#define ROCE_DROP_LAST_STATUS  ROCE_E_DISABLED
+#define ROCE_DROP_LAST_STATUS  ROCE_E_SRC_ADDR
 
 enum roce_cnt {
 #define ROCE_X_CNT(id, name, desc) ROCE_CNT_##id,

@@ -60,6 +60,7 @@
 	X(ROCE_E_ALIGN, "align", "misaligned address")                        \
 	X(ROCE_E_LINK_DOWN, "link_down", "link not ready")                    \
 	X(ROCE_E_DISABLED, "disabled", "engine disabled or in reset")          \
+	X(ROCE_E_SRC_ADDR, "src_addr", "source address is not the QP's peer") \
 	/* host environment (appended: the codes above are register values) */ \
 	X(ROCE_E_PERM, "perm", "permission denied")
 

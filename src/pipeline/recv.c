@@ -3,7 +3,8 @@
  * Receive checks, in the order SPEC.md gives: the engine is running and the
  * link up; the destination MAC is ours; IPv4, UDP port 4791, lengths and
  * ICRC (roce_parse); the destination IP is ours; the QP exists and its
- * state accepts the packet; the P_Key matches. A frame that fails a check
+ * state accepts the packet; the source is the QP's peer; the P_Key
+ * matches. A frame that fails a check
  * is dropped and counted under the reason, never answered. Requests go to
  * the responder, responses to the completer.
  */
@@ -12,6 +13,20 @@
 #include "pipeline/engine.h"
 #include "roce/device.h"
 #include "roce/status.h"
+
+/*
+ * A connected QP (RC; UC too) takes packets from its peer only: the
+ * source IP must be the one in the QP's address vector (the GRH's SGID,
+ * which RoCE v2 carries as the IP source address: IBA Annex A17; rxe's
+ * check_addr). Without it anyone on the segment who learns a QPN and PSN
+ * could write into the QP's memory.
+ */
+static bool from_peer(const struct roce_qp *qp, const struct roce_pkt *p)
+{
+	const struct roce_ipv4_hdr *ip = (const void *)(p->frame + p->l3_off);
+
+	return roce_get_be32(ip->saddr) == qp->cfg.peer_ip;
+}
 
 static bool state_accepts(const struct roce_qp *qp, bool request)
 {
@@ -49,7 +64,8 @@ void recv_frame(struct roce_engine *e, const uint8_t *frame, uint32_t len)
 		roce_cnt_drop(e->cnt, rc);
 		return;
 	}
-	if (p.ipv6 || roce_get_be32(frame + p.l3_off + 16) != e->ip) {
+	if (p.ipv6 || roce_get_be32(((const struct roce_ipv4_hdr *)
+				     (frame + p.l3_off))->daddr) != e->ip) {
 		roce_cnt_drop(e->cnt, ROCE_E_IP_ADDR);
 		return;
 	}
@@ -61,6 +77,10 @@ void recv_frame(struct roce_engine *e, const uint8_t *frame, uint32_t len)
 	}
 	if (!state_accepts(qp, p.op->request) || qp->flushed) {
 		roce_cnt_drop(e->cnt, ROCE_E_QP_STATE);
+		return;
+	}
+	if (!from_peer(qp, &p)) {
+		roce_cnt_drop(e->cnt, ROCE_E_SRC_ADDR);
 		return;
 	}
 	if (!pkey_match(roce_bth_pkey(roce_pkt_bth(&p)), qp->cfg.pkey)) {

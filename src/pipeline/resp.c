@@ -89,6 +89,23 @@ static void resp_error(struct roce_engine *e, struct roce_qp *qp, uint32_t psn,
 	qp->resp.goto_err = true;
 }
 
+/*
+ * The QP itself must enable the operation (its remote write / read /
+ * atomic access flags, IBA 10.6.3.1). A request the QP does not enable is
+ * an Invalid Request NAK, a responder class C error (IBA 9.9.2), not a
+ * Remote Access Error, which is for the MR's key, rights and bounds.
+ * rxe answers the same: check_op_valid -> RESPST_ERR_UNSUPPORTED_OPCODE ->
+ * AETH_NAK_INVALID_REQ; the requester completes with REM_INV_REQ_ERR.
+ */
+static bool qp_enables(struct roce_engine *e, struct roce_qp *qp, uint32_t psn,
+		       unsigned right)
+{
+	if (qp->cfg.access & right)
+		return true;
+	resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_ACCESS);
+	return false;
+}
+
 static void recv_complete(struct roce_engine *e, struct roce_qp *qp,
 			  enum roce_wc_status status, enum roce_wc_opcode op,
 			  uint32_t len, const struct roce_pkt *p)
@@ -197,9 +214,10 @@ static bool do_write(struct roce_engine *e, struct roce_qp *qp,
 			resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_OPCODE);
 			return false;
 		}
-		/* C9-?: key, access rights and bounds before any byte lands */
-		rc = !(qp->cfg.access & ROCE_ACCESS_REMOTE_WRITE) ? ROCE_E_ACCESS
-			: mem_rkey(e, qp, rkey, va, len, ROCE_ACCESS_REMOTE_WRITE, &pa);
+		if (!qp_enables(e, qp, psn, ROCE_ACCESS_REMOTE_WRITE))
+			return false;
+		/* the MR: key, rights and bounds before any byte lands */
+		rc = mem_rkey(e, qp, rkey, va, len, ROCE_ACCESS_REMOTE_WRITE, &pa);
 		if (rc) {
 			resp_error(e, qp, psn, ROCE_NAK_REMOTE_ACCESS, rc);
 			return false;
@@ -209,6 +227,9 @@ static bool do_write(struct roce_engine *e, struct roce_qp *qp,
 		r->write_resid = len;
 	} else if (!r->in_write) {
 		resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_OPCODE);
+		return false;
+	} else if (!qp_enables(e, qp, psn, ROCE_ACCESS_REMOTE_WRITE)) {
+		r->in_write = false;    /* the right was taken away mid-message */
 		return false;
 	}
 	if ((pos & ROCE_POS_LAST) ? p->payload_len != r->write_resid
@@ -262,8 +283,9 @@ static uint32_t do_read(struct roce_engine *e, struct roce_qp *qp,
 		roce_cnt_drop(e->cnt, ROCE_E_FULL);
 		return 0;
 	}
-	rc = !(qp->cfg.access & ROCE_ACCESS_REMOTE_READ) ? ROCE_E_ACCESS
-		: mem_rkey(e, qp, rkey, va, len, ROCE_ACCESS_REMOTE_READ, &pa);
+	if (!qp_enables(e, qp, psn, ROCE_ACCESS_REMOTE_READ))
+		return 0;
+	rc = mem_rkey(e, qp, rkey, va, len, ROCE_ACCESS_REMOTE_READ, &pa);
 	if (rc) {
 		resp_error(e, qp, psn, ROCE_NAK_REMOTE_ACCESS, rc);
 		return 0;
@@ -302,8 +324,9 @@ static bool do_atomic(struct roce_engine *e, struct roce_qp *qp,
 		resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_ALIGN);
 		return false;
 	}
-	rc = !(qp->cfg.access & ROCE_ACCESS_REMOTE_ATOMIC) ? ROCE_E_ACCESS
-		: mem_rkey(e, qp, rkey, va, 8, ROCE_ACCESS_REMOTE_ATOMIC, &pa);
+	if (!qp_enables(e, qp, psn, ROCE_ACCESS_REMOTE_ATOMIC))
+		return false;
+	rc = mem_rkey(e, qp, rkey, va, 8, ROCE_ACCESS_REMOTE_ATOMIC, &pa);
 	if (rc) {
 		resp_error(e, qp, psn, ROCE_NAK_REMOTE_ACCESS, rc);
 		return false;
