@@ -13,6 +13,9 @@ copies of it made bad in one way each:
   truncated    cut inside the BTH                 -> dropped (too short / lengths)
   bad_ip_csum  a wrong IPv4 header checksum       -> dropped (drop_ip_csum)
   junk         random bytes after the UDP header  -> dropped
+  spoofed_src  another source IP on the segment, -> dropped, counted (drop_src_addr):
+               the next PSNs, payload 0xEE           a connected QP takes its peer's
+                                                     packets only
 
 The ICRC of each modified frame is recomputed (IBA Annex A17.8.1), so that
 each frame is wrong in exactly the one way its name says. Prints one JSON
@@ -34,9 +37,12 @@ import zlib
 
 ETH_P_ALL = 0x0003
 PACKET_OUTGOING = 4
+SOL_PACKET = 263
+PACKET_ADD_MEMBERSHIP = 1
+PACKET_MR_PROMISC = 1
 ROCE_PORT = 4791
 KINDS = ("bad_icrc", "unknown_qpn", "wrong_psn", "bad_opcode", "truncated",
-         "bad_ip_csum", "junk")
+         "bad_ip_csum", "junk", "spoofed_src")
 
 
 def mac_bytes(text):
@@ -83,12 +89,49 @@ def is_roce_to(frame, dst_mac):
     return struct.unpack("!H", frame[36:38])[0] == ROCE_PORT
 
 
+# BTH + extension headers of the opcodes a template can be (IBA 9.2-9.4):
+# RC SEND/WRITE/READ requests, READ responses, ACKs, atomics; 12 = BTH only
+HDR_LEN = {0x06: 28, 0x0A: 28, 0x0B: 32, 0x07: 12, 0x08: 12, 0x09: 16,
+           0x0C: 28, 0x10: 16, 0x0D: 16, 0x0E: 12, 0x0F: 16, 0x11: 16,
+           0x12: 24, 0x13: 40, 0x14: 40, 0x03: 16, 0x05: 16, 0x04: 12,
+           0x00: 12, 0x01: 12, 0x02: 12}
+
+
+RETH_OPCODES = (0x06, 0x0A, 0x0B, 0x0C)   # RC WRITE FIRST/ONLY(/IMM), READ
+
+
 def with_icrc(body):
     return body + icrc(body)
 
 
-def craft(template, kind, rng):
-    """One bad frame of the given kind from a live template frame."""
+def spoof(body, index, spoof_ip, va_add):
+    """The template from another station: source IP spoof_ip (default: the
+    template's with its last octet changed), UDP checksum 0 (valid for
+    IPv4), the PSN index + 1 ahead of the template's (the PSNs the target
+    expects next: without a source check one of them would execute), the
+    payload overwritten with 0xEE, a RETH's VA moved by va_add."""
+    ip = bytearray(body[14:34])
+    ip[12:16] = spoof_ip if spoof_ip else bytes(ip[12:15]) + bytes([ip[15] ^ 0x40])
+    ip[10:12] = b"\0\0"
+    ip[10:12] = struct.pack("!H", ip_checksum(bytes(ip)))
+    body[14:34] = ip
+    body[40:42] = b"\0\0"
+    psn = struct.unpack("!I", b"\0" + bytes(body[51:54]))[0]
+    body[51:54] = struct.pack("!I", (psn + 1 + index) & 0xFFFFFF)[1:]
+    hdr = 14 + 20 + 8 + HDR_LEN.get(body[42], 12)
+    pad = (body[43] >> 4) & 3
+    end = len(body) - pad
+    if end > hdr:
+        body[hdr:end] = b"\xee" * (end - hdr)
+    if va_add and body[42] in RETH_OPCODES:
+        va = struct.unpack("!Q", bytes(body[54:62]))[0]
+        body[54:62] = struct.pack("!Q", (va + va_add) & (2**64 - 1))
+    return with_icrc(bytes(body))
+
+
+def craft(template, kind, rng, index=0, spoof_ip=None, va_add=0):
+    """One bad frame of the given kind from a live template frame (index:
+    its number among the frames of that kind)."""
     body = bytearray(template[:-4])
     if kind == "bad_icrc":
         bad = bytes(b ^ 0xFF for b in template[-4:])
@@ -123,6 +166,8 @@ def craft(template, kind, rng):
         udp[4:6] = struct.pack("!H", 8 + n)
         udp[6:8] = b"\0\0"
         return bytes(body[:14]) + bytes(ip) + bytes(udp) + junk
+    if kind == "spoofed_src":
+        return spoof(body, index, spoof_ip, va_add)
     raise ValueError(kind)
 
 
@@ -153,13 +198,35 @@ def pcap_write(path, frames):
             f.write(frame)
 
 
-def wait_template(sock, dst_mac, deadline):
+def make_template(spec, dst_mac, src_mac):
+    """An RC WRITE ONLY from the fields SRC_IP,DST_IP,QPN,PSN,VA,RKEY,LEN
+    (numbers in C notation): a template when the QP's parameters are known
+    (a tool printed them) instead of seen on the wire."""
+    f = spec.split(",")
+    if len(f) != 7:
+        raise ValueError("--make-template needs SRC_IP,DST_IP,QPN,PSN,VA,RKEY,LEN")
+    src, dst = socket.inet_aton(f[0]), socket.inet_aton(f[1])
+    qpn, psn, va, rkey, n = (int(x, 0) for x in f[2:])
+    if qpn >> 24 or psn >> 24 or va >> 64 or rkey >> 32 or not 0 < n <= 4096:
+        raise ValueError("--make-template: a field out of range")
+    pad = -n % 4
+    bth = struct.pack("!BBHII", 0x0A, pad << 4, 0xFFFF, qpn, 0x80000000 | psn)
+    reth = struct.pack("!QII", va, rkey, n)
+    payload = b"\0" * (n + pad)
+    udp = struct.pack("!HHHH", 0xC000, ROCE_PORT, 8 + len(bth) + len(reth) + len(payload) + 4, 0)
+    ip = bytearray(struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp) + len(bth) + len(reth)
+                               + len(payload) + 4, 0, 0x4000, 64, 17, 0, src, dst))
+    ip[10:12] = struct.pack("!H", ip_checksum(bytes(ip)))
+    return with_icrc(dst_mac + src_mac + b"\x08\x00" + bytes(ip) + udp + bth + reth + payload)
+
+
+def wait_template(sock, dst_mac, deadline, outgoing=False):
     while time.monotonic() < deadline:
         try:
             frame, addr = sock.recvfrom(65535)
         except socket.timeout:
             continue
-        if addr[2] == PACKET_OUTGOING:
+        if (addr[2] == PACKET_OUTGOING) != outgoing:
             continue
         if is_roce_to(frame, dst_mac):
             return frame
@@ -191,6 +258,18 @@ def main():
     ap.add_argument("--gap-ms", type=float, default=20.0,
                     help="pause between frames (default 20 ms)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--spoof-ip", help="source IP of the spoofed_src frames "
+                    "(default: the template's with its last octet changed)")
+    ap.add_argument("--va-add", type=int, default=0,
+                    help="spoofed_src: add this to the VA of a RETH (aim at "
+                    "a part of the region the peer never writes)")
+    ap.add_argument("--make-template", metavar="SRC_IP,DST_IP,QPN,PSN,VA,RKEY,LEN",
+                    help="build the template (an RC WRITE ONLY from --iface's MAC) "
+                    "instead of waiting for one")
+    ap.add_argument("--outgoing", action="store_true",
+                    help="take the template from frames this host sends to "
+                    "--dst-mac (a veth end beside the peer), not from frames "
+                    "passing by")
     args = ap.parse_args()
     kinds = [k for k in args.kinds.split(",") if k]
     for k in kinds:
@@ -203,6 +282,12 @@ def main():
     except ValueError as e:
         ap.error(str(e))
     rng = random.Random(args.seed)
+    spoof_ip = None
+    if args.spoof_ip:
+        try:
+            spoof_ip = socket.inet_aton(args.spoof_ip)
+        except OSError:
+            ap.error("bad --spoof-ip %r" % args.spoof_ip)
     if not args.iface and not (args.from_pcap and args.to_pcap):
         ap.error("--iface is required (or both --from-pcap and --to-pcap)")
 
@@ -211,11 +296,25 @@ def main():
         try:
             sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
             sock.bind((args.iface, 0))
+            # promiscuous while the socket lives: a bridge passes frames
+            # between its ports up to itself only then (tcpdump does it
+            # too, but need not be running)
+            mreq = struct.pack("iHH8s", socket.if_nametoindex(args.iface),
+                               PACKET_MR_PROMISC, 0, b"")
+            sock.setsockopt(SOL_PACKET, PACKET_ADD_MEMBERSHIP, mreq)
         except OSError as e:
             print("garbage: cannot open %s: %s" % (args.iface, e), file=sys.stderr)
             return 2
         sock.settimeout(0.2)
-    if args.from_pcap:
+    if args.make_template:
+        try:
+            with open("/sys/class/net/%s/address" % args.iface) as f:
+                src_mac = mac_bytes(f.read().strip())
+            template = make_template(args.make_template, dst_mac, src_mac)
+        except (OSError, ValueError) as e:
+            print("garbage: %s" % e, file=sys.stderr)
+            return 2
+    elif args.from_pcap:
         try:
             template = next((f for f in pcap_frames(args.from_pcap)
                              if is_roce_to(f, dst_mac)), None)
@@ -224,7 +323,8 @@ def main():
             return 2
         where = args.from_pcap
     else:
-        template = wait_template(sock, dst_mac, time.monotonic() + args.timeout)
+        template = wait_template(sock, dst_mac, time.monotonic() + args.timeout,
+                                 args.outgoing)
         where = "%s within %.0f s" % (args.iface, args.timeout)
     if template is None:
         print("garbage: no RoCE v2 frame to %s in %s" % (args.dst_mac, where),
@@ -232,8 +332,8 @@ def main():
         return 1
     sent, out = {}, []
     for k in kinds:
-        for _ in range(args.count):
-            frame = craft(template, k, rng)
+        for i in range(args.count):
+            frame = craft(template, k, rng, i, spoof_ip, args.va_add)
             if args.to_pcap:
                 out.append(frame)
             else:

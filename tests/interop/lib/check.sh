@@ -136,7 +136,7 @@ check_garbage() {
 		fail "no counters in our tool's output (needs a counters option; see README)"
 		return
 	fi
-	for k in bad_icrc unknown_qpn wrong_psn bad_opcode truncated bad_ip_csum junk; do
+	for k in bad_icrc unknown_qpn wrong_psn bad_opcode truncated bad_ip_csum junk spoofed_src; do
 		sent=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["sent"].get(sys.argv[2], 0))' "$json" "$k")
 		[ "$sent" -gt 0 ] || continue
 		need=$sent
@@ -150,6 +150,8 @@ check_garbage() {
 		bad_ip_csum) names="drop_ip_csum" ;;
 		truncated) names="drop_too_short drop_ip_len drop_udp_len drop_hdr_len" ;;
 		junk) names= ;;
+		# from another source IP: dropped before the PSN check
+		spoofed_src) names="drop_src_addr" ;;
 		esac
 		[ "$k" = wrong_psn ] || total=$((total + sent))
 		[ -n "$names" ] || continue
