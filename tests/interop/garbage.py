@@ -266,6 +266,8 @@ def main():
     ap.add_argument("--make-template", metavar="SRC_IP,DST_IP,QPN,PSN,VA,RKEY,LEN",
                     help="build the template (an RC WRITE ONLY from --iface's MAC) "
                     "instead of waiting for one")
+    ap.add_argument("--ready", metavar="FILE",
+                    help="create FILE once the socket is open (before the wait)")
     ap.add_argument("--outgoing", action="store_true",
                     help="take the template from frames this host sends to "
                     "--dst-mac (a veth end beside the peer), not from frames "
@@ -306,6 +308,8 @@ def main():
             print("garbage: cannot open %s: %s" % (args.iface, e), file=sys.stderr)
             return 2
         sock.settimeout(0.2)
+        if args.ready:
+            open(args.ready, "w").close()
     if args.make_template:
         try:
             with open("/sys/class/net/%s/address" % args.iface) as f:

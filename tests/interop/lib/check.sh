@@ -170,3 +170,53 @@ check_garbage() {
 		fail "all drops together: $got, fewer than the $total bad frames sent (wrong PSNs aside)"
 	fi
 }
+
+# check_rights ROLE RC_OURS RC_RXE: a READ at a QP that grants remote
+# writes only (perftest's write_bw server) fails as IBA and rxe have it:
+# the reader (the client, ours or rxe's ib_read_bw) ends with status 9,
+# remote invalid request (the NAK 0x61 of the QP check), not 10, remote
+# access (0x62, the MR's check). The server then loses its client; its
+# status is not checked.
+check_rights() {
+	local role=$1 rc_ours=$2 rc_rxe=$3
+	check_sanitizer
+	if [ "$role" = client ]; then
+		[ -n "$rc_rxe" ] || fail "rxe server not started"
+		[ "${rc_ours:-0}" != 0 ] || fail "our read_bw client succeeded against a write_bw server"
+		grep -q 'status remote invalid request error (9)' "$RUN_DIR/ours.log" ||
+			fail "our client did not complete with remote invalid request error (ours.log)"
+	else
+		[ -n "$rc_ours" ] || fail "our server not started"
+		[ "${rc_rxe:-0}" != 0 ] || fail "rxe's read_bw client succeeded against our write_bw server"
+		grep -q 'Failed status 9:' "$RUN_DIR/rxe.log" ||
+			fail "rxe's client did not complete with status 9, remote invalid request (rxe.log)"
+	fi
+}
+
+# check_rights_wire ROLE: the server's frames (ours when we serve, rxe's
+# when we are the client), as tshark dissects them: a NAK with syndrome
+# 0x61 (invalid request), no 0x62, no READ response; and our counters
+# say the same.
+check_rights_wire() {
+	local role=$1 pcap=$RUN_DIR/ours.pcap who=ours inv acc resp
+	if [ "$role" = client ]; then
+		pcap=$RUN_DIR/rxe-frames.pcap who=rxe
+		pcap_select "$RUN_DIR/wire.pcap" "$pcap" "not ether src $NET_US_MAC and udp dst port 4791"
+	fi
+	inv=$(tshark -r "$pcap" $(tshark_no_ulp) -Y 'infiniband.aeth.syndrome == 0x61' 2>/dev/null | wc -l)
+	acc=$(tshark -r "$pcap" $(tshark_no_ulp) -Y 'infiniband.aeth.syndrome == 0x62' 2>/dev/null | wc -l)
+	resp=$(tshark -r "$pcap" $(tshark_no_ulp) -Y 'infiniband.bth.opcode >= 13 && infiniband.bth.opcode <= 16' 2>/dev/null | wc -l)
+	[ "$inv" -ge 1 ] || fail "$who sent no NAK invalid request (AETH syndrome 0x61)"
+	[ "$acc" -eq 0 ] || fail "$who sent $acc NAKs remote access error (0x62) for the QP check"
+	[ "$resp" -eq 0 ] || fail "$who sent $resp READ responses from a QP without remote read"
+	note "$who: $inv NAK invalid request (0x61), no 0x62, no READ response (tshark)"
+	if [ "$role" = server ]; then
+		[ "$(counter "$RUN_DIR/counters.txt" naks_tx_invalid_req)" -ge 1 ] ||
+			fail "our counters show no naks_tx_invalid_req"
+		[ "$(counter "$RUN_DIR/counters.txt" naks_tx_remote_access)" -eq 0 ] ||
+			fail "our counters show naks_tx_remote_access"
+	else
+		[ "$(counter "$RUN_DIR/counters.txt" naks_rx_invalid_req)" -ge 1 ] ||
+			fail "our counters show no naks_rx_invalid_req"
+	fi
+}

@@ -120,12 +120,23 @@ ours_listening() {
 }
 
 # garbage_start: the bad-frame sender, waiting on the bridge for a live
-# frame to our engine
+# frame to our engine; returns once its socket is open (or it ended, or
+# 20 s went by), so that the run it watches does not start before it: a
+# Python start on a machine busy with a TCG guest can take longer than a
+# whole run
 garbage_start() {
+	local i
+	rm -f "$RUN_DIR/garbage.ready"
 	ip netns exec "$NET_WIRE" python3 "$HERE/garbage.py" --iface br0 --dst-mac "$NET_US_MAC" \
-		--count 5 --gap-ms 10 --timeout 30 >"$RUN_DIR/garbage.json" 2>"$RUN_DIR/garbage.err" &
+		--count 5 --gap-ms 10 --timeout 30 --ready "$RUN_DIR/garbage.ready" \
+		>"$RUN_DIR/garbage.json" 2>"$RUN_DIR/garbage.err" &
 	GARBAGE_PID=$!
 	BG_PIDS+=("$GARBAGE_PID")
+	for i in $(seq 200); do
+		[ -e "$RUN_DIR/garbage.ready" ] && return 0
+		kill -0 "$GARBAGE_PID" 2>/dev/null || return 0
+		sleep 0.1
+	done
 }
 garbage_wait() {
 	wait "$GARBAGE_PID" || fail "garbage sender failed: $(tail -n1 "$RUN_DIR/garbage.err")"

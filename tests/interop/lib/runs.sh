@@ -18,8 +18,14 @@ xdp_available() {
 
 run_ours() { # id tool role mtu size iters loss extra
 	local id=$1 tool=$2 role=$3 mtu=$4 size=$5 iters=$6 loss=$7 extra=$8 bin
-	local rc_ours rc_rxe perf_tool=$tool
+	local rc_ours rc_rxe perf_tool=$tool peer_tool
 	[ "$tool" = garbage ] && perf_tool=write_bw
+	# rights: the client asks for READs, the server grants WRITEs only
+	if [ "$tool" = rights ]; then
+		perf_tool=write_bw
+		[ "$role" = client ] && perf_tool=read_bw
+	fi
+	peer_tool=$(peer_tool_for "$tool" "$role" "$perf_tool")
 	bin=$(ours_tool "$perf_tool")
 	if [ ! -x "$bin" ]; then
 		fail "our tool $(basename "$bin") is not built ($bin)"
@@ -37,7 +43,7 @@ run_ours() { # id tool role mtu size iters loss extra
 			fail "our server does not listen on TCP $OOB_PORT"
 		else
 			[ "$tool" = garbage ] && garbage_start
-			rxe_start "$A" "$(rxe_cmd "$perf_tool" "$size" "$iters" "$mtu" "$extra" "$NET_US_IP")" client
+			rxe_start "$A" "$(rxe_cmd "$peer_tool" "$size" "$iters" "$mtu" "$extra" "$NET_US_IP")" client
 			rxe_finish "$A" "$RXE_JOB" "$RUN_DIR/rxe.log"
 			rc_rxe=$?
 		fi
@@ -45,7 +51,7 @@ run_ours() { # id tool role mtu size iters loss extra
 		if [ "${rc_rxe:-1}" = 0 ]; then ours_wait; else ours_wait 5; fi
 		rc_ours=$?
 	else
-		rxe_start "$A" "$(rxe_cmd "$perf_tool" "$size" "$iters" "$mtu" "$extra")" server
+		rxe_start "$A" "$(rxe_cmd "$peer_tool" "$size" "$iters" "$mtu" "$extra")" server
 		if ! rxe_listening "$A" "$RXE_JOB"; then
 			fail "rxe server did not start listening"
 		fi
@@ -63,17 +69,10 @@ run_ours() { # id tool role mtu size iters loss extra
 	[ "$tool" = garbage ] && [ -n "${GARBAGE_PID:-}" ] && garbage_wait
 	GARBAGE_PID=
 	capture_stop
-	[ "${rc_ours:-1}" = 0 ] || fail "our $role exited with status ${rc_ours:-none} (ours.log)"
-	# with an ASan/UBSan build: name the report, not only the status
-	local san
-	san=$(grep -m1 -E 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$RUN_DIR/ours.log" 2>/dev/null)
-	[ -z "$san" ] || fail "sanitizer: $san (ours.log)"
-	local peer_role=server
-	[ "$role" = server ] && peer_role=client
-	if [ -z "${rc_rxe:-}" ]; then
-		fail "rxe $peer_role not started"
-	elif [ "$rc_rxe" != 0 ]; then
-		fail "rxe $peer_role exited with status $rc_rxe (rxe.log)"
+	if [ "$tool" = rights ]; then
+		check_rights "$role" "${rc_ours:-}" "${rc_rxe:-}"
+	else
+		check_exits "$role" "${rc_ours:-}" "${rc_rxe:-}"
 	fi
 	counters_parse "$RUN_DIR/ours.log" >"$RUN_DIR/counters.txt"
 
@@ -88,6 +87,38 @@ run_ours() { # id tool role mtu size iters loss extra
 		check_loss_counters "$role" "$perf_tool"
 	fi
 	[ "$tool" = garbage ] && check_garbage "$RUN_DIR/garbage.json"
+	[ "$tool" = rights ] && check_rights_wire "$role"
+}
+
+# peer_tool_for TOOL ROLE OURS_TOOL: the test rxe runs against ours
+peer_tool_for() {
+	case "$1:$2" in
+	rights:client) echo write_bw ;;
+	rights:server) echo read_bw ;;
+	*) echo "$3" ;;
+	esac
+}
+
+# check_exits ROLE RC_OURS RC_RXE: both sides ended well, and our tool
+# without a sanitizer report
+check_exits() {
+	local role=$1 rc_ours=$2 rc_rxe=$3 peer_role=server
+	[ "$role" = server ] && peer_role=client
+	[ "${rc_ours:-1}" = 0 ] || fail "our $role exited with status ${rc_ours:-none} (ours.log)"
+	check_sanitizer
+	if [ -z "$rc_rxe" ]; then
+		fail "rxe $peer_role not started"
+	elif [ "$rc_rxe" != 0 ]; then
+		fail "rxe $peer_role exited with status $rc_rxe (rxe.log)"
+	fi
+}
+
+# check_sanitizer: with an ASan/UBSan build, name the report, not only
+# the status
+check_sanitizer() {
+	local san
+	san=$(grep -m1 -E 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$RUN_DIR/ours.log" 2>/dev/null)
+	[ -z "$san" ] || fail "sanitizer: $san (ours.log)"
 }
 
 run_rxe_pair() { # id tool mtu size iters extra: guest a serves, b is the client
