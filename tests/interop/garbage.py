@@ -265,7 +265,8 @@ def main():
                     "a part of the region the peer never writes)")
     ap.add_argument("--make-template", metavar="SRC_IP,DST_IP,QPN,PSN,VA,RKEY,LEN",
                     help="build the template (an RC WRITE ONLY from --iface's MAC) "
-                    "instead of waiting for one")
+                    "instead of waiting for one; - reads the fields from a line "
+                    "of standard input (after --ready)")
     ap.add_argument("--ready", metavar="FILE",
                     help="create FILE once the socket is open (before the wait)")
     ap.add_argument("--outgoing", action="store_true",
@@ -314,7 +315,10 @@ def main():
         try:
             with open("/sys/class/net/%s/address" % args.iface) as f:
                 src_mac = mac_bytes(f.read().strip())
-            template = make_template(args.make_template, dst_mac, src_mac)
+            spec = args.make_template
+            if spec == "-":     # started early, told the QP's fields later
+                spec = sys.stdin.readline().strip()
+            template = make_template(spec, dst_mac, src_mac)
         except (OSError, ValueError) as e:
             print("garbage: %s" % e, file=sys.stderr)
             return 2
