@@ -60,23 +60,28 @@ static bool is_roce_port(const uint8_t *f, size_t len, unsigned port)
 
 	if (len < ROCE_ETH_HLEN)
 		return false;
-	type = roce_get_be16(f + 12);
-	if (type == ROCE_ETHERTYPE_VLAN && len >= 18) {
-		type = roce_get_be16(f + 16);
+	type = roce_eth_type((const struct roce_eth_hdr *)f);
+	if (type == ROCE_ETHERTYPE_VLAN && len >= ROCE_ETH_HLEN + ROCE_VLAN_HLEN) {
+		type = roce_vlan_type((const struct roce_vlan_tag *)(f + ROCE_ETH_HLEN));
 		off += ROCE_VLAN_HLEN;
 	}
 	if (type == ROCE_ETHERTYPE_IPV4) {
-		if (len < off + ROCE_IPV4_HLEN || f[off + 9] != ROCE_IPPROTO_UDP)
+		const struct roce_ipv4_hdr *ip = (const void *)(f + off);
+
+		if (len < off + ROCE_IPV4_HLEN || ip->protocol != ROCE_IPPROTO_UDP)
 			return false;
-		l4 = off + (size_t)(f[off] & 0x0F) * 4;
+		l4 = off + roce_ipv4_hlen(ip);
 	} else if (type == ROCE_ETHERTYPE_IPV6) {
-		if (len < off + ROCE_IPV6_HLEN || f[off + 6] != ROCE_IPPROTO_UDP)
+		const struct roce_ipv6_hdr *ip = (const void *)(f + off);
+
+		if (len < off + ROCE_IPV6_HLEN || ip->next_hdr != ROCE_IPPROTO_UDP)
 			return false;
 		l4 = off + ROCE_IPV6_HLEN;
 	} else {
 		return false;
 	}
-	return len >= l4 + 4 && roce_get_be16(f + l4 + 2) == port;
+	return len >= l4 + ROCE_UDP_HLEN &&
+	       roce_udp_dport((const struct roce_udp_hdr *)(f + l4)) == port;
 }
 
 static void fmt_ip(char *buf, size_t n, const struct roce_hdrs *h, const uint8_t *a)
@@ -188,7 +193,7 @@ static void print_tsv(const struct roce_pcap_rec *rec, const struct roce_pkt *p,
 	else
 		printf("\t\t");
 	/* Wireshark shows the ICRC bytes as a big-endian number */
-	printf("%u\t%u\t%d\n", __builtin_bswap32(p->icrc_wire), p->payload_len, icrc_ok);
+	printf("%u\t%u\t%d\n", roce_pkt_icrc_be(p), p->payload_len, icrc_ok);
 }
 
 /* One frame: returns true when it is a good RoCE packet or not RoCE at all. */

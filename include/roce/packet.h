@@ -54,6 +54,55 @@ static inline const uint8_t *roce_pkt_hdr(const struct roce_pkt *p, enum roce_hd
 	return roce_op_has(p->op, h) ? p->frame + p->bth_off + p->op->off[h] : NULL;
 }
 
+/* Typed extension headers of a parsed packet, NULL when its opcode has
+ * none of that kind. */
+static inline const struct roce_reth *roce_pkt_reth(const struct roce_pkt *p)
+{
+	return (const struct roce_reth *)roce_pkt_hdr(p, ROCE_HDR_RETH);
+}
+
+static inline const struct roce_aeth *roce_pkt_aeth(const struct roce_pkt *p)
+{
+	return (const struct roce_aeth *)roce_pkt_hdr(p, ROCE_HDR_AETH);
+}
+
+static inline const struct roce_atomiceth *roce_pkt_atomiceth(const struct roce_pkt *p)
+{
+	return (const struct roce_atomiceth *)roce_pkt_hdr(p, ROCE_HDR_ATMETH);
+}
+
+static inline const struct roce_atomicacketh *roce_pkt_atomicack(const struct roce_pkt *p)
+{
+	return (const struct roce_atomicacketh *)roce_pkt_hdr(p, ROCE_HDR_ATMACK);
+}
+
+static inline const struct roce_deth *roce_pkt_deth(const struct roce_pkt *p)
+{
+	return (const struct roce_deth *)roce_pkt_hdr(p, ROCE_HDR_DETH);
+}
+
+static inline const struct roce_immdt *roce_pkt_immdt(const struct roce_pkt *p)
+{
+	return (const struct roce_immdt *)roce_pkt_hdr(p, ROCE_HDR_IMMDT);
+}
+
+static inline const struct roce_ieth *roce_pkt_ieth(const struct roce_pkt *p)
+{
+	return (const struct roce_ieth *)roce_pkt_hdr(p, ROCE_HDR_IETH);
+}
+
+static inline const struct roce_ipv4_hdr *roce_pkt_ipv4(const struct roce_pkt *p)
+{
+	return p->ipv6 ? NULL : (const struct roce_ipv4_hdr *)(p->frame + p->l3_off);
+}
+
+/* The ICRC field read as a big-endian number, as Wireshark shows it
+ * (icrc_wire is the same bytes read little-endian, as rxe stores it). */
+static inline uint32_t roce_pkt_icrc_be(const struct roce_pkt *p)
+{
+	return roce_get_be32(p->frame + p->icrc_off);
+}
+
 static inline const uint8_t *roce_pkt_payload(const struct roce_pkt *p)
 {
 	return p->frame + p->payload_off;
@@ -96,17 +145,7 @@ struct roce_hdrs {
 		uint16_t sport, dport;
 		uint16_t check;         /* as seen; builder: see ROCE_BUILD_UDP_CSUM */
 	} udp;
-	struct {
-		uint8_t opcode;
-		bool se, mig;
-		uint8_t pad, tver;
-		uint16_t pkey;
-		uint8_t resv8a;         /* FECN/BECN */
-		uint32_t dqpn;
-		bool ackreq;
-		uint8_t resv7;
-		uint32_t psn;
-	} bth;
+	struct roce_bth_info bth;
 	struct { uint64_t va; uint32_t rkey, len; } reth;
 	struct { uint8_t syndrome; uint32_t msn; } aeth;
 	struct { uint64_t va; uint32_t rkey; uint64_t swap_add, compare; } atomic;

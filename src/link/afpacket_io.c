@@ -92,7 +92,7 @@ static void arp_input(struct roce_afpacket *afp, const uint8_t *data, uint32_t l
 bool afp_rx_accept(struct roce_afpacket *afp, const uint8_t *data, uint32_t len)
 {
 	if (len >= ROCE_ETH_HLEN &&
-	    roce_get_be16(data + 12) == ROCE_ETHERTYPE_ARP) {
+	    roce_eth_type((const struct roce_eth_hdr *)data) == ROCE_ETHERTYPE_ARP) {
 		arp_input(afp, data, len);
 		return false;
 	}

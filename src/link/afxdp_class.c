@@ -24,7 +24,7 @@ enum roce_afx_class roce_afxdp_classify(const uint8_t *frame, uint32_t len,
 
 	if (len < ROCE_ETH_HLEN)
 		return ROCE_AFX_DROP;
-	type = roce_get_be16(frame + 12);
+	type = roce_eth_type((const struct roce_eth_hdr *)frame);
 	if (type == ROCE_ETHERTYPE_ARP)
 		return ROCE_AFX_ARP;    /* requests are broadcast: any MAC */
 	if (memcmp(frame, mac, 6))
@@ -35,20 +35,20 @@ enum roce_afx_class roce_afxdp_classify(const uint8_t *frame, uint32_t len,
 		if (len < ROCE_ETH_HLEN + ROCE_IPV4_HLEN)
 			return ROCE_AFX_DROP;
 		h = (const struct roce_ipv4_hdr *)(frame + ROCE_ETH_HLEN);
-		if (h->ver_ihl >> 4 != 4 || (h->ver_ihl & 15u) < 5 ||
+		if (roce_ipv4_version(h) != 4 || roce_ipv4_hlen(h) < ROCE_IPV4_HLEN ||
 		    h->protocol != ROCE_IPPROTO_UDP)
 			return ROCE_AFX_DROP;
 		/* a non-first fragment has no UDP header to look at */
-		if (roce_get_be16(h->frag_off) & ROCE_IPV4_FRAG_OFF_MASK)
+		if (roce_ipv4_frag_off(h) & ROCE_IPV4_FRAG_OFF_MASK)
 			return ROCE_AFX_DROP;
-		l4 = ROCE_ETH_HLEN + (h->ver_ihl & 15u) * 4u;
+		l4 = ROCE_ETH_HLEN + roce_ipv4_hlen(h);
 	} else if (type == ROCE_ETHERTYPE_IPV6) {
 		const struct roce_ipv6_hdr *h;
 
 		if (len < ROCE_ETH_HLEN + ROCE_IPV6_HLEN)
 			return ROCE_AFX_DROP;
 		h = (const struct roce_ipv6_hdr *)(frame + ROCE_ETH_HLEN);
-		if (h->ver_tc_flow[0] >> 4 != 6 || h->next_hdr != ROCE_IPPROTO_UDP)
+		if (roce_ipv6_version(h) != 6 || h->next_hdr != ROCE_IPPROTO_UDP)
 			return ROCE_AFX_DROP;
 		l4 = ROCE_ETH_HLEN + ROCE_IPV6_HLEN;
 	} else {
@@ -56,7 +56,8 @@ enum roce_afx_class roce_afxdp_classify(const uint8_t *frame, uint32_t len,
 		 * interface, as with the AF_PACKET port */
 		return ROCE_AFX_DROP;
 	}
-	if (len < l4 + ROCE_UDP_HLEN || roce_get_be16(frame + l4 + 2) != udp_port)
+	if (len < l4 + ROCE_UDP_HLEN ||
+	    roce_udp_dport((const struct roce_udp_hdr *)(frame + l4)) != udp_port)
 		return ROCE_AFX_DROP;
 	return ROCE_AFX_LEND;
 }

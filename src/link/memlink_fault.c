@@ -98,7 +98,7 @@ static void exclude_bth_resv(struct region *g, const uint8_t *f, uint32_t udp)
 	const struct roce_udp_hdr *u = (const void *)(f + udp);
 
 	if (udp + ROCE_UDP_HLEN + ROCE_BTH_LEN <= g->end &&
-	    roce_get_be16(u->dport) == ROCE_UDP_PORT)
+	    roce_udp_dport(u) == ROCE_UDP_PORT)
 		exclude(g, udp + ROCE_UDP_HLEN + 4, 1);
 }
 
@@ -107,10 +107,10 @@ static void region_ipv4(struct region *g, const uint8_t *f)
 	const struct roce_ipv4_hdr *ip = (const void *)(f + g->start);
 	uint32_t tot, ihl;
 
-	if (g->end - g->start < ROCE_IPV4_HLEN || (ip->ver_ihl >> 4) != 4)
+	if (g->end - g->start < ROCE_IPV4_HLEN || roce_ipv4_version(ip) != 4)
 		return;
-	tot = roce_get_be16(ip->tot_len);
-	ihl = (ip->ver_ihl & 0x0Fu) * 4u;
+	tot = roce_ipv4_tot_len(ip);
+	ihl = roce_ipv4_hlen(ip);
 	/* the header checksum covers TOS and TTL; Ethernet padding after
 	 * the packet is covered by nothing but the FCS */
 	if (tot >= ROCE_IPV4_HLEN && g->start + tot <= g->end)
@@ -124,9 +124,9 @@ static void region_ipv6(struct region *g, const uint8_t *f)
 	const struct roce_ipv6_hdr *ip = (const void *)(f + g->start);
 	uint32_t l3 = g->start, plen;
 
-	if (g->end - l3 < ROCE_IPV6_HLEN || (ip->ver_tc_flow[0] >> 4) != 6)
+	if (g->end - l3 < ROCE_IPV6_HLEN || roce_ipv6_version(ip) != 6)
 		return;
-	plen = roce_get_be16(ip->payload_len);
+	plen = roce_ipv6_payload_len(ip);
 	if (l3 + ROCE_IPV6_HLEN + plen <= g->end)
 		g->end = l3 + ROCE_IPV6_HLEN + plen;
 	/* version, traffic class, flow label; hop limit: masked in the ICRC
@@ -150,7 +150,7 @@ static uint32_t region_of(const uint8_t *frame, uint32_t len, struct region *g)
 	if (type == ROCE_ETHERTYPE_VLAN) {
 		if (len <= ROCE_ETH_HLEN + ROCE_VLAN_HLEN)
 			return 0;
-		type = roce_get_be16(frame + ROCE_ETH_HLEN + 2);
+		type = roce_vlan_type((const struct roce_vlan_tag *)(frame + ROCE_ETH_HLEN));
 		g->start += ROCE_VLAN_HLEN;
 	}
 	if (type == ROCE_ETHERTYPE_IPV4)

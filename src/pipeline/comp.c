@@ -281,7 +281,7 @@ static void on_atomic_ack(struct roce_engine *e, struct roce_qp *qp,
 		return;
 	}
 	/* the original value lands in local memory in host byte order */
-	v = roce_get_be64(roce_pkt_hdr(p, ROCE_HDR_ATMACK));
+	v = roce_atomicack_orig(roce_pkt_atomicack(p));
 	memcpy(orig, &v, 8);
 	if (mem_scatter(e, w->sge, w->num_sge, 0, orig, 8) != ROCE_OK) {
 		fail_at(e, qp, ROCE_WC_LOC_PROT_ERR);
@@ -295,8 +295,8 @@ static void on_atomic_ack(struct roce_engine *e, struct roce_qp *qp,
 void comp_response(struct roce_engine *e, struct roce_qp *qp, const struct roce_pkt *p)
 {
 	uint32_t psn = roce_bth_psn(roce_pkt_bth(p));
-	const uint8_t *aeth = roce_pkt_hdr(p, ROCE_HDR_AETH);
-	uint8_t syn = aeth ? aeth[0] : 0;
+	const struct roce_aeth *aeth = roce_pkt_aeth(p);
+	uint8_t syn = aeth ? roce_aeth_syndrome(aeth) : 0;
 
 	/* only PSNs in [una - 1, highest sent) mean anything; older ones
 	 * are duplicates, newer ones were never sent: drop them silently */

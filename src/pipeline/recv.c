@@ -23,9 +23,7 @@
  */
 static bool from_peer(const struct roce_qp *qp, const struct roce_pkt *p)
 {
-	const struct roce_ipv4_hdr *ip = (const void *)(p->frame + p->l3_off);
-
-	return roce_get_be32(ip->saddr) == qp->cfg.peer_ip;
+	return roce_ipv4_saddr(roce_pkt_ipv4(p)) == qp->cfg.peer_ip;
 }
 
 static bool state_accepts(const struct roce_qp *qp, bool request)
@@ -64,8 +62,7 @@ void recv_frame(struct roce_engine *e, const uint8_t *frame, uint32_t len)
 		roce_cnt_drop(e->cnt, rc);
 		return;
 	}
-	if (p.ipv6 || roce_get_be32(((const struct roce_ipv4_hdr *)
-				     (frame + p.l3_off))->daddr) != e->ip) {
+	if (p.ipv6 || roce_ipv4_daddr(roce_pkt_ipv4(&p)) != e->ip) {
 		roce_cnt_drop(e->cnt, ROCE_E_IP_ADDR);
 		return;
 	}

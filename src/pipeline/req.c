@@ -133,7 +133,7 @@ static int emit_data(struct roce_engine *e, struct roce_qp *qp, struct swqe *w)
 	ext.reth.va = w->remote_addr;
 	ext.reth.rkey = w->rkey;
 	ext.reth.len = w->length;
-	ext.imm = __builtin_bswap32(w->imm);
+	ext.imm = roce_imm_from_net(w->imm);
 	p.ext = &ext;
 	rc = tx_build(e, qp, &p);
 	if (rc)

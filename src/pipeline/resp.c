@@ -112,7 +112,7 @@ static void recv_complete(struct roce_engine *e, struct roce_qp *qp,
 {
 	uint32_t cons = atomic_load_explicit(&qp->rq.cons, memory_order_relaxed);
 	struct rwqe *r = &qp->rwqe[cons & qp->rq.mask];
-	const uint8_t *imm = p ? roce_pkt_hdr(p, ROCE_HDR_IMMDT) : NULL;
+	const struct roce_immdt *imm = p ? roce_pkt_immdt(p) : NULL;
 	struct roce_wc wc = {
 		.wr_id = r->wr_id,
 		.status = status,
@@ -123,7 +123,7 @@ static void recv_complete(struct roce_engine *e, struct roce_qp *qp,
 	};
 
 	if (imm) {
-		memcpy(&wc.imm_data, imm, 4);   /* network order, as ibverbs */
+		memcpy(&wc.imm_data, imm->imm, 4);      /* network order, as ibverbs */
 		wc.wc_flags |= ROCE_WC_WITH_IMM;
 	}
 	atomic_store_explicit(&qp->rq.cons, cons + 1, memory_order_release);
@@ -205,9 +205,9 @@ static bool do_write(struct roce_engine *e, struct roce_qp *qp,
 	bool imm = roce_op_has(p->op, ROCE_HDR_IMMDT);
 
 	if (pos & ROCE_POS_FIRST) {
-		const uint8_t *reth = roce_pkt_hdr(p, ROCE_HDR_RETH);
-		uint64_t va = roce_get_be64(reth), pa;
-		uint32_t rkey = roce_get_be32(reth + 8), len = roce_get_be32(reth + 12);
+		const struct roce_reth *reth = roce_pkt_reth(p);
+		uint64_t va = roce_reth_va(reth), pa;
+		uint32_t rkey = roce_reth_rkey(reth), len = roce_reth_len(reth);
 		int rc;
 
 		if (r->in_send || r->in_write) {
@@ -264,9 +264,9 @@ static bool do_write(struct roce_engine *e, struct roce_qp *qp,
 static uint32_t do_read(struct roce_engine *e, struct roce_qp *qp,
 			const struct roce_pkt *p, uint32_t psn, bool duplicate)
 {
-	const uint8_t *reth = roce_pkt_hdr(p, ROCE_HDR_RETH);
-	uint64_t va = roce_get_be64(reth), pa;
-	uint32_t rkey = roce_get_be32(reth + 8), len = roce_get_be32(reth + 12);
+	const struct roce_reth *reth = roce_pkt_reth(p);
+	uint64_t va = roce_reth_va(reth), pa;
+	uint32_t rkey = roce_reth_rkey(reth), len = roce_reth_len(reth);
 	uint32_t n = len ? (len + qp->mtu - 1) / qp->mtu : 1;
 	struct reply *x;
 	int rc;
@@ -308,9 +308,9 @@ static uint32_t do_read(struct roce_engine *e, struct roce_qp *qp,
 static bool do_atomic(struct roce_engine *e, struct roce_qp *qp,
 		      const struct roce_pkt *p, uint32_t psn)
 {
-	const struct roce_atomiceth *a = (const void *)roce_pkt_hdr(p, ROCE_HDR_ATMETH);
-	uint64_t va = roce_get_be64(a->va), pa, orig, val;
-	uint32_t rkey = roce_get_be32(a->rkey);
+	const struct roce_atomiceth *a = roce_pkt_atomiceth(p);
+	uint64_t va = roce_atomiceth_va(a), pa, orig, val;
+	uint32_t rkey = roce_atomiceth_rkey(a);
 	struct atomic_saved *s;
 	struct reply *x;
 	int rc;
@@ -335,9 +335,9 @@ static bool do_atomic(struct roce_engine *e, struct roce_qp *qp,
 	 * with respect to every other request */
 	memcpy(&orig, e->mem + pa, 8);
 	if (p->opcode == ROCE_OP_RC_CMP_SWAP)
-		val = orig == roce_get_be64(a->compare) ? roce_get_be64(a->swap_add) : orig;
+		val = orig == roce_atomiceth_compare(a) ? roce_atomiceth_swap_add(a) : orig;
 	else
-		val = orig + roce_get_be64(a->swap_add);
+		val = orig + roce_atomiceth_swap_add(a);
 	memcpy(e->mem + pa, &val, 8);
 
 	/* kept for a duplicate request, which must not execute again */

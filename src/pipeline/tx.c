@@ -185,41 +185,27 @@ void tx_template(struct roce_engine *e, struct roce_qp *qp)
 	memcpy(h.eth.src, e->mac, 6);
 	h.ip.frag = ROCE_IPV4_DF;
 	h.ip.ttl = 64;
-	roce_put_be32(h.ip.src, e->ip);
-	roce_put_be32(h.ip.dst, qp->cfg.peer_ip);
+	roce_ipv4_addr_put(h.ip.src, e->ip);
+	roce_ipv4_addr_put(h.ip.dst, qp->cfg.peer_ip);
 	h.udp.sport = qp->sport;
 	h.udp.dport = ROCE_UDP_PORT;
 	h.bth.opcode = ROCE_OP_RC_ACK;
 	roce_build_hdrs(&h, 0, frame, sizeof(frame));
 	memcpy(qp->tmpl, frame, sizeof(qp->tmpl));
-	qp->tmpl_sum = 0;
-	for (unsigned i = 0; i < ROCE_IPV4_HLEN; i += 2)
-		if (i != 2 && i != 4 && i != 10)        /* length, ID, checksum */
-			qp->tmpl_sum += roce_get_be16(frame + ROCE_ETH_HLEN + i);
-}
-
-/* The IPv4 header checksum (RFC 1071) from the template's sum and the two
- * fields that change per packet. */
-static uint16_t ip_csum(const struct roce_qp *qp, uint16_t tot_len, uint16_t id)
-{
-	uint32_t sum = qp->tmpl_sum + tot_len + id;
-
-	sum = (sum & 0xFFFF) + (sum >> 16);
-	sum = (sum & 0xFFFF) + (sum >> 16);
-	return (uint16_t)~sum;
+	qp->tmpl_sum = roce_ipv4_fixed_sum((const struct roce_ipv4_hdr *)(frame + ROCE_ETH_HLEN));
 }
 
 /* BTH (IBA 9.2): no migration (M=0, as rxe), TVer 0, resv8a 0. */
-static void put_bth(uint8_t *b, const struct roce_qp *qp, const struct tx_pkt *p,
+static void put_bth(struct roce_bth *b, const struct roce_qp *qp, const struct tx_pkt *p,
 		    unsigned pad)
 {
-	b[0] = p->opcode;
-	b[1] = (uint8_t)((p->se ? ROCE_BTH_SE : 0) | pad << ROCE_BTH_PAD_SHIFT);
-	roce_put_be16(b + 2, qp->cfg.pkey);
-	b[4] = 0;
-	roce_put_be24(b + 5, qp->cfg.dest_qpn);
-	b[8] = p->ackreq ? ROCE_BTH_ACKREQ : 0;
-	roce_put_be24(b + 9, p->psn);
+	const struct roce_bth_info i = {
+		.opcode = p->opcode, .se = p->se, .pad = (uint8_t)pad,
+		.pkey = qp->cfg.pkey, .dqpn = qp->cfg.dest_qpn,
+		.ackreq = p->ackreq, .psn = p->psn,
+	};
+
+	roce_bth_put(b, &i);
 }
 
 /* Payloads from this size are checksummed while they are gathered; below
@@ -272,12 +258,13 @@ int tx_build(struct roce_engine *e, struct roce_qp *qp, const struct tx_pkt *p)
 	buf = tx_buffer(e, qp, (uint32_t)len, &zc);
 	ip = (struct roce_ipv4_hdr *)(buf + l3);
 	memcpy(buf, qp->tmpl, sizeof(qp->tmpl));
-	roce_put_be16(ip->tot_len, (uint16_t)(ROCE_IPV4_HLEN + udp_len));
-	roce_put_be16(ip->id, e->ip_id);
-	roce_put_be16(ip->check, ip_csum(qp, (uint16_t)(ROCE_IPV4_HLEN + udp_len),
-					 e->ip_id++));
-	roce_put_be16(buf + l4 + 4, (uint16_t)udp_len);
-	put_bth(buf + l4 + ROCE_UDP_HLEN, qp, p, pad);
+	roce_ipv4_set_len_id_csum(ip, (uint16_t)(ROCE_IPV4_HLEN + udp_len), e->ip_id,
+				  roce_ipv4_csum_finish(qp->tmpl_sum,
+							(uint16_t)(ROCE_IPV4_HLEN + udp_len),
+							e->ip_id));
+	e->ip_id++;
+	roce_udp_set_len((struct roce_udp_hdr *)(buf + l4), (uint16_t)udp_len);
+	put_bth((struct roce_bth *)(buf + l4 + ROCE_UDP_HLEN), qp, p, pad);
 	if (p->ext)
 		roce_build_ext(p->ext, op, buf + l4 + ROCE_UDP_HLEN);
 	at = hlen;

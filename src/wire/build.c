@@ -63,57 +63,38 @@ static size_t put_l3(const struct roce_hdrs *h, uint8_t *l3, size_t l4_len)
 
 static void put_bth(const struct roce_hdrs *h, unsigned pad, uint8_t *p)
 {
-	struct roce_bth *b = (void *)p;
+	struct roce_bth_info b = h->bth;
 
-	b->opcode = h->bth.opcode;
-	b->flags = (uint8_t)((h->bth.se ? ROCE_BTH_SE : 0) |
-			     (h->bth.mig ? ROCE_BTH_MIG : 0) |
-			     pad << ROCE_BTH_PAD_SHIFT |
-			     (h->bth.tver & ROCE_BTH_TVER_MASK));
-	roce_put_be16(b->pkey, h->bth.pkey);
-	b->resv8a = h->bth.resv8a;
-	roce_put_be24(b->dqpn, h->bth.dqpn);
-	b->ack = (uint8_t)((h->bth.ackreq ? ROCE_BTH_ACKREQ : 0) | (h->bth.resv7 & 0x7F));
-	roce_put_be24(b->psn, h->bth.psn);
+	b.pad = (uint8_t)pad;   /* derived from the payload, not taken from h */
+	roce_bth_put((struct roce_bth *)p, &b);
 }
 
 void roce_build_ext(const struct roce_hdrs *h, const struct roce_opcode_info *op,
 		    uint8_t *bth)
 {
-	uint8_t *x;
-
-	if (roce_op_has(op, ROCE_HDR_DETH)) {
-		x = bth + op->off[ROCE_HDR_DETH];
-		roce_put_be32(x, h->deth.qkey);
-		x[4] = h->deth.resv;
-		roce_put_be24(x + 5, h->deth.sqpn);
-	}
-	if (roce_op_has(op, ROCE_HDR_RETH)) {
-		x = bth + op->off[ROCE_HDR_RETH];
-		roce_put_be64(x, h->reth.va);
-		roce_put_be32(x + 8, h->reth.rkey);
-		roce_put_be32(x + 12, h->reth.len);
-	}
-	if (roce_op_has(op, ROCE_HDR_ATMETH)) {
-		x = bth + op->off[ROCE_HDR_ATMETH];
-		roce_put_be64(x, h->atomic.va);
-		roce_put_be32(x + 8, h->atomic.rkey);
-		roce_put_be64(x + 12, h->atomic.swap_add);
-		roce_put_be64(x + 20, h->atomic.compare);
-	}
-	if (roce_op_has(op, ROCE_HDR_AETH)) {
-		x = bth + op->off[ROCE_HDR_AETH];
-		x[0] = h->aeth.syndrome;
-		roce_put_be24(x + 1, h->aeth.msn);
-	}
+#define EXT(kind, type) ((type *)(bth + op->off[kind]))
+	if (roce_op_has(op, ROCE_HDR_DETH))
+		roce_deth_put(EXT(ROCE_HDR_DETH, struct roce_deth), h->deth.qkey,
+			      h->deth.resv, h->deth.sqpn);
+	if (roce_op_has(op, ROCE_HDR_RETH))
+		roce_reth_put(EXT(ROCE_HDR_RETH, struct roce_reth), h->reth.va,
+			      h->reth.rkey, h->reth.len);
+	if (roce_op_has(op, ROCE_HDR_ATMETH))
+		roce_atomiceth_put(EXT(ROCE_HDR_ATMETH, struct roce_atomiceth), h->atomic.va,
+				   h->atomic.rkey, h->atomic.swap_add, h->atomic.compare);
+	if (roce_op_has(op, ROCE_HDR_AETH))
+		roce_aeth_put(EXT(ROCE_HDR_AETH, struct roce_aeth), h->aeth.syndrome,
+			      h->aeth.msn);
 	if (roce_op_has(op, ROCE_HDR_ATMACK))
-		roce_put_be64(bth + op->off[ROCE_HDR_ATMACK], h->atomic_ack.orig);
+		roce_atomicack_put(EXT(ROCE_HDR_ATMACK, struct roce_atomicacketh),
+				   h->atomic_ack.orig);
 	if (roce_op_has(op, ROCE_HDR_IMMDT))
-		roce_put_be32(bth + op->off[ROCE_HDR_IMMDT], h->imm);
+		roce_immdt_put(EXT(ROCE_HDR_IMMDT, struct roce_immdt), h->imm);
 	if (roce_op_has(op, ROCE_HDR_IETH))
-		roce_put_be32(bth + op->off[ROCE_HDR_IETH], h->ieth_rkey);
+		roce_ieth_put(EXT(ROCE_HDR_IETH, struct roce_ieth), h->ieth_rkey);
 	if (roce_op_has(op, ROCE_HDR_CNP))
-		memcpy(bth + op->off[ROCE_HDR_CNP], h->cnp, sizeof(h->cnp));
+		memcpy(EXT(ROCE_HDR_CNP, struct roce_cnp)->resv, h->cnp, sizeof(h->cnp));
+#undef EXT
 }
 
 static unsigned pad_for(size_t payload_len)

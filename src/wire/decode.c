@@ -64,44 +64,43 @@ static void decode_bth(const struct roce_pkt *p, struct roce_hdrs *h)
 
 static void decode_ext(const struct roce_pkt *p, struct roce_hdrs *h)
 {
-	const uint8_t *x;
+	const struct roce_deth *d = roce_pkt_deth(p);
+	const struct roce_reth *r = roce_pkt_reth(p);
+	const struct roce_atomiceth *a = roce_pkt_atomiceth(p);
+	const struct roce_aeth *k = roce_pkt_aeth(p);
+	const struct roce_atomicacketh *o = roce_pkt_atomicack(p);
+	const struct roce_immdt *i = roce_pkt_immdt(p);
+	const struct roce_ieth *v = roce_pkt_ieth(p);
+	const uint8_t *c = roce_pkt_hdr(p, ROCE_HDR_CNP);
 
-	if ((x = roce_pkt_hdr(p, ROCE_HDR_DETH))) {
-		const struct roce_deth *d = (const void *)x;
-
-		h->deth.qkey = roce_get_be32(d->qkey);
+	if (d) {
+		h->deth.qkey = roce_deth_qkey(d);
 		h->deth.resv = d->resv;
-		h->deth.sqpn = roce_get_be24(d->sqpn);
+		h->deth.sqpn = roce_deth_sqpn(d);
 	}
-	if ((x = roce_pkt_hdr(p, ROCE_HDR_RETH))) {
-		const struct roce_reth *r = (const void *)x;
-
-		h->reth.va = roce_get_be64(r->va);
-		h->reth.rkey = roce_get_be32(r->rkey);
-		h->reth.len = roce_get_be32(r->dmalen);
+	if (r) {
+		h->reth.va = roce_reth_va(r);
+		h->reth.rkey = roce_reth_rkey(r);
+		h->reth.len = roce_reth_len(r);
 	}
-	if ((x = roce_pkt_hdr(p, ROCE_HDR_ATMETH))) {
-		const struct roce_atomiceth *a = (const void *)x;
-
-		h->atomic.va = roce_get_be64(a->va);
-		h->atomic.rkey = roce_get_be32(a->rkey);
-		h->atomic.swap_add = roce_get_be64(a->swap_add);
-		h->atomic.compare = roce_get_be64(a->compare);
+	if (a) {
+		h->atomic.va = roce_atomiceth_va(a);
+		h->atomic.rkey = roce_atomiceth_rkey(a);
+		h->atomic.swap_add = roce_atomiceth_swap_add(a);
+		h->atomic.compare = roce_atomiceth_compare(a);
 	}
-	if ((x = roce_pkt_hdr(p, ROCE_HDR_AETH))) {
-		const struct roce_aeth *a = (const void *)x;
-
-		h->aeth.syndrome = a->syndrome;
-		h->aeth.msn = roce_aeth_msn(a);
+	if (k) {
+		h->aeth.syndrome = roce_aeth_syndrome(k);
+		h->aeth.msn = roce_aeth_msn(k);
 	}
-	if ((x = roce_pkt_hdr(p, ROCE_HDR_ATMACK)))
-		h->atomic_ack.orig = roce_get_be64(x);
-	if ((x = roce_pkt_hdr(p, ROCE_HDR_IMMDT)))
-		h->imm = roce_get_be32(x);
-	if ((x = roce_pkt_hdr(p, ROCE_HDR_IETH)))
-		h->ieth_rkey = roce_get_be32(x);
-	if ((x = roce_pkt_hdr(p, ROCE_HDR_CNP)))
-		memcpy(h->cnp, x, sizeof(h->cnp));
+	if (o)
+		h->atomic_ack.orig = roce_atomicack_orig(o);
+	if (i)
+		h->imm = roce_immdt_value(i);
+	if (v)
+		h->ieth_rkey = roce_ieth_rkey(v);
+	if (c)
+		memcpy(h->cnp, c, sizeof(h->cnp));
 }
 
 void roce_decode(const struct roce_pkt *p, struct roce_hdrs *h)

@@ -77,4 +77,31 @@ static inline bool roce_bth_se(const struct roce_bth *b)
 	return b->flags & ROCE_BTH_SE;
 }
 
+/* Every BTH field in host order. */
+struct roce_bth_info {
+	uint8_t opcode;
+	bool se, mig;
+	uint8_t pad, tver;
+	uint16_t pkey;
+	uint8_t resv8a;         /* FECN/BECN */
+	uint32_t dqpn;
+	bool ackreq;
+	uint8_t resv7;
+	uint32_t psn;
+};
+
+/* The one BTH writer (the builder's and the engine's transmit path). */
+static inline void roce_bth_put(struct roce_bth *b, const struct roce_bth_info *i)
+{
+	b->opcode = i->opcode;
+	b->flags = (uint8_t)((i->se ? ROCE_BTH_SE : 0) | (i->mig ? ROCE_BTH_MIG : 0) |
+			     (i->pad & 3u) << ROCE_BTH_PAD_SHIFT |
+			     (i->tver & ROCE_BTH_TVER_MASK));
+	roce_put_be16(b->pkey, i->pkey);
+	b->resv8a = i->resv8a;
+	roce_put_be24(b->dqpn, i->dqpn);
+	b->ack = (uint8_t)((i->ackreq ? ROCE_BTH_ACKREQ : 0) | (i->resv7 & 0x7Fu));
+	roce_put_be24(b->psn, i->psn);
+}
+
 #endif

@@ -34,4 +34,9 @@ static inline uint16_t roce_eth_type(const struct roce_eth_hdr *h)
 	return roce_get_be16(h->type);
 }
 
+static inline uint16_t roce_vlan_type(const struct roce_vlan_tag *t)
+{
+	return roce_get_be16(t->type);
+}
+
 #endif

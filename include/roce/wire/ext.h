@@ -86,9 +86,129 @@ enum roce_nak_code {
 	ROCE_NAK_INVALID_RD_REQ = 4,
 };
 
+/* ---- accessors: the only place the pipeline meets these headers' bytes --- */
+
+static inline uint64_t roce_reth_va(const struct roce_reth *r)
+{
+	return roce_get_be64(r->va);
+}
+
+static inline uint32_t roce_reth_rkey(const struct roce_reth *r)
+{
+	return roce_get_be32(r->rkey);
+}
+
+static inline uint32_t roce_reth_len(const struct roce_reth *r)
+{
+	return roce_get_be32(r->dmalen);
+}
+
+static inline void roce_reth_put(struct roce_reth *r, uint64_t va, uint32_t rkey,
+				 uint32_t len)
+{
+	roce_put_be64(r->va, va);
+	roce_put_be32(r->rkey, rkey);
+	roce_put_be32(r->dmalen, len);
+}
+
+static inline uint8_t roce_aeth_syndrome(const struct roce_aeth *a)
+{
+	return a->syndrome;
+}
+
 static inline uint32_t roce_aeth_msn(const struct roce_aeth *a)
 {
 	return roce_get_be24(a->msn);
+}
+
+static inline void roce_aeth_put(struct roce_aeth *a, uint8_t syndrome, uint32_t msn)
+{
+	a->syndrome = syndrome;
+	roce_put_be24(a->msn, msn);
+}
+
+static inline uint64_t roce_atomiceth_va(const struct roce_atomiceth *a)
+{
+	return roce_get_be64(a->va);
+}
+
+static inline uint32_t roce_atomiceth_rkey(const struct roce_atomiceth *a)
+{
+	return roce_get_be32(a->rkey);
+}
+
+static inline uint64_t roce_atomiceth_swap_add(const struct roce_atomiceth *a)
+{
+	return roce_get_be64(a->swap_add);
+}
+
+static inline uint64_t roce_atomiceth_compare(const struct roce_atomiceth *a)
+{
+	return roce_get_be64(a->compare);
+}
+
+static inline void roce_atomiceth_put(struct roce_atomiceth *a, uint64_t va, uint32_t rkey,
+				      uint64_t swap_add, uint64_t compare)
+{
+	roce_put_be64(a->va, va);
+	roce_put_be32(a->rkey, rkey);
+	roce_put_be64(a->swap_add, swap_add);
+	roce_put_be64(a->compare, compare);
+}
+
+static inline uint64_t roce_atomicack_orig(const struct roce_atomicacketh *a)
+{
+	return roce_get_be64(a->orig);
+}
+
+static inline void roce_atomicack_put(struct roce_atomicacketh *a, uint64_t orig)
+{
+	roce_put_be64(a->orig, orig);
+}
+
+static inline uint32_t roce_deth_qkey(const struct roce_deth *d)
+{
+	return roce_get_be32(d->qkey);
+}
+
+static inline uint32_t roce_deth_sqpn(const struct roce_deth *d)
+{
+	return roce_get_be24(d->sqpn);
+}
+
+static inline void roce_deth_put(struct roce_deth *d, uint32_t qkey, uint8_t resv,
+				 uint32_t sqpn)
+{
+	roce_put_be32(d->qkey, qkey);
+	d->resv = resv;
+	roce_put_be24(d->sqpn, sqpn);
+}
+
+/* ImmDt as a number (its bytes read big-endian), as roce_hdrs keeps it */
+static inline uint32_t roce_immdt_value(const struct roce_immdt *i)
+{
+	return roce_get_be32(i->imm);
+}
+
+static inline void roce_immdt_put(struct roce_immdt *i, uint32_t value)
+{
+	roce_put_be32(i->imm, value);
+}
+
+/* ibverbs keeps imm_data in network order in a host uint32_t: its number */
+static inline uint32_t roce_imm_from_net(uint32_t net)
+{
+	return roce_get_be32((const uint8_t *)&net);
+}
+
+static inline uint32_t roce_ieth_rkey(const struct roce_ieth *i)
+{
+	return roce_get_be32(i->rkey);
+}
+
+static inline void roce_ieth_put(struct roce_ieth *i, uint32_t rkey)
+{
+	roce_put_be32(i->rkey, rkey);
 }
 
 #endif

@@ -37,6 +37,61 @@ struct roce_ipv6_hdr {
 _Static_assert(sizeof(struct roce_ipv4_hdr) == ROCE_IPV4_HLEN, "ipv4 size");
 _Static_assert(sizeof(struct roce_ipv6_hdr) == ROCE_IPV6_HLEN, "ipv6 size");
 
+static inline unsigned roce_ipv4_version(const struct roce_ipv4_hdr *h)
+{
+	return h->ver_ihl >> 4;
+}
+
+static inline unsigned roce_ipv4_hlen(const struct roce_ipv4_hdr *h)
+{
+	return (h->ver_ihl & 0x0Fu) * 4u;
+}
+
+static inline uint32_t roce_ipv4_saddr(const struct roce_ipv4_hdr *h)
+{
+	return roce_get_be32(h->saddr);
+}
+
+static inline uint32_t roce_ipv4_daddr(const struct roce_ipv4_hdr *h)
+{
+	return roce_get_be32(h->daddr);
+}
+
+static inline uint16_t roce_ipv4_tot_len(const struct roce_ipv4_hdr *h)
+{
+	return roce_get_be16(h->tot_len);
+}
+
+static inline uint16_t roce_ipv4_frag_off(const struct roce_ipv4_hdr *h)
+{
+	return roce_get_be16(h->frag_off);
+}
+
+/* The three fields a template's copy changes per packet. */
+static inline void roce_ipv4_set_len_id_csum(struct roce_ipv4_hdr *h, uint16_t tot_len,
+					     uint16_t id, uint16_t check)
+{
+	roce_put_be16(h->tot_len, tot_len);
+	roce_put_be16(h->id, id);
+	roce_put_be16(h->check, check);
+}
+
+static inline unsigned roce_ipv6_version(const struct roce_ipv6_hdr *h)
+{
+	return h->ver_tc_flow[0] >> 4;
+}
+
+static inline uint16_t roce_ipv6_payload_len(const struct roce_ipv6_hdr *h)
+{
+	return roce_get_be16(h->payload_len);
+}
+
+/* An IPv4 address (host order) into a header's 4 bytes. */
+static inline void roce_ipv4_addr_put(uint8_t out[4], uint32_t addr)
+{
+	roce_put_be32(out, addr);
+}
+
 /* RFC 1071 ones' complement sum over an IPv4 header. Returns the checksum
  * field value (host order) that makes the header sum to 0xFFFF. */
 static inline uint16_t roce_ipv4_csum(const struct roce_ipv4_hdr *h, unsigned len)
@@ -51,6 +106,30 @@ static inline uint16_t roce_ipv4_csum(const struct roce_ipv4_hdr *h, unsigned le
 	sum -= roce_get_be16(p + 10);
 	while (sum >> 16)
 		sum = (sum & 0xFFFF) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+/* The ones' complement sum of an IPv4 header's words but the total
+ * length, the ID and the checksum: a template's fixed part, to which
+ * roce_ipv4_csum_finish() adds the two fields that change per packet. */
+static inline uint32_t roce_ipv4_fixed_sum(const struct roce_ipv4_hdr *h)
+{
+	const uint8_t *p = (const uint8_t *)h;
+	uint32_t sum = 0;
+
+	for (unsigned i = 0; i < ROCE_IPV4_HLEN; i += 2)
+		if (i != 2 && i != 4 && i != 10)        /* length, ID, checksum */
+			sum += roce_get_be16(p + i);
+	return sum;
+}
+
+static inline uint16_t roce_ipv4_csum_finish(uint32_t fixed_sum, uint16_t tot_len,
+					     uint16_t id)
+{
+	uint32_t sum = fixed_sum + tot_len + id;
+
+	sum = (sum & 0xFFFF) + (sum >> 16);
+	sum = (sum & 0xFFFF) + (sum >> 16);
 	return (uint16_t)~sum;
 }
 

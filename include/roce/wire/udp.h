@@ -16,4 +16,19 @@ struct roce_udp_hdr {
 
 _Static_assert(sizeof(struct roce_udp_hdr) == ROCE_UDP_HLEN, "udp size");
 
+static inline uint16_t roce_udp_dport(const struct roce_udp_hdr *u)
+{
+	return roce_get_be16(u->dport);
+}
+
+static inline uint16_t roce_udp_len(const struct roce_udp_hdr *u)
+{
+	return roce_get_be16(u->len);
+}
+
+static inline void roce_udp_set_len(struct roce_udp_hdr *u, uint16_t len)
+{
+	roce_put_be16(u->len, len);
+}
+
 #endif
