@@ -23,8 +23,6 @@
 #include "roce/afpacket.h"
 #endif
 
-#define EP_ALIGN 4096u
-
 static int ep_fail(struct perf_ep *ep, int st, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static int ep_fail(struct perf_ep *ep, int st, const char *fmt, ...)
@@ -197,15 +195,18 @@ static int open_queues(struct perf_ep *ep, const struct perf_ep_config *c)
 				       "refused", i + 1, c->nqp, c->sq_depth, c->rq_depth);
 		ep->nqp++;
 	}
-	ep->buf = roce_mem_alloc(ep->ctx, c->buf_len, EP_ALIGN);
+	return ROCE_OK;
+}
+
+int perf_ep_buffer(struct perf_ep *ep, size_t len, size_t align, unsigned access)
+{
+	ep->buf = roce_mem_alloc(ep->ctx, len, align);
 	if (!ep->buf)
 		return ep_fail(ep, ROCE_E_NOMEM, "%zu bytes of device memory: "
-			       "refused", c->buf_len);
-	ep->len = c->buf_len;
+			       "refused", len);
+	ep->len = len;
 	memset(ep->buf, 0, ep->len);
-	ep->mr = roce_reg_mr(ep->pd, ep->buf, ep->len, ROCE_ACCESS_LOCAL_WRITE |
-			     ROCE_ACCESS_REMOTE_WRITE | ROCE_ACCESS_REMOTE_READ |
-			     ROCE_ACCESS_REMOTE_ATOMIC);
+	ep->mr = roce_reg_mr(ep->pd, ep->buf, ep->len, access);
 	if (!ep->mr)
 		return ep_fail(ep, ROCE_E_FULL, "MR of %zu bytes: refused", ep->len);
 	return ROCE_OK;
@@ -220,6 +221,7 @@ int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c)
 	memset(ep, 0, sizeof(*ep));
 	ep->timeout_ms = c->timeout_ms;
 	ep->counters = c->counters;
+	ep->qp_access = c->qp_access;
 	if (c->nqp == 0 || c->nqp > PERF_EP_MAX_QP)
 		return ep_fail(ep, ROCE_E_RANGE, "%u QPs: this tool runs 1 to %u",
 			       c->nqp, PERF_EP_MAX_QP);
@@ -231,22 +233,20 @@ int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c)
 	memcpy(ca.mac, ep->mac, 6);
 	ca.ip = ep->ip;
 	ca.port = port;
-	/* the buffer, its alignment and the allocator's slack, in MiB */
-	ca.dev.mem_size = ((c->buf_len + EP_ALIGN + (2u << 20)) >> 20) << 20;
+	/* the buffer and the allocator's slack, in MiB */
+	ca.dev.mem_size = ((c->max_buf + (2u << 20)) >> 20) << 20;
 	if (ca.dev.mem_size < ROCE_DEV_MEM_SIZE_DEFAULT)
 		ca.dev.mem_size = ROCE_DEV_MEM_SIZE_DEFAULT;
 	if (ca.dev.mem_size > ROCE_DEV_MEM_SIZE_MAX) {
 		perf_ep_close(ep);
 		return ep_fail(ep, ROCE_E_RANGE, "a %zu-byte buffer exceeds the "
-			       "device memory", c->buf_len);
+			       "device memory", c->max_buf);
 	}
 	st = roce_open(&ca, &ep->ctx);
-	if (st) {
+	if (st)
 		ep_fail(ep, st, "power-on: %s", roce_status_str(st));
-		perf_ep_close(ep);
-		return st;
-	}
-	st = open_queues(ep, c);
+	else
+		st = open_queues(ep, c);
 	if (st) {
 		char why[sizeof(ep->err)];
 
@@ -333,8 +333,7 @@ int perf_ep_init(struct perf_ep *ep, unsigned i)
 
 	if (ep->init_done[i])
 		return ROCE_OK;
-	at.qp_access_flags = ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
-			     ROCE_ACCESS_REMOTE_READ | ROCE_ACCESS_REMOTE_ATOMIC;
+	at.qp_access_flags = ep->qp_access;
 	st = roce_modify_qp(ep->qp[i], &at, ROCE_QP_STATE | ROCE_QP_ACCESS_FLAGS |
 			    ROCE_QP_PKEY_INDEX);
 	if (st != ROCE_OK)
