@@ -4,12 +4,16 @@
  * MR goes through the verbs API, hence through the register file.
  */
 #include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <net/if.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "perf/perf_ep.h"
@@ -198,12 +202,61 @@ static int open_queues(struct perf_ep *ep, const struct perf_ep_config *c)
 	return ROCE_OK;
 }
 
+/*
+ * --mmap: the start of the DDR becomes a shared mapping of the file from
+ * the offset on, as far as the file goes (a page wholly past its end would
+ * fault), or the largest buffer for a file without a size (a device). The
+ * buffer, the DDR's first allocation, then lies at the offset in the file,
+ * as perftest's pp_init_mmap() maps it (perftest_resources.c:181). Its
+ * errors as perftest words them.
+ */
+static int open_file(struct perf_ep *ep, const struct perf_ep_config *c,
+		     struct roce_device_config *dev, int *fd)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct stat st;
+
+	ep->mmap_file = c->mmap_file;
+	ep->mmap_offset = c->mmap_offset;
+	*fd = open(c->mmap_file, O_RDWR | O_CLOEXEC);
+	if (*fd < 0)
+		return ep_fail(ep, ROCE_E_IO, "Unable to open '%s': %s", c->mmap_file,
+			       strerror(errno));
+	if (c->mmap_offset % (uint64_t)page)
+		return ep_fail(ep, ROCE_E_INVAL, "Unable to mmap '%s': %s: the offset "
+			       "%" PRIu64 " is not a multiple of the page size (%ld)",
+			       c->mmap_file, strerror(EINVAL), c->mmap_offset, page);
+	if (fstat(*fd, &st) != 0)
+		return ep_fail(ep, ROCE_E_IO, "Unable to mmap '%s': %s", c->mmap_file,
+			       strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		ep->mmap_len = (c->max_buf + (size_t)page - 1) / (size_t)page * (size_t)page;
+	else if ((uint64_t)st.st_size > c->mmap_offset)
+		ep->mmap_len = (uint64_t)st.st_size - c->mmap_offset;
+	if (ep->mmap_len > dev->mem_size)
+		ep->mmap_len = dev->mem_size;
+	dev->mem_fd = *fd;
+	dev->mem_file_offset = c->mmap_offset;
+	dev->mem_file_len = ep->mmap_len;
+	return ROCE_OK;
+}
+
 int perf_ep_buffer(struct perf_ep *ep, size_t len, size_t align, unsigned access)
 {
+	size_t mem_size;
+	uint8_t *mem = roce_device_mem(roce_context_device(ep->ctx), &mem_size);
+
+	if (ep->mmap_file && len > ep->mmap_len)
+		return ep_fail(ep, ROCE_E_RANGE, "'%s' is too small: the buffer needs "
+			       "%zu bytes from offset %" PRIu64 ", the file has %zu",
+			       ep->mmap_file, len, ep->mmap_offset, ep->mmap_len);
 	ep->buf = roce_mem_alloc(ep->ctx, len, align);
 	if (!ep->buf)
 		return ep_fail(ep, ROCE_E_NOMEM, "%zu bytes of device memory: "
 			       "refused", len);
+	if (ep->mmap_file && ep->buf != mem)
+		return ep_fail(ep, ROCE_E_INVAL, "'%s': the buffer is not at the "
+			       "start of the mapping", ep->mmap_file);
 	ep->len = len;
 	memset(ep->buf, 0, ep->len);
 	ep->mr = roce_reg_mr(ep->pd, ep->buf, ep->len, access);
@@ -216,7 +269,7 @@ int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c)
 {
 	struct roce_context_attr ca = { 0 };
 	struct roce_port *port = NULL;
-	int st;
+	int st, fd = -1;
 
 	memset(ep, 0, sizeof(*ep));
 	ep->timeout_ms = c->timeout_ms;
@@ -242,11 +295,19 @@ int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c)
 		return ep_fail(ep, ROCE_E_RANGE, "a %zu-byte buffer exceeds the "
 			       "device memory", c->max_buf);
 	}
+	if (c->mmap_file && (st = open_file(ep, c, &ca.dev, &fd)) != ROCE_OK)
+		goto fail;
 	st = roce_open(&ca, &ep->ctx);
-	if (st)
+	if (st && c->mmap_file && (st == ROCE_E_IO || st == ROCE_E_RANGE))
+		ep_fail(ep, st, "Unable to mmap '%s': %s", c->mmap_file,
+			roce_status_str(st));
+	else if (st)
 		ep_fail(ep, st, "power-on: %s", roce_status_str(st));
 	else
 		st = open_queues(ep, c);
+fail:
+	if (fd >= 0)
+		close(fd);      /* the device keeps its mapping */
 	if (st) {
 		char why[sizeof(ep->err)];
 

@@ -41,6 +41,10 @@ struct perf_ep_config {
 					 * will ask for, with its alignment:
 					 * sizes the device DDR */
 	unsigned qp_access;             /* qp_access_flags at INIT */
+	const char *mmap_file;          /* --mmap: the DDR starts with this
+					 * file from mmap_offset on, so the
+					 * buffer can be seen through it */
+	uint64_t mmap_offset;
 	uint32_t sq_depth, rq_depth;
 	unsigned timeout_ms;            /* ARP resolution */
 	bool counters;                  /* print the engine's counters on close */
@@ -65,6 +69,9 @@ struct perf_ep {
 	uint8_t *buf;
 	size_t len;
 	struct roce_mr *mr;
+	const char *mmap_file;          /* the DDR's file window, if any */
+	uint64_t mmap_offset;
+	size_t mmap_len;                /* bytes of the file in the window */
 	unsigned timeout_ms;
 	bool counters;
 	char err[256];
@@ -81,7 +88,8 @@ struct perf_conn {
 /* ROCE_OK or a status with ep->err saying what failed. On failure the
  * endpoint is closed again. */
 int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c);
-/* The buffer: len bytes of DDR at an align-aligned address, zeroed, and one MR over it with access
+/* The buffer: len bytes of DDR at an align-aligned address (the file
+ * window's start with --mmap), zeroed, and one MR over it with access
  * (enum roce_access bits). Once, after perf_ep_open; ROCE_OK or a status
  * with ep->err (the endpoint stays open). */
 int perf_ep_buffer(struct perf_ep *ep, size_t len, size_t align, unsigned access);

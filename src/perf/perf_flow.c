@@ -168,6 +168,9 @@ static int make_buffer(struct perf_run *r)
 	st = perf_ep_buffer(&r->ep, r->lay.len, r->lay.align, r->lay.mr_access);
 	if (st)
 		return perf_fail(r, st, "Couldn't create IB resources: %s", r->ep.err);
+	if (r->o->mmap_file)    /* pp_init_mmap()'s line */
+		fprintf(r->out, "allocated mmap buffer of size %zu at %p\n", r->ep.len,
+			(void *)r->ep.buf);
 	return ROCE_OK;
 }
 
@@ -181,6 +184,7 @@ static int open_ep(struct perf_run *r, struct roce_memlink *ml)
 		.rq_depth = o->verb == PERF_SEND ? o->rx_depth + 1 : 1,
 		.timeout_ms = o->timeout_s * 1000u,
 		.counters = o->counters,
+		.mmap_file = o->mmap_file, .mmap_offset = o->mmap_offset,
 	};
 	struct perf_layout most;
 	int st;
