@@ -29,6 +29,12 @@ run_ours() { # id tool role mtu size iters loss extra
 		skip "AF_XDP unavailable here: $(cat "$WORK/xdp-probe")"
 		return
 	fi
+	local mfile
+	mfile=$(mmap_file "$extra")
+	if [ -n "$mfile" ] && ! mmap_prepare "$mfile"; then
+		fail "cannot make the --mmap file $mfile"
+		return
+	fi
 	capture_start br0 wire
 	[ "$loss" != 0 ] && capture_start us-br ours-port
 	if [ "$role" = server ]; then
@@ -88,6 +94,8 @@ run_ours() { # id tool role mtu size iters loss extra
 		check_loss_counters "$role" "$perf_tool"
 	fi
 	[ "$tool" = garbage ] && check_garbage "$RUN_DIR/garbage.json"
+	[ -z "$mfile" ] || check_mmap "$mfile" "$(mmap_offset "$extra")" "$RUN_DIR/ours.log" \
+		"$role" "$perf_tool"
 }
 
 run_rxe_pair() { # id tool mtu size iters extra: guest a serves, b is the client
