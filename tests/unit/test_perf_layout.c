@@ -344,9 +344,10 @@ static void test_rights_in_effect(void **state)
 		if (a->served) {
 			assert_int_equal(st, ROCE_WC_SUCCESS);
 		} else if (a->qp_refuses) {
-			/* IBA 9.7.5.1.x: an operation the QP does not enable is an
-			 * Invalid Request; the MR's own check (Remote Access
-			 * Error) refuses it as well */
+			/* an operation the QP does not enable is an Invalid
+			 * Request (SPEC.md, Memory; rxe check_op_valid); the
+			 * MR lacks the right too (a Remote Access Error), so
+			 * either refusal is the original's */
 			assert_true(st == ROCE_WC_REM_INV_REQ_ERR ||
 				    st == ROCE_WC_REM_ACCESS_ERR);
 		} else {
