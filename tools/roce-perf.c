@@ -13,7 +13,8 @@
  *
  * --memlink-selftest runs a server and a client of the given test inside
  * this process, each with its own engine, over the in-memory link and a
- * loopback TCP exchange: the whole tool without a network interface.
+ * loopback TCP exchange: the whole tool without a network interface. With
+ * --mmap, the server's buffer is the one in the file.
  *
  * Exit status: 0 success, 1 the test failed (peer unreachable, protocol
  * mismatch, completion error, timeout, content check), 2 bad command line.
@@ -80,6 +81,7 @@ static int selftest(struct perf_opts *o)
 	srv.o.ip = 0x0A000001u;
 	srv.o.no_peak = o->no_peak || (o->verb == PERF_SEND && o->tst == PERF_BW);
 	cli.o.server = "127.0.0.1";
+	cli.o.mmap_file = NULL;         /* --mmap: the server's buffer only */
 	cli.o.ip = 0x0A000002u;
 	cli.o.port = port;
 	srv.r = (struct perf_run){ .o = &srv.o, .err = stderr, .lfd = lfd };

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "perf/perf_ep.h"
+#include "perf/perf_layout.h"
 #include "roce/oob.h"
 #include "roce/status.h"
 
@@ -408,17 +409,23 @@ static int run(struct pp *p, struct roce_memlink *ml)
 	struct perf_ep_config c = {
 		.netdev = p->o.netdev, .link = p->o.link, .xdp_mode = p->o.xdp_mode,
 		.ip = p->o.ip, .memlink = ml, .nqp = 1,
-		.buf_len = (p->o.size + 4095u) / 4096u * 4096u,
 		.sq_depth = 2, .rq_depth = p->o.rx_depth + 1,
 		.timeout_ms = p->o.timeout_s * 1000u,
 		.counters = p->o.counters,
 	};
+	struct perf_layout l;
 	char gid[INET6_ADDRSTRLEN];
 	uint64_t t0;
 	int st;
 
+	/* ibv_rc_pingpong's rights and buffer: the QP none, the MR local
+	 * write over size bytes on a page (perf_layout.h) */
 	p->page = (unsigned)sysconf(_SC_PAGESIZE);
-	if ((st = perf_ep_open(&p->ep, &c)) != ROCE_OK)
+	perf_layout_pingpong(p->o.size, p->page, &l);
+	c.max_buf = l.len + l.align;
+	c.qp_access = l.qp_access;
+	if ((st = perf_ep_open(&p->ep, &c)) != ROCE_OK ||
+	    (st = perf_ep_buffer(&p->ep, l.len, l.align, l.mr_access)) != ROCE_OK)
 		return fail(p, st, "%s", p->ep.err);
 	memset(p->ep.buf, 0x7b, p->o.size);
 	if ((st = perf_ep_init(&p->ep, 0)) != ROCE_OK)

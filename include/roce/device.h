@@ -36,12 +36,24 @@ struct roce_device_config {
 	uint64_t (*now_ns)(void *ctx); /* clock of the link model;
 	                                * NULL = CLOCK_MONOTONIC */
 	void *clock_ctx;
+	/* A window of the DDR in a file (0 = none): its first mem_file_len
+	 * bytes are a shared mapping (MAP_SHARED) of the open file mem_fd
+	 * from byte mem_file_offset on, so another process sees, through the
+	 * file, what the engine writes there and the reverse; the rest of the
+	 * DDR stays anonymous. mem_file_offset: a multiple of the page size;
+	 * mem_file_len <= mem_size; a regular file must hold the whole
+	 * window. The device keeps the mapping, not mem_fd. */
+	int mem_fd;
+	uint64_t mem_file_offset;
+	size_t mem_file_len;
 };
 
 /*
  * Create a device; cfg may be NULL for the defaults. Returns ROCE_OK,
- * ROCE_E_INVAL (mem_size not a multiple of 1 KiB, out NULL), ROCE_E_RANGE
- * (mem_size above ROCE_DEV_MEM_SIZE_MAX) or ROCE_E_NOMEM.
+ * ROCE_E_INVAL (mem_size not a multiple of 1 KiB, mem_file_offset not on a
+ * page, out NULL), ROCE_E_RANGE (mem_size above ROCE_DEV_MEM_SIZE_MAX,
+ * mem_file_len above mem_size or past the end of the file), ROCE_E_IO
+ * (the file cannot be mapped) or ROCE_E_NOMEM.
  */
 int roce_device_create(const struct roce_device_config *cfg,
 		       struct roce_device **out);

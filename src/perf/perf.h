@@ -81,6 +81,8 @@ struct perf_opts {
 	enum roce_afxdp_mode xdp_mode;  /* --xdp-mode */
 	uint32_t ip;                    /* host order, 0 = the netdev's */
 	bool check;
+	const char *mmap_file;          /* --mmap: the buffer in this file */
+	uint64_t mmap_offset;           /* --mmap-offset */
 	bool counters;                  /* --counters */
 	unsigned timeout_s;
 	const char *server;             /* NULL: we are the server */

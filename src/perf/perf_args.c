@@ -29,6 +29,7 @@ static const struct {
 
 enum { OPT_NETDEV = 256, OPT_IP, OPT_CHECK, OPT_TIMEOUT, OPT_SELFTEST, OPT_COUNTERS,
        OPT_LINK, OPT_XDP_MODE };
+enum { OPT_MMAP = 320, OPT_MMAP_OFFSET };
 
 const char *perf_test_name(enum perf_verb v, enum perf_tst t)
 {
@@ -66,6 +67,9 @@ void perf_usage(FILE *f, const char *argv0)
 "  -A, --atomic_type=<t>    CMP_AND_SWAP or FETCH_AND_ADD (default)\n"
 "  -F, --CPU-freq           accepted (no CPU frequency is used here)\n"
 "  -N, --noPeak             no peak bandwidth\n"
+"  --mmap=FILE              the buffer in FILE (mapped shared), so another process\n"
+"                           can see it; with --memlink-selftest, the server's\n"
+"  --mmap-offset=N          from byte N of FILE on (a multiple of the page size)\n"
 "  -V, --version            perftest version we speak (%s)\n"
 "  -h, --help               this text\n"
 "ours:\n"
@@ -171,6 +175,7 @@ static const struct option longopts[] = {
 	{ "link", 1, NULL, OPT_LINK },  { "xdp-mode", 1, NULL, OPT_XDP_MODE },
 	{ "ip", 1, NULL, OPT_IP },      { "check", 0, NULL, OPT_CHECK },
 	{ "timeout", 1, NULL, OPT_TIMEOUT },
+	{ "mmap", 1, NULL, OPT_MMAP },  { "mmap-offset", 1, NULL, OPT_MMAP_OFFSET },
 	{ "counters", 0, NULL, OPT_COUNTERS },
 	{ "memlink-selftest", 0, NULL, OPT_SELFTEST },
 	{ NULL, 0, NULL, 0 },
@@ -244,6 +249,11 @@ static int one_opt(int c, const char *a, struct perf_opts *o, FILE *out, FILE *e
 	case OPT_TIMEOUT: if (!num(a, 1, 86400, &v)) return bad(err, "timeout", a, "not 1..86400 s");
 		o->timeout_s = (unsigned)v; return 0;
 	case OPT_SELFTEST: o->selftest = true; return 0;
+	case OPT_MMAP: if (!*a) return bad(err, "--mmap", a, "name a file");
+		o->mmap_file = a; return 0;
+	case OPT_MMAP_OFFSET: if (!num(a, 0, INT64_MAX, &o->mmap_offset))
+			return bad(err, "mmap offset", a, "not a number of bytes");
+		return 0;
 	default: fprintf(err, "roce-perf: unknown or unsupported option (try --help)\n");
 		return 2;
 	}

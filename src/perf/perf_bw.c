@@ -179,7 +179,7 @@ int perf_post_recvs(struct perf_run *r, uint64_t *posted, uint64_t count, unsign
 
 	for (uint64_t i = 0; i < count; i++) {
 		uint64_t n = posted[q], off = cycle ? (n % perf_slots(r)) * perf_slot(r) : 0;
-		struct roce_sge sge = { (uintptr_t)(perf_remote_region(r, q) + off),
+		struct roce_sge sge = { (uintptr_t)(perf_recv_region(r, q) + off),
 					(uint32_t)r->size, r->ep.mr->lkey };
 		struct roce_recv_wr wr = { .wr_id = (uint64_t)q << 32 | (n & 0xFFFFFFFFu),
 					   .sg_list = &sge, .num_sge = 1 }, *bad;
@@ -203,7 +203,7 @@ static int check_recv(struct perf_run *r, const struct roce_wc *wc)
 		return perf_fail(r, ROCE_E_MISMATCH, "content check: message %u of QP %u "
 				 "has %u bytes, not %" PRIu64, (unsigned)wc->wr_id, q,
 				 wc->byte_len, r->size);
-	bad = perf_verify_bw(perf_remote_region(r, q) + off, q, off, r->size);
+	bad = perf_verify_bw(perf_recv_region(r, q) + off, q, off, r->size);
 	if (bad >= 0)
 		return perf_fail(r, ROCE_E_MISMATCH, "content check: message %u of QP %u "
 				 "differs at byte %" PRId64, (unsigned)wc->wr_id, q, bad);

@@ -4,12 +4,16 @@
  * MR goes through the verbs API, hence through the register file.
  */
 #include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <net/if.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "perf/perf_ep.h"
@@ -22,8 +26,6 @@
 #ifdef ROCE_HAVE_AFPACKET
 #include "roce/afpacket.h"
 #endif
-
-#define EP_ALIGN 4096u
 
 static int ep_fail(struct perf_ep *ep, int st, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -197,15 +199,67 @@ static int open_queues(struct perf_ep *ep, const struct perf_ep_config *c)
 				       "refused", i + 1, c->nqp, c->sq_depth, c->rq_depth);
 		ep->nqp++;
 	}
-	ep->buf = roce_mem_alloc(ep->ctx, c->buf_len, EP_ALIGN);
+	return ROCE_OK;
+}
+
+/*
+ * --mmap: the start of the DDR becomes a shared mapping of the file from
+ * the offset on, as far as the file goes (a page wholly past its end would
+ * fault), or the largest buffer for a file without a size (a device). The
+ * buffer, the DDR's first allocation, then lies at the offset in the file,
+ * as perftest's pp_init_mmap() maps it (perftest_resources.c:181). Its
+ * errors as perftest words them.
+ */
+static int open_file(struct perf_ep *ep, const struct perf_ep_config *c,
+		     struct roce_device_config *dev, int *fd)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct stat st;
+
+	ep->mmap_file = c->mmap_file;
+	ep->mmap_offset = c->mmap_offset;
+	*fd = open(c->mmap_file, O_RDWR | O_CLOEXEC);
+	if (*fd < 0)
+		return ep_fail(ep, ROCE_E_IO, "Unable to open '%s': %s", c->mmap_file,
+			       strerror(errno));
+	if (c->mmap_offset % (uint64_t)page)
+		return ep_fail(ep, ROCE_E_INVAL, "Unable to mmap '%s': %s: the offset "
+			       "%" PRIu64 " is not a multiple of the page size (%ld)",
+			       c->mmap_file, strerror(EINVAL), c->mmap_offset, page);
+	if (fstat(*fd, &st) != 0)
+		return ep_fail(ep, ROCE_E_IO, "Unable to mmap '%s': %s", c->mmap_file,
+			       strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		ep->mmap_len = (c->max_buf + (size_t)page - 1) / (size_t)page * (size_t)page;
+	else if ((uint64_t)st.st_size > c->mmap_offset)
+		ep->mmap_len = (uint64_t)st.st_size - c->mmap_offset;
+	if (ep->mmap_len > dev->mem_size)
+		ep->mmap_len = dev->mem_size;
+	dev->mem_fd = *fd;
+	dev->mem_file_offset = c->mmap_offset;
+	dev->mem_file_len = ep->mmap_len;
+	return ROCE_OK;
+}
+
+int perf_ep_buffer(struct perf_ep *ep, size_t len, size_t align, unsigned access)
+{
+	size_t mem_size;
+	uint8_t *mem = roce_device_mem(roce_context_device(ep->ctx), &mem_size);
+
+	if (ep->mmap_file && len > ep->mmap_len)
+		return ep_fail(ep, ROCE_E_RANGE, "'%s' is too small: the buffer needs "
+			       "%zu bytes from offset %" PRIu64 ", the file has %zu",
+			       ep->mmap_file, len, ep->mmap_offset, ep->mmap_len);
+	ep->buf = roce_mem_alloc(ep->ctx, len, align);
 	if (!ep->buf)
 		return ep_fail(ep, ROCE_E_NOMEM, "%zu bytes of device memory: "
-			       "refused", c->buf_len);
-	ep->len = c->buf_len;
+			       "refused", len);
+	if (ep->mmap_file && ep->buf != mem)
+		return ep_fail(ep, ROCE_E_INVAL, "'%s': the buffer is not at the "
+			       "start of the mapping", ep->mmap_file);
+	ep->len = len;
 	memset(ep->buf, 0, ep->len);
-	ep->mr = roce_reg_mr(ep->pd, ep->buf, ep->len, ROCE_ACCESS_LOCAL_WRITE |
-			     ROCE_ACCESS_REMOTE_WRITE | ROCE_ACCESS_REMOTE_READ |
-			     ROCE_ACCESS_REMOTE_ATOMIC);
+	ep->mr = roce_reg_mr(ep->pd, ep->buf, ep->len, access);
 	if (!ep->mr)
 		return ep_fail(ep, ROCE_E_FULL, "MR of %zu bytes: refused", ep->len);
 	return ROCE_OK;
@@ -215,11 +269,12 @@ int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c)
 {
 	struct roce_context_attr ca = { 0 };
 	struct roce_port *port = NULL;
-	int st;
+	int st, fd = -1;
 
 	memset(ep, 0, sizeof(*ep));
 	ep->timeout_ms = c->timeout_ms;
 	ep->counters = c->counters;
+	ep->qp_access = c->qp_access;
 	if (c->nqp == 0 || c->nqp > PERF_EP_MAX_QP)
 		return ep_fail(ep, ROCE_E_RANGE, "%u QPs: this tool runs 1 to %u",
 			       c->nqp, PERF_EP_MAX_QP);
@@ -231,22 +286,28 @@ int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c)
 	memcpy(ca.mac, ep->mac, 6);
 	ca.ip = ep->ip;
 	ca.port = port;
-	/* the buffer, its alignment and the allocator's slack, in MiB */
-	ca.dev.mem_size = ((c->buf_len + EP_ALIGN + (2u << 20)) >> 20) << 20;
+	/* the buffer and the allocator's slack, in MiB */
+	ca.dev.mem_size = ((c->max_buf + (2u << 20)) >> 20) << 20;
 	if (ca.dev.mem_size < ROCE_DEV_MEM_SIZE_DEFAULT)
 		ca.dev.mem_size = ROCE_DEV_MEM_SIZE_DEFAULT;
 	if (ca.dev.mem_size > ROCE_DEV_MEM_SIZE_MAX) {
 		perf_ep_close(ep);
 		return ep_fail(ep, ROCE_E_RANGE, "a %zu-byte buffer exceeds the "
-			       "device memory", c->buf_len);
+			       "device memory", c->max_buf);
 	}
+	if (c->mmap_file && (st = open_file(ep, c, &ca.dev, &fd)) != ROCE_OK)
+		goto fail;
 	st = roce_open(&ca, &ep->ctx);
-	if (st) {
+	if (st && c->mmap_file && (st == ROCE_E_IO || st == ROCE_E_RANGE))
+		ep_fail(ep, st, "Unable to mmap '%s': %s", c->mmap_file,
+			roce_status_str(st));
+	else if (st)
 		ep_fail(ep, st, "power-on: %s", roce_status_str(st));
-		perf_ep_close(ep);
-		return st;
-	}
-	st = open_queues(ep, c);
+	else
+		st = open_queues(ep, c);
+fail:
+	if (fd >= 0)
+		close(fd);      /* the device keeps its mapping */
 	if (st) {
 		char why[sizeof(ep->err)];
 
@@ -333,8 +394,7 @@ int perf_ep_init(struct perf_ep *ep, unsigned i)
 
 	if (ep->init_done[i])
 		return ROCE_OK;
-	at.qp_access_flags = ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
-			     ROCE_ACCESS_REMOTE_READ | ROCE_ACCESS_REMOTE_ATOMIC;
+	at.qp_access_flags = ep->qp_access;
 	st = roce_modify_qp(ep->qp[i], &at, ROCE_QP_STATE | ROCE_QP_ACCESS_FLAGS |
 			    ROCE_QP_PKEY_INDEX);
 	if (st != ROCE_OK)

@@ -4,9 +4,11 @@
  * (AF_PACKET or AF_XDP on a network interface, or the in-memory link for the
  * self-test), an engine powered on through its register file, one PD, a
  * send and a receive CQ, nqp RC QPs and one registered buffer in device
- * DDR. The tools are single-threaded as the originals are: the thread that
- * polls the CQs also runs the engine (perf_ep_progress), so a machine with
- * few cores does not lose one to an engine thread spinning beside it.
+ * DDR, with the rights and the layout the original tool gives them
+ * (perf_layout.h). The tools are single-threaded as the originals are: the
+ * thread that polls the CQs also runs the engine (perf_ep_progress), so a
+ * machine with few cores does not lose one to an engine thread spinning
+ * beside it.
  */
 #ifndef ROCE_PERF_EP_H
 #define ROCE_PERF_EP_H
@@ -35,7 +37,14 @@ struct perf_ep_config {
 	uint32_t ip;                    /* ours, host order; 0 = the netdev's */
 	struct roce_memlink *memlink;   /* instead of netdev: the self-test */
 	unsigned nqp;
-	size_t buf_len;
+	size_t max_buf;                 /* the largest buffer perf_ep_buffer()
+					 * will ask for, with its alignment:
+					 * sizes the device DDR */
+	unsigned qp_access;             /* qp_access_flags at INIT */
+	const char *mmap_file;          /* --mmap: the DDR starts with this
+					 * file from mmap_offset on, so the
+					 * buffer can be seen through it */
+	uint64_t mmap_offset;
 	uint32_t sq_depth, rq_depth;
 	unsigned timeout_ms;            /* ARP resolution */
 	bool counters;                  /* print the engine's counters on close */
@@ -56,9 +65,13 @@ struct perf_ep {
 	struct roce_qp *qp[PERF_EP_MAX_QP];
 	bool init_done[PERF_EP_MAX_QP];
 	unsigned nqp;
+	unsigned qp_access;
 	uint8_t *buf;
 	size_t len;
 	struct roce_mr *mr;
+	const char *mmap_file;          /* the DDR's file window, if any */
+	uint64_t mmap_offset;
+	size_t mmap_len;                /* bytes of the file in the window */
 	unsigned timeout_ms;
 	bool counters;
 	char err[256];
@@ -75,6 +88,11 @@ struct perf_conn {
 /* ROCE_OK or a status with ep->err saying what failed. On failure the
  * endpoint is closed again. */
 int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c);
+/* The buffer: len bytes of DDR at an align-aligned address (the file
+ * window's start with --mmap), zeroed, and one MR over it with access
+ * (enum roce_access bits). Once, after perf_ep_open; ROCE_OK or a status
+ * with ep->err (the endpoint stays open). */
+int perf_ep_buffer(struct perf_ep *ep, size_t len, size_t align, unsigned access);
 void perf_ep_close(struct perf_ep *ep);
 /* QP i to INIT (receives may be posted from then on). */
 int perf_ep_init(struct perf_ep *ep, unsigned i);

@@ -66,12 +66,17 @@ uint64_t perf_slots(const struct perf_run *r)
 
 uint8_t *perf_local(struct perf_run *r, unsigned qp)
 {
-	return r->ep.buf + qp * r->buff;
+	return r->ep.buf + perf_layout_local(&r->lay, qp);
 }
 
 uint8_t *perf_remote_region(struct perf_run *r, unsigned qp)
 {
-	return r->ep.buf + (r->ep.nqp + qp) * r->buff;
+	return r->ep.buf + perf_layout_remote(&r->lay, qp);
+}
+
+uint8_t *perf_recv_region(struct perf_run *r, unsigned qp)
+{
+	return r->ep.buf + perf_layout_recv(&r->lay, qp);
 }
 
 static int oob_fail(struct perf_run *r, int st, const char *what)
@@ -139,7 +144,7 @@ static int prelude(struct perf_run *r)
 	int st;
 
 	r->cycle_buffer = (uint32_t)sysconf(_SC_PAGESIZE);
-	r->cache_line = PERF_CACHE_LINE;
+	r->cache_line = perf_cache_line_size();
 	r->mtu = link_mtu(r);
 	if ((st = roce_pt_xchg_version(&r->oob, ver)) != ROCE_OK ||
 	    (st = roce_pt_xchg_sysdata(&r->oob, &r->cycle_buffer, &r->cache_line)) ||
@@ -149,7 +154,23 @@ static int prelude(struct perf_run *r)
 		return perf_fail(r, ROCE_E_RANGE, "the peer's cycle buffer (%u) or cache "
 				 "line (%u) is larger than %u", r->cycle_buffer,
 				 r->cache_line, PERF_MAX_CYCLE);
-	r->buff = r->size < r->cycle_buffer ? r->cycle_buffer : r->size;
+	return ROCE_OK;
+}
+
+/* The buffer as perftest allocates it once it knows the cycle buffer and
+ * cache line (alloc_ctx(), create_mr() after check_sys_data()). */
+static int make_buffer(struct perf_run *r)
+{
+	int st;
+
+	perf_layout(r->o, r->cycle_buffer, r->cache_line, &r->lay);
+	r->buff = r->lay.buff;
+	st = perf_ep_buffer(&r->ep, r->lay.len, r->lay.align, r->lay.mr_access);
+	if (st)
+		return perf_fail(r, st, "Couldn't create IB resources: %s", r->ep.err);
+	if (r->o->mmap_file)    /* pp_init_mmap()'s line */
+		fprintf(r->out, "allocated mmap buffer of size %zu at %p\n", r->ep.len,
+			(void *)r->ep.buf);
 	return ROCE_OK;
 }
 
@@ -163,17 +184,20 @@ static int open_ep(struct perf_run *r, struct roce_memlink *ml)
 		.rq_depth = o->verb == PERF_SEND ? o->rx_depth + 1 : 1,
 		.timeout_ms = o->timeout_s * 1000u,
 		.counters = o->counters,
+		.mmap_file = o->mmap_file, .mmap_offset = o->mmap_offset,
 	};
-	uint64_t inc;
+	struct perf_layout most;
 	int st;
 
 	if (c.sq_depth > ROCE_MAX_WR || c.rq_depth > ROCE_MAX_WR)
 		return perf_fail(r, ROCE_E_RANGE, "tx/rx depth above the engine's %u",
 				 ROCE_MAX_WR);
-	/* room for the peer's cycle buffer too (64 KiB pages on some hosts):
-	 * it is known only after the exchange, which needs the link's MTU */
-	inc = o->size < PERF_MAX_CYCLE ? PERF_MAX_CYCLE : o->size;
-	c.buf_len = (inc + PERF_MAX_CYCLE) * 2 * o->nqp;
+	/* DDR for the largest buffer the exchange may call for (the peer's
+	 * cycle buffer and cache line are known only after it, and it needs
+	 * the link's MTU), with its alignment */
+	perf_layout(o, PERF_MAX_CYCLE, PERF_MAX_CYCLE, &most);
+	c.max_buf = most.len + most.align;
+	c.qp_access = most.qp_access;
 	if ((st = perf_ep_open(&r->ep, &c)) != ROCE_OK)
 		return perf_fail(r, st, "%s", r->ep.err);
 	r->oob.idle = perf_ep_progress;
@@ -336,7 +360,8 @@ int perf_session_on(struct perf_run *r, struct roce_memlink *ml)
 
 	r->size = o->size;
 	if ((st = alloc_times(r)) == ROCE_OK && (st = open_ep(r, ml)) == ROCE_OK &&
-	    (st = connect_oob(r)) == ROCE_OK && (st = prelude(r)) == ROCE_OK) {
+	    (st = connect_oob(r)) == ROCE_OK && (st = prelude(r)) == ROCE_OK &&
+	    (st = make_buffer(r)) == ROCE_OK) {
 		set_up(r);
 		/* --check: what the other side will find, in place before any sync */
 		for (unsigned i = 0; o->check && i < r->ep.nqp; i++) {

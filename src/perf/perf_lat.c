@@ -171,7 +171,7 @@ static int send_lat(struct perf_run *r, struct dur *d)
 			if (o->check && wc.byte_len != r->size)
 				return perf_fail(r, ROCE_E_MISMATCH, "content check: message "
 						 "%" PRIu64 " has %u bytes", rcnt, wc.byte_len);
-			if (o->check && (st = check_lat(r, perf_remote_region(r, 0), rcnt,
+			if (o->check && (st = check_lat(r, perf_recv_region(r, 0), rcnt,
 							 r->size)) != ROCE_OK)
 				return st;
 			if ((d || rcnt + o->rx_depth <= iters) &&

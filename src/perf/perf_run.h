@@ -9,6 +9,7 @@
 
 #include "perf/perf.h"
 #include "perf/perf_ep.h"
+#include "perf/perf_layout.h"
 
 struct perf_run {
 	struct perf_opts *o;
@@ -20,6 +21,7 @@ struct perf_run {
 	uint32_t cycle_buffer, cache_line;
 	int mtu;                        /* ibverbs enum, agreed with the peer */
 	uint64_t size;                  /* the size being run */
+	struct perf_layout lay;         /* the buffer: rights, size, regions */
 	uint64_t buff;                  /* BUFF_SIZE(): one QP's region */
 	uint64_t *t_post, *t_done;      /* per message, for the reports */
 	uint64_t n_times;
@@ -75,7 +77,9 @@ uint64_t perf_slot(const struct perf_run *r);
  * the cycle buffer, as perftest stops cycling then). */
 uint64_t perf_slots(const struct perf_run *r);
 uint8_t *perf_local(struct perf_run *r, unsigned qp);   /* QP's send region */
-uint8_t *perf_remote_region(struct perf_run *r, unsigned qp); /* its receive region */
+uint8_t *perf_remote_region(struct perf_run *r, unsigned qp); /* the region it
+							  * advertises */
+uint8_t *perf_recv_region(struct perf_run *r, unsigned qp);  /* its receives' */
 
 /* perf_bw.c: one size. The client side of write/read/atomic/send, the
  * server side of send. ROCE_OK or a failure in r->msg. */

@@ -8,13 +8,41 @@
  * silent success (SPEC.md, control plane).
  */
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/bigmem.h"
 #include "roce/params.h"
 #include "roce/status.h"
 #include "regs/device_priv.h"
 
-static int device_alloc(struct roce_device *dev)
+/* The file window of the DDR (roce_device_config.mem_fd): mapped over the
+ * start of the anonymous DDR, so the DDR stays one range of addresses. */
+static int map_file(struct roce_device *dev, const struct roce_device_config *cfg)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct stat st;
+
+	if (cfg->mem_file_offset % (uint64_t)page)
+		return ROCE_E_INVAL;
+	if (cfg->mem_file_len > dev->mem_size)
+		return ROCE_E_RANGE;
+	if (fstat(cfg->mem_fd, &st) != 0)
+		return ROCE_E_IO;
+	/* a page wholly past the end of a file faults when touched */
+	if (S_ISREG(st.st_mode) && (cfg->mem_file_offset > (uint64_t)st.st_size ||
+				    cfg->mem_file_len > (uint64_t)st.st_size -
+							cfg->mem_file_offset))
+		return ROCE_E_RANGE;
+	if (mmap(dev->mem, cfg->mem_file_len, PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_FIXED, cfg->mem_fd, (off_t)cfg->mem_file_offset) ==
+	    MAP_FAILED)
+		return ROCE_E_IO;
+	return ROCE_OK;
+}
+
+static int device_alloc(struct roce_device *dev, const struct roce_device_config *cfg)
 {
 	int rc;
 
@@ -26,6 +54,8 @@ static int device_alloc(struct roce_device *dev)
 		if (!dev->mem)
 			rc = ROCE_E_NOMEM;
 	}
+	if (rc == ROCE_OK && cfg->mem_file_len)
+		rc = map_file(dev, cfg);
 	return rc;
 }
 
@@ -61,7 +91,7 @@ int roce_device_create(const struct roce_device_config *cfg,
 	if (!dev)
 		return ROCE_E_NOMEM;
 	dev->mem_size = cfg->mem_size ? cfg->mem_size : ROCE_DEV_MEM_SIZE_DEFAULT;
-	rc = device_alloc(dev);
+	rc = device_alloc(dev, cfg);
 	if (rc != ROCE_OK || pthread_mutex_init(&dev->lock, NULL) != 0) {
 		roce_qp_table_destroy(dev->qp);
 		roce_mr_table_destroy(dev->mr);

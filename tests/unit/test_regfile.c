@@ -8,7 +8,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -367,6 +370,63 @@ static void test_create_config(void **state)
 	roce_device_destroy(dev);
 }
 
+/* The DDR's file window: what the device's memory holds is in the file,
+ * both ways, at the offset; the rest of the DDR is not; bad windows are
+ * refused. */
+static void test_mem_file(void **state)
+{
+	const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	char path[] = "/tmp/roce-test-memfile-XXXXXX";
+	int fd = mkstemp(path);
+	struct roce_device_config cfg = { .mem_size = 1u << 20 };
+	struct roce_device *dev = NULL;
+	uint8_t b = 0, *mem;
+	struct stat st;
+	size_t size;
+
+	(void)state;
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(ftruncate(fd, (off_t)(4 * page)), 0);
+	assert_int_equal(pwrite(fd, "\x5a", 1, (off_t)page), 1);
+	cfg.mem_fd = fd;
+	cfg.mem_file_offset = page;
+	cfg.mem_file_len = 3 * page;
+	assert_int_equal(roce_device_create(&cfg, &dev), ROCE_OK);
+	mem = roce_device_mem(dev, &size);
+	assert_int_equal(size, 1u << 20);
+	assert_int_equal(mem[0], 0x5a);         /* the file's byte at the offset */
+	mem[1] = 0xC3;
+	mem[3 * page - 1] = 0x7E;               /* the window's last byte */
+	mem[3 * page] = 0x11;                   /* past it: anonymous DDR */
+	assert_int_equal(pread(fd, &b, 1, (off_t)page + 1), 1);
+	assert_int_equal(b, 0xC3);
+	assert_int_equal(pread(fd, &b, 1, (off_t)(4 * page - 1)), 1);
+	assert_int_equal(b, 0x7E);
+	roce_device_destroy(dev);
+	assert_int_equal(pread(fd, &b, 1, 0), 1);
+	assert_int_equal(b, 0);                 /* before the offset: untouched */
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal(st.st_size, 4 * page); /* the file did not grow */
+
+	cfg.mem_file_offset = page / 2;         /* mmap(2) wants a page */
+	assert_int_equal(roce_device_create(&cfg, &dev), ROCE_E_INVAL);
+	cfg.mem_file_offset = page;
+	cfg.mem_file_len = 3 * page + 1;        /* past the end of the file */
+	assert_int_equal(roce_device_create(&cfg, &dev), ROCE_E_RANGE);
+	cfg.mem_file_offset = 5 * page;
+	cfg.mem_file_len = page;
+	assert_int_equal(roce_device_create(&cfg, &dev), ROCE_E_RANGE);
+	cfg.mem_file_offset = 0;
+	cfg.mem_file_len = (2u << 20);          /* more than the DDR */
+	assert_int_equal(roce_device_create(&cfg, &dev), ROCE_E_RANGE);
+	assert_null(dev);
+	close(fd);
+	cfg.mem_file_len = page;                /* a closed descriptor */
+	assert_int_equal(roce_device_create(&cfg, &dev), ROCE_E_IO);
+	assert_null(dev);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -379,6 +439,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_ctrl_status, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_soft_reset, setup, teardown),
 		cmocka_unit_test(test_create_config),
+		cmocka_unit_test(test_mem_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

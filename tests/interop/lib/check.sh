@@ -171,6 +171,7 @@ check_garbage() {
 	fi
 }
 
+<<<<<<< HEAD
 # check_rights ROLE RC_OURS RC_RXE: a READ at a QP that grants remote
 # writes only (perftest's write_bw server) fails as IBA and rxe have it:
 # the reader (the client, ours or rxe's ib_read_bw) ends with status 9,
@@ -218,5 +219,36 @@ check_rights_wire() {
 	else
 		[ "$(counter "$RUN_DIR/counters.txt" naks_rx_invalid_req)" -ge 1 ] ||
 			fail "our counters show no naks_rx_invalid_req"
+=======
+# check_mmap FILE OFFSET LOG ROLE TOOL: our buffer in its --mmap file (of
+# MMAP_FILE_SIZE zeros before the run): the log says how long it is, the
+# file kept its size, nothing outside the buffer changed, and when we serve
+# a test that brings data (write_bw, send_bw) the peer's data is in the
+# second half (the regions the QPs advertise and receive into): perftest
+# fills its buffer with random bytes, ours starts zeroed
+check_mmap() {
+	local file=$1 off=$2 log=$3 role=$4 tool=$5 len size nz
+	len=$(sed -n 's/^allocated mmap buffer of size \([0-9]*\) at .*/\1/p' "$log" | head -n1)
+	if [ -z "$len" ]; then
+		fail "--mmap: our tool did not say where its buffer went"
+		return
+	fi
+	size=$(stat -c %s "$file" 2>/dev/null)
+	if [ "$size" != "$MMAP_FILE_SIZE" ]; then
+		fail "--mmap: $file has ${size:-no} bytes, not $MMAP_FILE_SIZE"
+		return
+	fi
+	[ "$off" = 0 ] || cmp -s -n "$off" "$file" /dev/zero ||
+		fail "--mmap: bytes before the offset $off changed"
+	cmp -s -i "$((off + len)):0" -n "$((size - off - len))" "$file" /dev/zero ||
+		fail "--mmap: bytes after the buffer ($len at $off) changed"
+	if [ "$role" = server ] && { [ "$tool" = write_bw ] || [ "$tool" = send_bw ]; }; then
+		nz=$(tail -c +"$((off + len / 2 + 1))" "$file" | head -c "$((len / 2))" | tr -d '\0' | wc -c)
+		if [ "$nz" -gt 0 ]; then
+			note "--mmap: the peer's data in the file ($nz non-zero bytes of $((len / 2)) at $((off + len / 2)))"
+		else
+			fail "--mmap: none of the peer's data in the file at $((off + len / 2))"
+		fi
+>>>>>>> perf-rights
 	fi
 }

@@ -35,6 +35,12 @@ run_ours() { # id tool role mtu size iters loss extra
 		skip "AF_XDP unavailable here: $(cat "$WORK/xdp-probe")"
 		return
 	fi
+	local mfile
+	mfile=$(mmap_file "$extra")
+	if [ -n "$mfile" ] && ! mmap_prepare "$mfile"; then
+		fail "cannot make the --mmap file $mfile"
+		return
+	fi
 	capture_start br0 wire
 	[ "$loss" != 0 ] && capture_start us-br ours-port
 	if [ "$role" = server ]; then
@@ -88,6 +94,8 @@ run_ours() { # id tool role mtu size iters loss extra
 	fi
 	[ "$tool" = garbage ] && check_garbage "$RUN_DIR/garbage.json"
 	[ "$tool" = rights ] && check_rights_wire "$role"
+	[ -z "$mfile" ] || check_mmap "$mfile" "$(mmap_offset "$extra")" "$RUN_DIR/ours.log" \
+		"$role" "$perf_tool"
 }
 
 # peer_tool_for TOOL ROLE OURS_TOOL: the test rxe runs against ours

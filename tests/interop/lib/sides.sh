@@ -5,7 +5,9 @@
 # Both sides get the same -s/-n/-m and extra flags, as one would type them
 # on two hosts; the client names the server's IPv4 address last. An extra
 # word ours:FLAG goes to our tool only, as FLAG (ours:--link=xdp: our side
-# on the AF_XDP port).
+# on the AF_XDP port), with @RUN_DIR@ in it made the run's directory
+# (ours:--mmap=@RUN_DIR@/ours.mmap: our buffer in a file of the run, made
+# by mmap_prepare).
 
 OOB_PORT=18515  # ibv_rc_pingpong's and perftest's default TCP port
 
@@ -15,7 +17,7 @@ extra_for() {
 	read -ra words <<<"$2"
 	for w in ${words[@]+"${words[@]}"}; do
 		case "$w" in
-		ours:*) if [ "$who" = ours ]; then out+=("${w#ours:}"); fi ;;
+		ours:*) if [ "$who" = ours ]; then w=${w#ours:}; out+=("${w//@RUN_DIR@/${RUN_DIR:-}}"); fi ;;
 		*) out+=("$w") ;;
 		esac
 	done
@@ -28,6 +30,28 @@ uses_xdp() {
 	*" --link=xdp "*|*" --link xdp "*) return 0 ;;
 	esac
 	return 1
+}
+
+# mmap_file EXTRA / mmap_offset EXTRA: our side's --mmap file (none: empty)
+# and --mmap-offset (0)
+mmap_file() {
+	local w
+	for w in $(extra_for ours "$1"); do
+		case "$w" in --mmap=*) echo "${w#--mmap=}" ;; esac
+	done
+}
+mmap_offset() {
+	local w off=0
+	for w in $(extra_for ours "$1"); do
+		case "$w" in --mmap-offset=*) off=${w#--mmap-offset=} ;; esac
+	done
+	echo "$off"
+}
+
+# mmap_prepare FILE: a file of MMAP_FILE_SIZE zeros (sparse) for --mmap
+MMAP_FILE_SIZE=$((16 << 20))
+mmap_prepare() {
+	rm -f "$1" && truncate -s "$MMAP_FILE_SIZE" "$1"
 }
 
 # rxe_cmd TOOL SIZE ITERS MTU EXTRA [SERVER_IP]: the guest's command line
