@@ -150,7 +150,7 @@ struct atomic_saved {
 struct resp_ctx {
 	uint32_t psn;                   /* expected PSN (ePSN) */
 	uint32_t msn;
-	bool nak_sent;                  /* one NAK per sequence error (C9-?) */
+	bool nak_sent;                  /* one NAK per sequence error (IBA 9.7.5.1) */
 	bool goto_err;                  /* enter ERR once the NAK is out */
 	/* a multi-packet SEND or WRITE in progress */
 	bool in_send, in_write;

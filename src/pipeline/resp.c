@@ -164,11 +164,15 @@ static bool do_send(struct roce_engine *e, struct roce_qp *qp,
 		r->in_send = true;
 		r->rcv_offset = 0;
 	} else if (!r->in_send) {
-		/* MIDDLE or LAST without a FIRST (C9-?: out of sequence opcode) */
+		/* MIDDLE or LAST without a FIRST: an opcode out of sequence
+		 * is an Invalid Request (IBA 9.9.2, responder errors; rxe
+		 * check_op_seq) */
 		resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_OPCODE);
 		return false;
 	}
-	/* FIRST and MIDDLE carry exactly one MTU (C9-?) */
+	/* FIRST and MIDDLE carry exactly one path MTU, LAST and ONLY at most
+	 * one (segmentation, IBA 9.7; a wrong length is an Invalid Request,
+	 * rxe check_length) */
 	if (!(pos & ROCE_POS_LAST) ? p->payload_len != qp->mtu : p->payload_len > qp->mtu) {
 		resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_HDR_LEN);
 		return false;
@@ -276,8 +280,8 @@ static uint32_t do_read(struct roce_engine *e, struct roce_qp *qp,
 	 * but replies replayed for its duplicates can still be queued when it
 	 * already moved on. So, like rxe, never refuse a READ for want of
 	 * resources: queue it while the reply queue has room, and otherwise
-	 * drop it unanswered; the requester asks again (C9-? leaves the
-	 * choice of NAK to the responder).
+	 * drop it unanswered, as a lost packet: the requester's timer asks
+	 * again (rxe NAKs no READ for want of resources either).
 	 */
 	if (rep_count(&qp->resp) >= ROCE_RESP_QUEUE - 1) {
 		roce_cnt_drop(e->cnt, ROCE_E_FULL);
@@ -319,7 +323,9 @@ static bool do_atomic(struct roce_engine *e, struct roce_qp *qp,
 		roce_cnt_drop(e->cnt, ROCE_E_FULL);     /* as for READ: ask again */
 		return false;
 	}
-	/* C9-?: atomics address an aligned 64-bit word */
+	/* atomics address an aligned 64-bit word (IBA 9.4.5, atomic
+	 * operations); a misaligned one is an Invalid Request (rxe
+	 * RESPST_ERR_MISALIGNED_ATOMIC) */
 	if (va & 7) {
 		resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_ALIGN);
 		return false;
@@ -422,7 +428,9 @@ void resp_request(struct roce_engine *e, struct roce_qp *qp, const struct roce_p
 	if (r->goto_err)
 		return;                 /* an error NAK is on its way */
 	if (d > 0) {
-		/* a gap: NAK once with the PSN we expect (C9-?) */
+		/* a gap: NAK once with the PSN we expect, then drop new
+		 * requests until it comes (IBA 9.7.5.1, PSN sequence
+		 * error; rxe RESPST_ERR_PSN_OUT_OF_SEQ and its nak_sent) */
 		roce_cnt_drop(e->cnt, ROCE_E_PSN);
 		if (!r->nak_sent) {
 			r->nak_sent = true;
