@@ -143,8 +143,10 @@ static int emit_data(struct roce_engine *e, struct roce_qp *qp, struct swqe *w)
 	return ROCE_OK;
 }
 
-static void emit_read(struct roce_engine *e, struct roce_qp *qp, struct swqe *w)
+/* READ: one READ REQUEST; the responses take the PSNs after it. */
+static enum req_state step_read(struct roce_engine *e, struct roce_qp *qp)
 {
+	struct swqe *w = sq_at(qp, qp->req.cur);
 	uint32_t done = qp->req.offset, left = w->length - done;
 	uint32_t n = npackets(left, qp->mtu);
 	struct roce_hdrs ext;
@@ -161,7 +163,7 @@ static void emit_read(struct roce_engine *e, struct roce_qp *qp, struct swqe *w)
 	p.ext = &ext;
 	if (tx_build(e, qp, &p) != ROCE_OK) {
 		req_fail(e, qp, w, ROCE_WC_LOC_QP_OP_ERR);
-		return;
+		return REQ_IDLE;
 	}
 	sent_one(e, qp);
 	/* the responses take the following PSNs */
@@ -169,10 +171,13 @@ static void emit_read(struct roce_engine *e, struct roce_qp *qp, struct swqe *w)
 	if (roce_psn_cmp(qp->req.psn, qp->req.psn_max) > 0)
 		qp->req.psn_max = qp->req.psn;
 	qp->req.offset = w->length;
+	return REQ_DONE;
 }
 
-static void emit_atomic(struct roce_engine *e, struct roce_qp *qp, struct swqe *w)
+/* ATOMIC: one CmpSwap or FetchAdd request. */
+static enum req_state step_atomic(struct roce_engine *e, struct roce_qp *qp)
 {
+	struct swqe *w = sq_at(qp, qp->req.cur);
 	struct roce_hdrs ext;
 	struct tx_pkt p = { 0 };
 
@@ -189,10 +194,11 @@ static void emit_atomic(struct roce_engine *e, struct roce_qp *qp, struct swqe *
 	p.ext = &ext;
 	if (tx_build(e, qp, &p) != ROCE_OK) {
 		req_fail(e, qp, w, ROCE_WC_LOC_QP_OP_ERR);
-		return;
+		return REQ_IDLE;
 	}
 	sent_one(e, qp);
 	qp->req.offset = 8;
+	return REQ_DONE;
 }
 
 /* IDLE: take the next WQE, or stay when there is none or it must wait. */
@@ -352,16 +358,10 @@ void req_tx(struct roce_engine *e, struct roce_qp *qp)
 				next = step_one_packet(e, qp, next);
 			break;
 		case REQ_SEND: next = step_send(e, qp); break;
-		case REQ_READ:
-			emit_read(e, qp, sq_at(qp, qp->req.cur));
-			next = qp->req.state == REQ_READ ? REQ_DONE : REQ_IDLE;
-			break;
+		case REQ_READ: next = step_read(e, qp); break;
 		case REQ_WRITE_HEAD: next = step_write_head(qp); break;
 		case REQ_WRITE_DATA: next = step_write_data(e, qp); break;
-		case REQ_ATOMIC:
-			emit_atomic(e, qp, sq_at(qp, qp->req.cur));
-			next = qp->req.state == REQ_ATOMIC ? REQ_DONE : REQ_IDLE;
-			break;
+		case REQ_ATOMIC: next = step_atomic(e, qp); break;
 		case REQ_DONE: next = step_done(e, qp); break;
 		default: next = REQ_IDLE; break;
 		}
