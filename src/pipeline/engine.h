@@ -336,6 +336,18 @@ struct tx_pkt {
 	uint32_t len;
 };
 int tx_build(struct roce_engine *e, struct roce_qp *qp, const struct tx_pkt *p);
+
+/* dma.c: protection (keys, rights, bounds) and translation to DDR */
+struct dma_seg {                        /* one piece of a DMA */
+	uint64_t pa;
+	uint32_t len;
+};
+
+/* Resolve len bytes of an SGE list from byte off to DDR ranges (at most
+ * one per SGE), every L_Key, right and bound checked first. */
+int mem_resolve(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge,
+		uint32_t off, uint32_t len, unsigned access, struct dma_seg *seg,
+		unsigned *nseg);
 /* Translate [va, va + len) under lkey with the given access; returns the
  * device address or a status (ROCE_E_LKEY, ROCE_E_BOUNDS, ROCE_E_ACCESS). */
 int mem_lkey(struct roce_engine *e, uint32_t lkey, uint64_t va, uint64_t len,

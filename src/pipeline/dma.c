@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Protection and translation, the one place the data path checks memory
+ * access: an L_Key or R_Key names an MR entry (through a per-engine cache
+ * of the MR table, re-read when the table's generation for the entry
+ * moves); the entry must be valid, its key match, its PD be the QP's (for
+ * remote access), its rights cover the access and [va, va + len) lie in
+ * it; the virtual range then translates to a DDR range. A DMA (an SGE
+ * list) is resolved whole before a byte moves, so a failing gather or
+ * scatter moves nothing. The QP's own remote rights are the responder's
+ * (resp.c): they decide the NAK, not the MR.
+ */
+#include <string.h>
+
+#include "pipeline/engine.h"
+#include "roce/status.h"
+
+static bool range_ok(uint64_t base, uint64_t size, uint64_t start, uint64_t len)
+{
+	return start >= base && len <= size && start - base <= size - len;
+}
+
+static int mem_check(struct roce_engine *e, const struct roce_mr_entry *mr,
+		     uint64_t va, uint64_t len, unsigned access, uint64_t *pa)
+{
+	if ((mr->access & access) != access)
+		return ROCE_E_ACCESS;
+	if (!range_ok(mr->va, mr->len, va, len))
+		return ROCE_E_BOUNDS;
+	*pa = mr->pa + (va - mr->va);
+	/* the table guarantees [pa, pa + len) lies in the DDR; check anyway,
+	 * the data path must never trust a control-plane invariant blindly */
+	if (!range_ok(0, e->mem_size, *pa, len))
+		return ROCE_E_BOUNDS;
+	return ROCE_OK;
+}
+
+/* The entry of the MR a key names, from the cache while the table says it
+ * did not change; NULL for an unknown index. */
+static const struct roce_mr_entry *mr_entry(struct roce_engine *e, uint32_t key)
+{
+	uint32_t index = ROCE_MR_KEY_INDEX(key);
+	struct mr_cached *c = &e->mrc[index % MR_CACHE];
+
+	if (index >= ROCE_MAX_MR)
+		return NULL;
+	if (c->index != index || c->gen != roce_mr_table_generation(e->mrt, index)) {
+		roce_mr_table_lookup_gen(e->mrt, index, &c->e, &c->gen);
+		c->index = index;
+	}
+	return &c->e;
+}
+
+int mem_lkey(struct roce_engine *e, uint32_t lkey, uint64_t va, uint64_t len,
+	     unsigned access, uint64_t *pa)
+{
+	const struct roce_mr_entry *mr;
+
+	if (len == 0) {
+		*pa = 0;
+		return ROCE_OK;
+	}
+	mr = mr_entry(e, lkey);
+	if (!mr || !mr->valid || mr->lkey != lkey)
+		return ROCE_E_LKEY;
+	return mem_check(e, mr, va, len, access, pa);
+}
+
+int mem_rkey(struct roce_engine *e, struct roce_qp *qp, uint32_t rkey,
+	     uint64_t va, uint64_t len, unsigned access, uint64_t *pa)
+{
+	const struct roce_mr_entry *mr;
+
+	/* C9-88: a zero-length RDMA access does not check the R_Key */
+	if (len == 0) {
+		*pa = 0;
+		return ROCE_OK;
+	}
+	mr = mr_entry(e, rkey);
+	if (!mr || !mr->valid || mr->rkey != rkey || mr->pd != qp->cfg.pd)
+		return ROCE_E_RKEY;
+	return mem_check(e, mr, va, len, access, pa);
+}
+
+/*
+ * Resolve len bytes of an SGE list, starting off bytes into it, to device
+ * ranges (at most one per SGE), checking every L_Key, right and bound
+ * before a byte moves: a DMA that would fail moves nothing.
+ */
+int mem_resolve(struct roce_engine *e, const struct roce_sge *sge,
+		       unsigned nsge, uint32_t off, uint32_t len, unsigned access,
+		       struct dma_seg *seg, unsigned *nseg)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < nsge && i < ROCE_MAX_SGE && len; i++) {
+		uint32_t n;
+		int rc;
+
+		if (off >= sge[i].length) {
+			off -= sge[i].length;
+			continue;
+		}
+		n = sge[i].length - off;
+		if (n > len)
+			n = len;
+		rc = mem_lkey(e, sge[i].lkey, sge[i].addr + off, n, access, &seg[k].pa);
+		if (rc)
+			return rc;
+		seg[k++].len = n;
+		len -= n;
+		off = 0;
+	}
+	*nseg = k;
+	return len ? ROCE_E_BOUNDS : ROCE_OK;
+}
+
+int mem_scatter(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge,
+		uint32_t off, const uint8_t *src, uint32_t len)
+{
+	struct dma_seg seg[ROCE_MAX_SGE];
+	unsigned nseg;
+	int rc = mem_resolve(e, sge, nsge, off, len, ROCE_ACCESS_LOCAL_WRITE, seg, &nseg);
+
+	if (rc)
+		return rc;
+	for (unsigned i = 0; i < nseg; i++) {
+		memcpy(e->mem + seg[i].pa, src, seg[i].len);
+		src += seg[i].len;
+	}
+	return ROCE_OK;
+}
