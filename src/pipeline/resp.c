@@ -97,6 +97,18 @@ static void resp_error(struct roce_engine *e, struct roce_qp *qp, uint32_t psn,
  * rxe answers the same: check_op_valid -> RESPST_ERR_UNSUPPORTED_OPCODE ->
  * AETH_NAK_INVALID_REQ; the requester completes with REM_INV_REQ_ERR.
  */
+/* READ and atomic requests need responder resources: a QP that offers
+ * none (max_dest_rd_atomic 0) refuses them with an Invalid Request, as
+ * rxe's check_resource does. A requester that sends more than it was
+ * offered is not NAKed: the reply queue takes what it can (do_read). */
+static bool has_rd_resources(struct roce_engine *e, struct roce_qp *qp, uint32_t psn)
+{
+	if (qp->cfg.max_dest_rd_atomic)
+		return true;
+	resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_FULL);
+	return false;
+}
+
 static bool qp_enables(struct roce_engine *e, struct roce_qp *qp, uint32_t psn,
 		       unsigned right)
 {
@@ -170,10 +182,12 @@ static bool do_send(struct roce_engine *e, struct roce_qp *qp,
 		resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_OPCODE);
 		return false;
 	}
-	/* FIRST and MIDDLE carry exactly one path MTU, LAST and ONLY at most
-	 * one (segmentation, IBA 9.7; a wrong length is an Invalid Request,
-	 * rxe check_length) */
-	if (!(pos & ROCE_POS_LAST) ? p->payload_len != qp->mtu : p->payload_len > qp->mtu) {
+	/* FIRST and MIDDLE carry exactly one path MTU, LAST 1 byte to one,
+	 * ONLY at most one (segmentation, IBA 9.7; a wrong length is an
+	 * Invalid Request, rxe check_length) */
+	if (!(pos & ROCE_POS_LAST) ? p->payload_len != qp->mtu
+				   : p->payload_len > qp->mtu ||
+				     (!(pos & ROCE_POS_FIRST) && p->payload_len == 0)) {
 		resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_HDR_LEN);
 		return false;
 	}
@@ -287,7 +301,8 @@ static uint32_t do_read(struct roce_engine *e, struct roce_qp *qp,
 		roce_cnt_drop(e->cnt, ROCE_E_FULL);
 		return 0;
 	}
-	if (!qp_enables(e, qp, psn, ROCE_ACCESS_REMOTE_READ))
+	if (!qp_enables(e, qp, psn, ROCE_ACCESS_REMOTE_READ) ||
+	    !has_rd_resources(e, qp, psn))
 		return 0;
 	rc = mem_rkey(e, qp, rkey, va, len, ROCE_ACCESS_REMOTE_READ, &pa);
 	if (rc) {
@@ -330,7 +345,8 @@ static bool do_atomic(struct roce_engine *e, struct roce_qp *qp,
 		resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_ALIGN);
 		return false;
 	}
-	if (!qp_enables(e, qp, psn, ROCE_ACCESS_REMOTE_ATOMIC))
+	if (!qp_enables(e, qp, psn, ROCE_ACCESS_REMOTE_ATOMIC) ||
+	    !has_rd_resources(e, qp, psn))
 		return false;
 	rc = mem_rkey(e, qp, rkey, va, 8, ROCE_ACCESS_REMOTE_ATOMIC, &pa);
 	if (rc) {
@@ -410,9 +426,11 @@ static void duplicate(struct roce_engine *e, struct roce_qp *qp,
 		}
 		break;
 	default:
-		/* SEND / WRITE: acknowledge what we have */
-		if (roce_bth_ackreq(roce_pkt_bth(p)))
-			queue_ack(e, qp, roce_psn_add(qp->resp.psn, -1u));
+		/* SEND / WRITE: acknowledge what we have, AckReq or not: the
+		 * requester went back and waits to hear where we are (rxe's
+		 * duplicate_request ACKs every one; consecutive ACKs coalesce
+		 * in the reply queue) */
+		queue_ack(e, qp, roce_psn_add(qp->resp.psn, -1u));
 		break;
 	}
 }

@@ -410,13 +410,5 @@ static inline void stage_set_word(struct stage *st, size_t off, uint64_t v)
 	memcpy(st->buf + off, &v, 8);
 }
 
-/* A rule of IBA (or of rxe, where IBA leaves a choice) that the engine does
- * not follow yet: the test states the rule and is skipped, so the suite
- * stays green; ROCE_TEST_KNOWN_DEFECTS=1 in the environment runs it. */
-#define STAGE_KNOWN_DEFECT()                                  \
-	do {                                                  \
-		if (!getenv("ROCE_TEST_KNOWN_DEFECTS"))       \
-			skip();                               \
-	} while (0)
 
 #endif

@@ -146,18 +146,16 @@ static void test_duplicate_write_and_send(void **state)
 }
 
 /*
- * Known defect (differs from rxe): a duplicate SEND/WRITE without AckReq
- * is not answered. rxe's duplicate_request ACKs every duplicate SEND or
- * WRITE, AckReq or not (its comment cites C9-105); resp.c duplicate()
- * ACKs only a duplicate that carries AckReq, so a requester that resends
- * the middle of a message hears nothing until a packet that asks.
+ * A duplicate SEND/WRITE without AckReq is answered too: rxe's
+ * duplicate_request ACKs every duplicate SEND or WRITE, AckReq or not (its
+ * comment cites C9-105), so a requester that resends the middle of a
+ * message hears where the responder is.
  */
 static void test_duplicate_without_ackreq_acked(void **state)
 {
 	struct stage *st;
 
 	(void)state;
-	STAGE_KNOWN_DEFECT();
 	st = stage_open_default();
 	write_only(st, P, true, 0, 0x11, 64);
 	stage_run(st);
@@ -526,11 +524,10 @@ static void test_receive_errors_and_misaligned_atomic(void **state)
 }
 
 /*
- * Known defect: max_dest_rd_atomic is not enforced. A responder that
- * offered no READ/atomic resources (max_dest_rd_atomic = 0) must refuse a
- * READ: rxe's check_resource answers RESPST_ERR_TOO_MANY_RDMA_ATM_REQ, an
- * Invalid Request NAK (IBA 9.9.2 class C). resp.c never reads
- * cfg.max_dest_rd_atomic and serves the READ.
+ * A responder that offered no READ/atomic resources (max_dest_rd_atomic
+ * = 0) refuses a READ: rxe's check_resource answers
+ * RESPST_ERR_TOO_MANY_RDMA_ATM_REQ, an Invalid Request NAK (IBA 9.9.2
+ * class C).
  */
 static void test_read_without_responder_resources(void **state)
 {
@@ -538,7 +535,6 @@ static void test_read_without_responder_resources(void **state)
 	struct stage *st;
 
 	(void)state;
-	STAGE_KNOWN_DEFECT();
 	st = stage_open(&o);
 	read_req(st, P, stage_va(st, 0), st->mr->rkey, 64);
 	stage_run(st);
@@ -547,18 +543,16 @@ static void test_read_without_responder_resources(void **state)
 }
 
 /*
- * Known defect: an empty SEND LAST is accepted. Every packet but an ONLY
- * carries payload (IBA 9.7: a LAST carries 1 to PMTU bytes; a message
- * that is a multiple of the PMTU ends with a full LAST); rxe's
- * check_length NAKs an empty LAST Invalid Request. resp.c do_send only
- * bounds a LAST from above.
+ * An empty SEND LAST is refused. Every packet but an ONLY carries payload
+ * (IBA 9.7: a LAST carries 1 to PMTU bytes; a message that is a multiple
+ * of the PMTU ends with a full LAST); rxe's check_length NAKs an empty
+ * LAST Invalid Request.
  */
 static void test_empty_send_last_invalid_request(void **state)
 {
 	struct stage *st;
 
 	(void)state;
-	STAGE_KNOWN_DEFECT();
 	st = stage_open_default();
 	stage_post_recv(st, 5, 4096, 1024, st->mr->lkey);
 	send_op(st, ROCE_OP_RC_SEND_FIRST, P, false, 0x10, STAGE_MTU);

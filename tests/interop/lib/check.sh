@@ -171,7 +171,6 @@ check_garbage() {
 	fi
 }
 
-<<<<<<< HEAD
 # check_rights ROLE RC_OURS RC_RXE: a READ at a QP that grants remote
 # writes only (perftest's write_bw server) fails as IBA and rxe have it:
 # the reader (the client, ours or rxe's ib_read_bw) ends with status 9,
@@ -219,7 +218,9 @@ check_rights_wire() {
 	else
 		[ "$(counter "$RUN_DIR/counters.txt" naks_rx_invalid_req)" -ge 1 ] ||
 			fail "our counters show no naks_rx_invalid_req"
-=======
+	fi
+}
+
 # check_mmap FILE OFFSET LOG ROLE TOOL: our buffer in its --mmap file (of
 # MMAP_FILE_SIZE zeros before the run): the log says how long it is, the
 # file kept its size, nothing outside the buffer changed, and when we serve
@@ -249,6 +250,5 @@ check_mmap() {
 		else
 			fail "--mmap: none of the peer's data in the file at $((off + len / 2))"
 		fi
->>>>>>> perf-rights
 	fi
 }
