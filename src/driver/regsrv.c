@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * roced's register server (protocol in roce/bus.h). Every request is
- * answered at once from the model device, whose accesses are thread-safe,
- * so one poll() loop serves every client without blocking on any of them:
- * client sockets are non-blocking and a client that does not take its
- * 12-byte answer is dropped.
+ * roced's register server (protocol in roce/bus.h, its handling in
+ * regsrv_proto.c). Every request is answered at once from the model
+ * device, whose accesses are thread-safe, so one poll() loop serves every
+ * client without blocking on any of them: client sockets are non-blocking
+ * and a client that does not take its 12-byte answer is dropped.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,13 +22,10 @@
 #include "roce/device.h"
 #include "roce/params.h"
 #include "driver/regsrv.h"
-#include "driver/sockmsg.h"
 
 struct regsrv_client {
 	int fd;				/* -1: free slot */
-	bool hello;
-	size_t have;
-	uint8_t buf[ROCE_SOCK_MSG_LEN];
+	struct roce_regsrv_conn conn;
 };
 
 struct roce_regsrv {
@@ -44,49 +41,18 @@ static void client_drop(struct regsrv_client *c)
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;
-	c->hello = false;
-	c->have = 0;
+	memset(&c->conn, 0, sizeof(c->conn));
 }
 
-/* Answers one request; returns false when the connection must close. */
-static bool regsrv_answer(struct roce_regsrv *srv, struct regsrv_client *c,
-			  const struct roce_sock_msg *req)
-{
-	struct roce_sock_msg rsp = { .w = { req->w[0], ROCE_SOCK_OKAY, 0 } };
-	uint8_t out[ROCE_SOCK_MSG_LEN];
-	bool keep = true;
-
-	if (req->w[0] == ROCE_SOCK_HELLO) {
-		keep = req->w[1] == ROCE_SOCK_MAGIC &&
-		       req->w[2] == ROCE_SOCK_PROTO_VERSION;
-		rsp.w[1] = keep ? ROCE_SOCK_OKAY : ROCE_SOCK_BAD_VERSION;
-		rsp.w[2] = ROCE_SOCK_PROTO_VERSION;
-		c->hello = keep;
-	} else if (!c->hello) {
-		rsp.w[1] = ROCE_SOCK_NO_HELLO;
-		keep = false;
-	} else if (req->w[0] == ROCE_SOCK_READ) {
-		rsp.w[1] = roce_sock_resp_from_status(
-			roce_device_read32(srv->dev, req->w[1], &rsp.w[2]));
-	} else if (req->w[0] == ROCE_SOCK_WRITE) {
-		rsp.w[1] = roce_sock_resp_from_status(
-			roce_device_write32(srv->dev, req->w[1], req->w[2]));
-	} else {
-		rsp.w[1] = ROCE_SOCK_BAD_OP;
-	}
-	roce_sock_msg_pack(&rsp, out);
-	if (send(c->fd, out, sizeof(out), MSG_NOSIGNAL | MSG_DONTWAIT) !=
-	    (ssize_t)sizeof(out))
-		keep = false;
-	return keep;
-}
-
+/* Reads no further than the pending request, so a request is answered
+ * (regsrv_proto.c) as soon as it is whole. */
 static void regsrv_client_input(struct roce_regsrv *srv,
 				struct regsrv_client *c)
 {
-	struct roce_sock_msg req;
-	ssize_t n = recv(c->fd, c->buf + c->have, sizeof(c->buf) - c->have,
-			 MSG_DONTWAIT);
+	uint8_t in[ROCE_SOCK_MSG_LEN], rsp[ROCE_SOCK_MSG_LEN];
+	enum roce_regsrv_verdict v;
+	size_t used;
+	ssize_t n = recv(c->fd, in, sizeof(in) - c->conn.have, MSG_DONTWAIT);
 
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
@@ -94,12 +60,11 @@ static void regsrv_client_input(struct roce_regsrv *srv,
 		client_drop(c);
 		return;
 	}
-	c->have += (size_t)n;
-	if (c->have < sizeof(c->buf))
+	v = roce_regsrv_input(srv->dev, &c->conn, in, (size_t)n, &used, rsp);
+	if (v == ROCE_REGSRV_MORE)
 		return;
-	c->have = 0;
-	roce_sock_msg_unpack(c->buf, &req);
-	if (!regsrv_answer(srv, c, &req))
+	if (send(c->fd, rsp, sizeof(rsp), MSG_NOSIGNAL | MSG_DONTWAIT) !=
+	    (ssize_t)sizeof(rsp) || v == ROCE_REGSRV_CLOSE)
 		client_drop(c);
 }
 

@@ -7,6 +7,12 @@
 #ifndef ROCE_DRIVER_REGSRV_H
 #define ROCE_DRIVER_REGSRV_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "roce/bus.h"
+
 struct roce_device;
 struct roce_regsrv;
 
@@ -28,5 +34,33 @@ void roce_regsrv_stop(struct roce_regsrv *srv);
 
 /* Closes every connection, removes the socket file, frees. */
 void roce_regsrv_destroy(struct roce_regsrv *srv);
+
+/* ---- the protocol, apart from the socket (regsrv_proto.c) ---------------- */
+
+/* One client's side of the protocol: zeroed when it connects. */
+struct roce_regsrv_conn {
+	bool hello;			/* a good HELLO came first */
+	size_t have;			/* bytes of the pending request */
+	uint8_t buf[ROCE_SOCK_MSG_LEN];
+};
+
+enum roce_regsrv_verdict {
+	ROCE_REGSRV_MORE,		/* request incomplete: nothing to send */
+	ROCE_REGSRV_REPLY,		/* send rsp, keep the connection */
+	ROCE_REGSRV_CLOSE,		/* send rsp, then close the connection */
+};
+
+/*
+ * Takes the bytes a client sent: as many of in[0..len) as complete its
+ * pending request (*used says how many). Once a request is whole it is
+ * answered -- a register access on dev, or a protocol error -- and its
+ * 12-byte response is in rsp. A connection the verdict closes must not be
+ * fed again.
+ */
+enum roce_regsrv_verdict roce_regsrv_input(struct roce_device *dev,
+					   struct roce_regsrv_conn *c,
+					   const uint8_t *in, size_t len,
+					   size_t *used,
+					   uint8_t rsp[ROCE_SOCK_MSG_LEN]);
 
 #endif
