@@ -132,11 +132,49 @@ static bool regsrv_path_live(const char *path)
 	return live;
 }
 
-static int regsrv_listen(struct roce_regsrv *srv)
+/*
+ * The socket is full control of the NIC (keys, QPs, memory): only its
+ * owner, and the group it is given to, may connect (connect() needs write
+ * permission on the socket file). It is bound inside a private directory
+ * (mkdtemp: 0700) next to path, given its group and mode there, where
+ * nobody else can reach it, and only then renamed to path: at no moment
+ * is a wider socket reachable, whatever the umask. The umask during bind
+ * is 0177 as well, so even the private copy is never wider than 0600.
+ */
+static int regsrv_bind_private(struct roce_regsrv *srv, const char *dir,
+			       gid_t group, char *sock, size_t len)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	mode_t old;
+	int rc;
+
+	if ((size_t)snprintf(sock, len, "%s/s", dir) >= len ||
+	    strlen(sock) >= sizeof(sa.sun_path)) {
+		errno = ENAMETOOLONG;
+		return ROCE_E_RANGE;
+	}
+	strcpy(sa.sun_path, sock);
+	srv->lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (srv->lfd < 0)
+		return ROCE_E_IO;
+	old = umask(0177);
+	rc = bind(srv->lfd, (struct sockaddr *)&sa, sizeof(sa));
+	umask(old);
+	if (rc != 0)
+		return ROCE_E_IO;
+	if (group != ROCE_REGSRV_NO_GROUP &&
+	    (lchown(sock, (uid_t)-1, group) != 0 || chmod(sock, 0660) != 0))
+		return ROCE_E_PERM;
+	if (group == ROCE_REGSRV_NO_GROUP && chmod(sock, 0600) != 0)
+		return ROCE_E_PERM;
+	return listen(srv->lfd, 16) == 0 ? ROCE_OK : ROCE_E_IO;
+}
+
+static int regsrv_listen(struct roce_regsrv *srv, gid_t group)
+{
+	char dir[sizeof(srv->path)], sock[sizeof(srv->path)];
 	struct stat st;
-	int n;
+	int rc, e;
 
 	if (lstat(srv->path, &st) == 0) {
 		if (!S_ISSOCK(st.st_mode) || regsrv_path_live(srv->path)) {
@@ -145,28 +183,25 @@ static int regsrv_listen(struct roce_regsrv *srv)
 		}
 		unlink(srv->path);
 	}
-	n = snprintf(sa.sun_path, sizeof(sa.sun_path), "%s.%d", srv->path,
-		     (int)getpid());
-	if (n < 0 || (size_t)n >= sizeof(sa.sun_path)) {
+	if ((size_t)snprintf(dir, sizeof(dir), "%s.XXXXXX", srv->path) >= sizeof(dir)) {
 		errno = ENAMETOOLONG;
 		return ROCE_E_RANGE;
 	}
-	unlink(sa.sun_path);
-	srv->lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (srv->lfd < 0 ||
-	    bind(srv->lfd, (struct sockaddr *)&sa, sizeof(sa)) != 0)
+	if (!mkdtemp(dir))
 		return ROCE_E_IO;
-	if (listen(srv->lfd, 16) != 0 || rename(sa.sun_path, srv->path) != 0) {
-		int e = errno;
-
-		unlink(sa.sun_path);
-		errno = e;
-		return ROCE_E_IO;
-	}
-	return ROCE_OK;
+	sock[0] = '\0';
+	rc = regsrv_bind_private(srv, dir, group, sock, sizeof(sock));
+	if (rc == ROCE_OK && rename(sock, srv->path) != 0)
+		rc = ROCE_E_IO;
+	e = errno;
+	if (rc != ROCE_OK && sock[0])
+		unlink(sock);
+	rmdir(dir);
+	errno = e;
+	return rc;
 }
 
-int roce_regsrv_create(struct roce_device *dev, const char *path,
+int roce_regsrv_create(struct roce_device *dev, const char *path, gid_t group,
 		       struct roce_regsrv **out)
 {
 	struct roce_regsrv *srv;
@@ -174,7 +209,7 @@ int roce_regsrv_create(struct roce_device *dev, const char *path,
 
 	if (!dev || !path || !out)
 		return ROCE_E_INVAL;
-	if (strlen(path) + 12 >= sizeof(srv->path)) {	/* room for ".PID" */
+	if (strlen(path) + 12 >= sizeof(srv->path)) {	/* room for ".XXXXXX/s" */
 		errno = ENAMETOOLONG;
 		return ROCE_E_RANGE;
 	}
@@ -190,7 +225,7 @@ int roce_regsrv_create(struct roce_device *dev, const char *path,
 	if (pipe2(srv->wake, O_NONBLOCK | O_CLOEXEC) != 0)
 		st = ROCE_E_IO;
 	else
-		st = regsrv_listen(srv);
+		st = regsrv_listen(srv, group);
 	if (st != ROCE_OK) {
 		int e = errno;
 

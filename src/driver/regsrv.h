@@ -10,20 +10,27 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "roce/bus.h"
 
 struct roce_device;
 struct roce_regsrv;
 
+#define ROCE_REGSRV_NO_GROUP ((gid_t)-1)
+
 /*
- * Binds path and listens. The socket appears under its name only once it
- * accepts connections (bound under a temporary name, then renamed), so a
- * client that finds the file can connect. A stale socket nobody serves is
- * replaced; a live one is ROCE_E_EXISTS. Other errors: ROCE_E_IO (errno),
- * ROCE_E_RANGE (path too long), ROCE_E_NOMEM.
+ * Binds path and listens. The socket is full control of the NIC, so its
+ * file is mode 0600 (only this user may connect), whatever the umask; with
+ * a group other than ROCE_REGSRV_NO_GROUP it belongs to that group, mode
+ * 0660. The socket appears under its name only once it accepts
+ * connections with that mode (bound in a private directory, then renamed),
+ * so a client that finds the file can connect, and nobody else ever could.
+ * A stale socket nobody serves is replaced; a live one is ROCE_E_EXISTS.
+ * Other errors: ROCE_E_PERM (the group or mode could not be set: errno),
+ * ROCE_E_IO (errno), ROCE_E_RANGE (path too long), ROCE_E_NOMEM.
  */
-int roce_regsrv_create(struct roce_device *dev, const char *path,
+int roce_regsrv_create(struct roce_device *dev, const char *path, gid_t group,
 		       struct roce_regsrv **out);
 
 /* Serves until roce_regsrv_stop(); ROCE_OK, or ROCE_E_IO if poll() fails. */
