@@ -139,7 +139,9 @@ static bool regsrv_path_live(const char *path)
  * (mkdtemp: 0700) next to path, given its group and mode there, where
  * nobody else can reach it, and only then renamed to path: at no moment
  * is a wider socket reachable, whatever the umask. The umask during bind
- * is 0177 as well, so even the private copy is never wider than 0600.
+ * is 0177 as well, so even the private copy is never wider than 0600 (the
+ * umask is the process's: for that moment it can only narrow what another
+ * thread creates).
  */
 static int regsrv_bind_private(struct roce_regsrv *srv, const char *dir,
 			       gid_t group, char *sock, size_t len)
