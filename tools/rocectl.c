@@ -94,6 +94,10 @@ static int open_socket(struct ctl *c, const char *path)
 	if (!path && !(path = roce_bus_default_socket_path(def, sizeof(def))))
 		return ctl_fail(c, EXIT_USAGE, "no default socket path; use --socket");
 	st = roce_bus_open_socket(&c->bus, path);
+	if (st == ROCE_E_IO && errno == EACCES)
+		return ctl_fail(c, EXIT_DEVICE, "cannot connect to roced at %s: %s "
+				"(its socket is for roced's user only, or the group "
+				"given with roced --group)", path, strerror(errno));
 	if (st == ROCE_E_IO || st == ROCE_E_RANGE)
 		return ctl_fail(c, EXIT_DEVICE, "cannot connect to roced at %s: %s "
 				"(is roced running? start it with: roced --socket %s)",

@@ -15,6 +15,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
+#include <grp.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -45,6 +46,8 @@ static void usage(FILE *f)
 		"                          $ROCED_SOCKET, else $XDG_RUNTIME_DIR/roced.sock,\n"
 		"                          else /run/roced.sock as root, else\n"
 		"                          /tmp/roced-UID.sock)\n"
+		"  -g, --group GROUP       give the socket to GROUP (name or number), mode\n"
+		"                          0660: its members may connect too\n"
 		"  -m, --mmap FILE         also mirror the registers into FILE, a\n"
 		"                          file-backed register window for the mmap bus\n"
 		"  -d, --link-delay-us N   link-ready rises N us after start and after\n"
@@ -60,6 +63,9 @@ static void usage(FILE *f)
 		"  -q, --quiet             no start-up messages\n"
 		"  -h, --help              this text\n"
 		"\n"
+		"The socket is full control of the NIC (registers, keys, QPs, memory):\n"
+		"it is created mode 0600, only this user may connect, whatever the\n"
+		"umask; --group opens it to one group.\n"
 		"SIGINT or SIGTERM shut roced down and remove its socket.\n",
 		roce_bus_default_socket_path(def, sizeof(def)) ? def : "?");
 }
@@ -76,6 +82,8 @@ enum arp_when { ARP_AUTO, ARP_ON, ARP_OFF };
 
 struct roced_opts {
 	char sock[108];
+	const char *group_name;
+	gid_t group;			/* ROCE_REGSRV_NO_GROUP: mode 0600 */
 	const char *mmap_path;
 	struct roce_device_config dev;
 	int quiet;
@@ -96,6 +104,28 @@ static int parse_num(const char *opt, const char *s, bool suffix, uint64_t max,
 		return -1;
 	}
 	return 0;
+}
+
+/* A group name, or a number (which need not name a group, as chown's). */
+static int parse_group(const char *s, gid_t *out)
+{
+	struct group gr, *res = NULL;
+	char buf[16384], *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*s >= '0' && *s <= '9' && !*end && !errno && v < ROCE_REGSRV_NO_GROUP) {
+		*out = (gid_t)v;
+		return 0;
+	}
+	if (*s && getgrnam_r(s, &gr, buf, sizeof(buf), &res) == 0 && res) {
+		*out = res->gr_gid;
+		return 0;
+	}
+	fprintf(stderr, "roced: --group: unknown group '%s' (a group name or "
+		"number)\n", s);
+	return -1;
 }
 
 static int parse_arp(const char *s, enum arp_when *out)
@@ -141,6 +171,7 @@ static int parse_args(int argc, char **argv, struct roced_opts *o)
 {
 	static const struct option lopts[] = {
 		{ "socket", required_argument, NULL, 's' },
+		{ "group", required_argument, NULL, 'g' },
 		{ "mmap", required_argument, NULL, 'm' },
 		{ "link-delay-us", required_argument, NULL, 'd' },
 		{ "mem-size", required_argument, NULL, 'M' },
@@ -157,7 +188,8 @@ static int parse_args(int argc, char **argv, struct roced_opts *o)
 
 	if (!roce_bus_default_socket_path(o->sock, sizeof(o->sock)))
 		o->sock[0] = '\0';
-	while ((c = getopt_long(argc, argv, "s:m:d:M:n:i:qh", lopts, NULL)) != -1) {
+	o->group = ROCE_REGSRV_NO_GROUP;
+	while ((c = getopt_long(argc, argv, "s:g:m:d:M:n:i:qh", lopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (strlen(optarg) >= sizeof(o->sock) - 12 || !*optarg) {
@@ -167,6 +199,11 @@ static int parse_args(int argc, char **argv, struct roced_opts *o)
 				return 2;
 			}
 			strcpy(o->sock, optarg);
+			break;
+		case 'g':
+			if (parse_group(optarg, &o->group))
+				return 2;
+			o->group_name = optarg;
 			break;
 		case 'm':
 			o->mmap_path = optarg;
@@ -237,7 +274,13 @@ static int serve(struct roce_device *dev, const struct roced_opts *o)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-	st = roce_regsrv_create(dev, o->sock, &g_srv);
+	st = roce_regsrv_create(dev, o->sock, o->group, &g_srv);
+	if (st == ROCE_E_PERM && o->group_name) {
+		fprintf(stderr, "roced: cannot give the socket %s to group %s: %s\n",
+			o->sock, o->group_name, strerror(errno));
+		roce_mirror_stop(mirror);
+		return 1;
+	}
 	if (st != ROCE_OK) {
 		fprintf(stderr, "roced: cannot serve on %s: %s%s\n", o->sock,
 			strerror(errno), st == ROCE_E_EXISTS
@@ -246,7 +289,9 @@ static int serve(struct roce_device *dev, const struct roced_opts *o)
 		return 1;
 	}
 	if (!o->quiet) {
-		fprintf(stderr, "roced: serving registers on %s\n", o->sock);
+		fprintf(stderr, "roced: serving registers on %s (mode %s%s)\n",
+			o->sock, o->group_name ? "0660, group " : "0600",
+			o->group_name ? o->group_name : "");
 		if (mirror)
 			fprintf(stderr, "roced: mirroring registers into %s\n",
 				o->mmap_path);

@@ -44,6 +44,7 @@ static int poweron_qp_state(struct roce_drv *drv, const struct roce_qp_ctx *qp)
 	struct roce_qp_ctx q = *qp;
 	int st = ROCE_OK;
 
+	q.state = ROCE_QPS_RESET;	/* where step 4 left it */
 	for (size_t i = 0; i < 3 && st == ROCE_OK; i++) {
 		if (qp->state == ROCE_QPS_ERR || ladder[i] > qp->state)
 			break;

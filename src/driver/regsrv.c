@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * roced's register server (protocol in roce/bus.h). Every request is
- * answered at once from the model device, whose accesses are thread-safe,
- * so one poll() loop serves every client without blocking on any of them:
- * client sockets are non-blocking and a client that does not take its
- * 12-byte answer is dropped.
+ * roced's register server (protocol in roce/bus.h, its handling in
+ * regsrv_proto.c). Every request is answered at once from the model
+ * device, whose accesses are thread-safe, so one poll() loop serves every
+ * client without blocking on any of them: client sockets are non-blocking
+ * and a client that does not take its 12-byte answer is dropped.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,13 +22,10 @@
 #include "roce/device.h"
 #include "roce/params.h"
 #include "driver/regsrv.h"
-#include "driver/sockmsg.h"
 
 struct regsrv_client {
 	int fd;				/* -1: free slot */
-	bool hello;
-	size_t have;
-	uint8_t buf[ROCE_SOCK_MSG_LEN];
+	struct roce_regsrv_conn conn;
 };
 
 struct roce_regsrv {
@@ -44,49 +41,18 @@ static void client_drop(struct regsrv_client *c)
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;
-	c->hello = false;
-	c->have = 0;
+	memset(&c->conn, 0, sizeof(c->conn));
 }
 
-/* Answers one request; returns false when the connection must close. */
-static bool regsrv_answer(struct roce_regsrv *srv, struct regsrv_client *c,
-			  const struct roce_sock_msg *req)
-{
-	struct roce_sock_msg rsp = { .w = { req->w[0], ROCE_SOCK_OKAY, 0 } };
-	uint8_t out[ROCE_SOCK_MSG_LEN];
-	bool keep = true;
-
-	if (req->w[0] == ROCE_SOCK_HELLO) {
-		keep = req->w[1] == ROCE_SOCK_MAGIC &&
-		       req->w[2] == ROCE_SOCK_PROTO_VERSION;
-		rsp.w[1] = keep ? ROCE_SOCK_OKAY : ROCE_SOCK_BAD_VERSION;
-		rsp.w[2] = ROCE_SOCK_PROTO_VERSION;
-		c->hello = keep;
-	} else if (!c->hello) {
-		rsp.w[1] = ROCE_SOCK_NO_HELLO;
-		keep = false;
-	} else if (req->w[0] == ROCE_SOCK_READ) {
-		rsp.w[1] = roce_sock_resp_from_status(
-			roce_device_read32(srv->dev, req->w[1], &rsp.w[2]));
-	} else if (req->w[0] == ROCE_SOCK_WRITE) {
-		rsp.w[1] = roce_sock_resp_from_status(
-			roce_device_write32(srv->dev, req->w[1], req->w[2]));
-	} else {
-		rsp.w[1] = ROCE_SOCK_BAD_OP;
-	}
-	roce_sock_msg_pack(&rsp, out);
-	if (send(c->fd, out, sizeof(out), MSG_NOSIGNAL | MSG_DONTWAIT) !=
-	    (ssize_t)sizeof(out))
-		keep = false;
-	return keep;
-}
-
+/* Reads no further than the pending request, so a request is answered
+ * (regsrv_proto.c) as soon as it is whole. */
 static void regsrv_client_input(struct roce_regsrv *srv,
 				struct regsrv_client *c)
 {
-	struct roce_sock_msg req;
-	ssize_t n = recv(c->fd, c->buf + c->have, sizeof(c->buf) - c->have,
-			 MSG_DONTWAIT);
+	uint8_t in[ROCE_SOCK_MSG_LEN], rsp[ROCE_SOCK_MSG_LEN];
+	enum roce_regsrv_verdict v;
+	size_t used;
+	ssize_t n = recv(c->fd, in, sizeof(in) - c->conn.have, MSG_DONTWAIT);
 
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return;
@@ -94,12 +60,11 @@ static void regsrv_client_input(struct roce_regsrv *srv,
 		client_drop(c);
 		return;
 	}
-	c->have += (size_t)n;
-	if (c->have < sizeof(c->buf))
+	v = roce_regsrv_input(srv->dev, &c->conn, in, (size_t)n, &used, rsp);
+	if (v == ROCE_REGSRV_MORE)
 		return;
-	c->have = 0;
-	roce_sock_msg_unpack(c->buf, &req);
-	if (!regsrv_answer(srv, c, &req))
+	if (send(c->fd, rsp, sizeof(rsp), MSG_NOSIGNAL | MSG_DONTWAIT) !=
+	    (ssize_t)sizeof(rsp) || v == ROCE_REGSRV_CLOSE)
 		client_drop(c);
 }
 
@@ -167,11 +132,51 @@ static bool regsrv_path_live(const char *path)
 	return live;
 }
 
-static int regsrv_listen(struct roce_regsrv *srv)
+/*
+ * The socket is full control of the NIC (keys, QPs, memory): only its
+ * owner, and the group it is given to, may connect (connect() needs write
+ * permission on the socket file). It is bound inside a private directory
+ * (mkdtemp: 0700) next to path, given its group and mode there, where
+ * nobody else can reach it, and only then renamed to path: at no moment
+ * is a wider socket reachable, whatever the umask. The umask during bind
+ * is 0177 as well, so even the private copy is never wider than 0600 (the
+ * umask is the process's: for that moment it can only narrow what another
+ * thread creates).
+ */
+static int regsrv_bind_private(struct roce_regsrv *srv, const char *dir,
+			       gid_t group, char *sock, size_t len)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	mode_t old;
+	int rc;
+
+	if ((size_t)snprintf(sock, len, "%s/s", dir) >= len ||
+	    strlen(sock) >= sizeof(sa.sun_path)) {
+		errno = ENAMETOOLONG;
+		return ROCE_E_RANGE;
+	}
+	strcpy(sa.sun_path, sock);
+	srv->lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (srv->lfd < 0)
+		return ROCE_E_IO;
+	old = umask(0177);
+	rc = bind(srv->lfd, (struct sockaddr *)&sa, sizeof(sa));
+	umask(old);
+	if (rc != 0)
+		return ROCE_E_IO;
+	if (group != ROCE_REGSRV_NO_GROUP &&
+	    (lchown(sock, (uid_t)-1, group) != 0 || chmod(sock, 0660) != 0))
+		return ROCE_E_PERM;
+	if (group == ROCE_REGSRV_NO_GROUP && chmod(sock, 0600) != 0)
+		return ROCE_E_PERM;
+	return listen(srv->lfd, 16) == 0 ? ROCE_OK : ROCE_E_IO;
+}
+
+static int regsrv_listen(struct roce_regsrv *srv, gid_t group)
+{
+	char dir[sizeof(srv->path)], sock[sizeof(srv->path)];
 	struct stat st;
-	int n;
+	int rc, e;
 
 	if (lstat(srv->path, &st) == 0) {
 		if (!S_ISSOCK(st.st_mode) || regsrv_path_live(srv->path)) {
@@ -180,28 +185,25 @@ static int regsrv_listen(struct roce_regsrv *srv)
 		}
 		unlink(srv->path);
 	}
-	n = snprintf(sa.sun_path, sizeof(sa.sun_path), "%s.%d", srv->path,
-		     (int)getpid());
-	if (n < 0 || (size_t)n >= sizeof(sa.sun_path)) {
+	if ((size_t)snprintf(dir, sizeof(dir), "%s.XXXXXX", srv->path) >= sizeof(dir)) {
 		errno = ENAMETOOLONG;
 		return ROCE_E_RANGE;
 	}
-	unlink(sa.sun_path);
-	srv->lfd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (srv->lfd < 0 ||
-	    bind(srv->lfd, (struct sockaddr *)&sa, sizeof(sa)) != 0)
+	if (!mkdtemp(dir))
 		return ROCE_E_IO;
-	if (listen(srv->lfd, 16) != 0 || rename(sa.sun_path, srv->path) != 0) {
-		int e = errno;
-
-		unlink(sa.sun_path);
-		errno = e;
-		return ROCE_E_IO;
-	}
-	return ROCE_OK;
+	sock[0] = '\0';
+	rc = regsrv_bind_private(srv, dir, group, sock, sizeof(sock));
+	if (rc == ROCE_OK && rename(sock, srv->path) != 0)
+		rc = ROCE_E_IO;
+	e = errno;
+	if (rc != ROCE_OK && sock[0])
+		unlink(sock);
+	rmdir(dir);
+	errno = e;
+	return rc;
 }
 
-int roce_regsrv_create(struct roce_device *dev, const char *path,
+int roce_regsrv_create(struct roce_device *dev, const char *path, gid_t group,
 		       struct roce_regsrv **out)
 {
 	struct roce_regsrv *srv;
@@ -209,7 +211,7 @@ int roce_regsrv_create(struct roce_device *dev, const char *path,
 
 	if (!dev || !path || !out)
 		return ROCE_E_INVAL;
-	if (strlen(path) + 12 >= sizeof(srv->path)) {	/* room for ".PID" */
+	if (strlen(path) + 12 >= sizeof(srv->path)) {	/* room for ".XXXXXX/s" */
 		errno = ENAMETOOLONG;
 		return ROCE_E_RANGE;
 	}
@@ -225,7 +227,7 @@ int roce_regsrv_create(struct roce_device *dev, const char *path,
 	if (pipe2(srv->wake, O_NONBLOCK | O_CLOEXEC) != 0)
 		st = ROCE_E_IO;
 	else
-		st = regsrv_listen(srv);
+		st = regsrv_listen(srv, group);
 	if (st != ROCE_OK) {
 		int e = errno;
 

@@ -76,7 +76,8 @@ static void *srv_main(void *arg)
 static void start_server(struct fix *f)
 {
 	snprintf(f->path, sizeof(f->path), "%s/roced.sock", f->dir);
-	assert_int_equal(roce_regsrv_create(f->dev, f->path, &f->srv), ROCE_OK);
+	assert_int_equal(roce_regsrv_create(f->dev, f->path, ROCE_REGSRV_NO_GROUP,
+					    &f->srv), ROCE_OK);
 	assert_int_equal(pthread_create(&f->thread, NULL, srv_main, f->srv), 0);
 }
 
@@ -293,7 +294,7 @@ static void test_socket_errors(void **state)
 
 	start_server(f);
 	/* A live socket is not taken over. */
-	assert_int_equal(roce_regsrv_create(f->dev, f->path, &again),
+	assert_int_equal(roce_regsrv_create(f->dev, f->path, ROCE_REGSRV_NO_GROUP, &again),
 			 ROCE_E_EXISTS);
 	/* A stale one is: bind a socket nobody listens on, then serve. */
 	fd = socket(AF_UNIX, SOCK_STREAM, 0);
@@ -305,7 +306,8 @@ static void test_socket_errors(void **state)
 	}
 	assert_int_equal(roce_bus_open_socket(&f->bus, path), ROCE_E_IO);
 	assert_int_equal(errno, ECONNREFUSED);
-	assert_int_equal(roce_regsrv_create(f->dev, path, &again), ROCE_OK);
+	assert_int_equal(roce_regsrv_create(f->dev, path, ROCE_REGSRV_NO_GROUP, &again),
+			 ROCE_OK);
 	roce_regsrv_destroy(again);
 	close(fd);
 	assert_int_equal(access(path, F_OK), -1);
@@ -313,7 +315,8 @@ static void test_socket_errors(void **state)
 	fd = open(path, O_CREAT | O_WRONLY, 0600);
 	assert_true(fd >= 0);
 	close(fd);
-	assert_int_equal(roce_regsrv_create(f->dev, path, &again), ROCE_E_EXISTS);
+	assert_int_equal(roce_regsrv_create(f->dev, path, ROCE_REGSRV_NO_GROUP, &again),
+			 ROCE_E_EXISTS);
 	unlink(path);
 }
 

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * roced's protocol (roce/bus.h) apart from any socket: the bytes one client
+ * sent go in, the response to send comes out. regsrv.c feeds it what each
+ * recv() returns; tests/fuzz/fuzz_regsrv.c feeds it arbitrary bytes. A
+ * request is acted on only once all of its 12 bytes are in, and a request
+ * the protocol does not allow (anything before a good HELLO, an unknown
+ * op) never reaches the device.
+ */
+#include <string.h>
+
+#include "roce/bus.h"
+#include "roce/device.h"
+#include "driver/regsrv.h"
+#include "driver/sockmsg.h"
+
+/* Answers one whole request; false when the connection must close. */
+static bool regsrv_answer(struct roce_device *dev, struct roce_regsrv_conn *c,
+			  const struct roce_sock_msg *req, struct roce_sock_msg *rsp)
+{
+	bool keep = true;
+
+	*rsp = (struct roce_sock_msg){ .w = { req->w[0], ROCE_SOCK_OKAY, 0 } };
+	if (req->w[0] == ROCE_SOCK_HELLO) {
+		keep = req->w[1] == ROCE_SOCK_MAGIC &&
+		       req->w[2] == ROCE_SOCK_PROTO_VERSION;
+		rsp->w[1] = keep ? ROCE_SOCK_OKAY : ROCE_SOCK_BAD_VERSION;
+		rsp->w[2] = ROCE_SOCK_PROTO_VERSION;
+		c->hello = keep;
+	} else if (!c->hello) {
+		rsp->w[1] = ROCE_SOCK_NO_HELLO;
+		keep = false;
+	} else if (req->w[0] == ROCE_SOCK_READ) {
+		rsp->w[1] = roce_sock_resp_from_status(
+			roce_device_read32(dev, req->w[1], &rsp->w[2]));
+	} else if (req->w[0] == ROCE_SOCK_WRITE) {
+		rsp->w[1] = roce_sock_resp_from_status(
+			roce_device_write32(dev, req->w[1], req->w[2]));
+	} else {
+		rsp->w[1] = ROCE_SOCK_BAD_OP;
+	}
+	return keep;
+}
+
+enum roce_regsrv_verdict roce_regsrv_input(struct roce_device *dev,
+					   struct roce_regsrv_conn *c,
+					   const uint8_t *in, size_t len,
+					   size_t *used,
+					   uint8_t rsp[ROCE_SOCK_MSG_LEN])
+{
+	struct roce_sock_msg req, out;
+	size_t n = sizeof(c->buf) - c->have;
+	bool keep;
+
+	if (n > len)
+		n = len;
+	memcpy(c->buf + c->have, in, n);
+	c->have += n;
+	*used = n;
+	if (c->have < sizeof(c->buf))
+		return ROCE_REGSRV_MORE;
+	c->have = 0;
+	roce_sock_msg_unpack(c->buf, &req);
+	keep = regsrv_answer(dev, c, &req, &out);
+	roce_sock_msg_pack(&out, rsp);
+	return keep ? ROCE_REGSRV_REPLY : ROCE_REGSRV_CLOSE;
+}
