@@ -4,7 +4,7 @@
  * file to host software: on a UNIX socket (rocectl --socket, the socket bus
  * backend) and optionally through a file-backed register window
  * (--mmap FILE; rocectl --mmap FILE, the mmap bus backend). The server is
- * src/driver/regsrv.c, the window mirror src/driver/mirror.c.
+ * src/server/regsrv.c, the window mirror src/server/mirror.c.
  *
  * With --netdev IFNAME --ip A.B.C.D the device is a whole NIC on a real
  * interface: its transport engine runs on a raw-Ethernet port
@@ -28,8 +28,8 @@
 #include "roce/device.h"
 #include "roce/driver.h"
 #include "roce/verbs.h"
-#include "driver/mirror.h"
-#include "driver/regsrv.h"
+#include "server/mirror.h"
+#include "server/regsrv.h"
 
 static struct roce_regsrv *g_srv;
 static volatile sig_atomic_t g_stopped;

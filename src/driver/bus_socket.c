@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "roce/bus.h"
-#include "driver/sockmsg.h"
+#include "server/sockmsg.h"
 
 /* A server that does not answer within this is treated as gone. */
 #define SOCK_IO_TIMEOUT_S 5

@@ -3,7 +3,7 @@
  * Register server fuzz target: a client of roced's socket that sends
  * anything. The input's first byte chooses how the rest, the client's byte
  * stream, is cut into the pieces recv() would return; the pieces go to the
- * server's protocol handler (roce_regsrv_input, src/driver/regsrv_proto.c)
+ * server's protocol handler (roce_regsrv_input, src/server/regsrv_proto.c)
  * in front of an in-process device, as roced's poll loop feeds it. The
  * target keeps its own account of the stream and checks:
  *
@@ -27,8 +27,8 @@
 
 #include "roce/counters.h"
 #include "roce/driver.h"
-#include "driver/regsrv.h"
-#include "driver/sockmsg.h"
+#include "server/regsrv.h"
+#include "server/sockmsg.h"
 #include "regfile_model.h"
 
 #define MEM_SIZE  (1u << 20)

@@ -26,9 +26,9 @@
 #include "roce/counters.h"
 #include "roce/device.h"
 #include "roce/driver.h"
-#include "driver/mirror.h"
-#include "driver/regsrv.h"
-#include "driver/sockmsg.h"
+#include "server/mirror.h"
+#include "server/regsrv.h"
+#include "server/sockmsg.h"
 
 static const char cfg_text[] =
 	"mac = 02:00:00:00:00:01\nip = 10.0.0.1\n"

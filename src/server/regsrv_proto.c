@@ -11,8 +11,8 @@
 
 #include "roce/bus.h"
 #include "roce/device.h"
-#include "driver/regsrv.h"
-#include "driver/sockmsg.h"
+#include "server/regsrv.h"
+#include "server/sockmsg.h"
 
 /* Answers one whole request; false when the connection must close. */
 static bool regsrv_answer(struct roce_device *dev, struct roce_regsrv_conn *c,

@@ -21,7 +21,7 @@
 #include "roce/bus.h"
 #include "roce/device.h"
 #include "roce/params.h"
-#include "driver/regsrv.h"
+#include "server/regsrv.h"
 
 struct regsrv_client {
 	int fd;				/* -1: free slot */

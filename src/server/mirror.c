@@ -24,7 +24,7 @@
 #include "roce/bus.h"
 #include "roce/device.h"
 #include "roce/regs.h"
-#include "driver/mirror.h"
+#include "server/mirror.h"
 
 /* After this many idle polls the mirror naps a millisecond at a time. */
 #define MIRROR_IDLE_POLLS 2000u
