@@ -97,22 +97,25 @@ duplex() { # name, expected title end of the local/remote lines, then roce-perf'
 		fails=$((fails + 1)); echo "FAIL $name (${why#; })"; tail -40 "$OUT"
 	fi
 }
+# -u 20: ACKs may wait 4 s. Both directions at once double each engine's
+# work; a sanitizer build on a busy machine can be slower than perftest's
+# 67 ms default, and a lossless link needs no quicker retransmission.
 for t in write_bw read_bw send_bw atomic_bw; do
-	duplex "$t -b --check" "" "$t" --memlink-selftest -b -n 300 --check --timeout 20
+	duplex "$t -b --check" "" "$t" --memlink-selftest -b -n 300 -u 20 --check --timeout 20
 done
-duplex "write_bw -b --report-both" " " write_bw --memlink-selftest -b -n 200 -s 4096 --report-both --timeout 20
+duplex "write_bw -b --report-both" " " write_bw --memlink-selftest -b -n 200 -s 4096 -u 20 --report-both --timeout 20
 duplex "send_bw -b --report-both --report_gbits" " " send_bw --memlink-selftest --bidirectional \
-	-n 200 -s 4096 --report-both --report_gbits --check --timeout 20
-duplex "atomic_bw -b --report-both" "" atomic_bw --memlink-selftest -b -n 200 --report-both --timeout 20
-duplex "read_bw -b -a" "" read_bw --memlink-selftest -b -a -n 5 --check --timeout 30
-duplex "send_bw -b -a -q 2" "" send_bw --memlink-selftest -b -a -n 5 -q 2 --check --timeout 30
+	-n 200 -s 4096 -u 20 --report-both --report_gbits --check --timeout 20
+duplex "atomic_bw -b --report-both" "" atomic_bw --memlink-selftest -b -n 200 -u 20 --report-both --timeout 20
+duplex "read_bw -b -a" "" read_bw --memlink-selftest -b -a -n 5 -u 20 --check --timeout 30
+duplex "send_bw -b -a -q 2" "" send_bw --memlink-selftest -b -a -n 5 -q 2 -u 20 --check --timeout 30
 # without -b, --report-both changes nothing; --report_gbits the header
 pat='BW peak\[Gb/sec\]    BW average\[Gb/sec\]   MsgRate\[Mpps\]'
 check "write_bw --report_gbits" "$PERF" write_bw --memlink-selftest -n 100 --report_gbits --report-both --timeout 20
 if grep -q 'results' "$OUT"; then fails=$((fails + 1)); echo "FAIL --report-both without -b printed tables"; fi
 # with -D, send_bw -b prints what each side counted, no exchange
 pat='^ 4096 +[0-9]+ +0\.00 +[0-9.]+'
-check "send_bw -b -D" "$PERF" send_bw --memlink-selftest -b -D 2 -s 4096 --timeout 20
+check "send_bw -b -D" "$PERF" send_bw --memlink-selftest -b -D 2 -s 4096 -u 20 --timeout 20
 
 pat='^tx_pkts [1-9][0-9]*$'
 check "write_bw --counters" "$PERF" write_bw --memlink-selftest -n 20 --counters --timeout 20
