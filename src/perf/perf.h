@@ -8,7 +8,7 @@
  *   perf_args.c    the command line (perftest's flags and defaults)
  *   perf_report.c  perftest's result tables
  *   perf_ep.c      the local endpoint: link, engine, QPs, buffer
- *   perf_bw.c      bandwidth runs; perf_lat.c latency runs
+ *   perf_bw.c      bandwidth runs; perf_bi.c send_bw -b; perf_lat.c latency runs
  *   perf_flow.c    the test's sequence of exchanges (who syncs when)
  *   perf_check.c   the content check (--check)
  */
@@ -28,6 +28,9 @@
 enum perf_verb { PERF_SEND, PERF_WRITE, PERF_READ, PERF_ATOMIC };
 enum perf_tst { PERF_BW, PERF_LAT };
 enum perf_atomic { PERF_CMP_AND_SWAP, PERF_FETCH_AND_ADD };
+/* perftest's ctx_report_fmt (MBS by default, GBS with --report_gbits); the
+ * order differs from perftest's enum so that zeroed options mean MB/sec */
+enum perf_fmt { PERF_MBS, PERF_GBS };
 
 /* perftest_parameters.h values */
 #define PERF_DEF_SIZE_BW        65536u
@@ -54,6 +57,10 @@ enum perf_atomic { PERF_CMP_AND_SWAP, PERF_FETCH_AND_ADD };
 #define PERF_TIMEOUT_S_DEFAULT  60u
 #define PERF_POLL_BATCH         16u        /* CTX_POLL_BATCH */
 #define PERF_SELFTEST_RING      8192u      /* in-memory link: an 8 MiB message in flight */
+/* print_report_bw()'s format_factor: bytes per reported unit, MB = 2^20
+ * bytes (0x100000), Gb = 10^9 bits (125000000 bytes) */
+#define PERF_FMT_FACTOR_MBS     1048576.0
+#define PERF_FMT_FACTOR_GBS     125000000.0
 
 struct perf_opts {
 	const char *name;               /* "write_bw" */
@@ -72,6 +79,9 @@ struct perf_opts {
 	bool cq_mod_set;
 	int out_reads;                  /* 0 = the engine's maximum */
 	bool run_all, cpu_freq_f, no_peak;
+	bool duplex;                    /* -b: both sides send */
+	bool report_both;               /* --report-both: -b's two directions apart */
+	enum perf_fmt report_fmt;       /* --report_gbits: Gb/sec */
 	enum perf_atomic atomic;
 	uint16_t port;
 	const char *ib_dev;
@@ -99,7 +109,7 @@ const char *perf_test_name(enum perf_verb v, enum perf_tst t);
 
 struct perf_bw_result {
 	uint64_t size, iters;
-	double bw_peak, bw_avg, msg_rate;   /* MB/s (2^20), Mpps */
+	double bw_peak, bw_avg, msg_rate;   /* MB/s (2^20) or Gb/s, Mpps */
 };
 
 struct perf_lat_result {
@@ -109,19 +119,31 @@ struct perf_lat_result {
 
 #define PERF_RESULT_LINE "---------------------------------------------------------------------------------------\n"
 #define PERF_RESULT_FMT_BW " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]\n"
+#define PERF_RESULT_FMT_BW_G " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n"
 #define PERF_RESULT_FMT_LAT " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] \n"
 #define PERF_RESULT_FMT_LAT_DUR " #bytes        #iterations       t_avg[usec]    tps average\n"
 
 void perf_print_bw(FILE *f, const struct perf_bw_result *r);
+/* The bandwidth table's header in the unit of fmt (RESULT_FMT, RESULT_FMT_G). */
+const char *perf_bw_header(enum perf_fmt fmt);
+/* print_full_bw_report(): my line, or with rem (-b) the sum of both sides';
+ * in Gb/sec an average under 0.1 gets six decimals (REPORT_FMT_EXT). */
+void perf_print_full_bw(FILE *f, enum perf_fmt fmt, const struct perf_bw_result *my,
+			const struct perf_bw_result *rem);
+/* --report-both with -b: the "Local results" and "Remote results" tables
+ * (atomic_bw prints the two titles without perftest's other tests' space
+ * before the line's end). */
+void perf_print_report_both(FILE *f, enum perf_fmt fmt, bool atomic,
+			    const struct perf_bw_result *my, const struct perf_bw_result *rem);
 void perf_print_lat(FILE *f, const struct perf_lat_result *r);
 void perf_print_lat_dur(FILE *f, uint64_t size, uint64_t iters, double t_avg, double tps);
 
 /* print_report_bw(): from post/completion times (ns) of iters messages;
  * t_done[i] is when message i (0-based) was known complete. Without peak,
- * only t_post[0] and t_done[iters - 1] are used. */
+ * only t_post[0] and t_done[0] are used. Bandwidths in the unit of fmt. */
 void perf_bw_compute(uint64_t size, uint64_t iters, const uint64_t *t_post,
 		     const uint64_t *t_done, unsigned cq_mod, bool peak,
-		     struct perf_bw_result *r);
+		     enum perf_fmt fmt, struct perf_bw_result *r);
 /* print_report_lat(): from iters post times (ns), rtt_factor 2 for
  * ping-pong tests (half the round trip), 1 for READ/atomic. Sorts a copy;
  * needs iters >= 4. */

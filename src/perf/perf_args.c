@@ -28,7 +28,7 @@ static const struct {
 };
 
 enum { OPT_NETDEV = 256, OPT_IP, OPT_CHECK, OPT_TIMEOUT, OPT_SELFTEST, OPT_COUNTERS,
-       OPT_LINK, OPT_XDP_MODE };
+       OPT_LINK, OPT_XDP_MODE, OPT_REPORT_GBITS, OPT_REPORT_BOTH };
 enum { OPT_MMAP = 320, OPT_MMAP_OFFSET };
 
 const char *perf_test_name(enum perf_verb v, enum perf_tst t)
@@ -67,9 +67,12 @@ void perf_usage(FILE *f, const char *argv0)
 "  -A, --atomic_type=<t>    CMP_AND_SWAP or FETCH_AND_ADD (default)\n"
 "  -F, --CPU-freq           accepted (no CPU frequency is used here)\n"
 "  -N, --noPeak             no peak bandwidth\n"
-"  --mmap=FILE              the buffer in FILE (mapped shared), so another process\n"
+"  -b, --bidirectional      both sides send at once (bw tests; give it to both)\n"
+"      --report_gbits       bandwidth in Gb/sec (10^9 bits) instead of MB/sec\n"
+"      --report-both        with -b, also the local and remote results apart\n"
+"      --mmap=FILE          the buffer in FILE (mapped shared), so another process\n"
 "                           can see it; with --memlink-selftest, the server's\n"
-"  --mmap-offset=N          from byte N of FILE on (a multiple of the page size)\n"
+"      --mmap-offset=N      from byte N of FILE on (a multiple of the page size)\n"
 "  -V, --version            perftest version we speak (%s)\n"
 "  -h, --help               this text\n"
 "ours:\n"
@@ -171,6 +174,9 @@ static const struct option longopts[] = {
 	{ "cq-mod", 1, NULL, 'Q' },     { "outs", 1, NULL, 'o' },
 	{ "atomic_type", 1, NULL, 'A' }, { "CPU-freq", 0, NULL, 'F' },
 	{ "noPeak", 0, NULL, 'N' },     { "version", 0, NULL, 'V' },
+	{ "bidirectional", 0, NULL, 'b' },
+	{ "report_gbits", 0, NULL, OPT_REPORT_GBITS },
+	{ "report-both", 0, NULL, OPT_REPORT_BOTH },
 	{ "help", 0, NULL, 'h' },       { "netdev", 1, NULL, OPT_NETDEV },
 	{ "link", 1, NULL, OPT_LINK },  { "xdp-mode", 1, NULL, OPT_XDP_MODE },
 	{ "ip", 1, NULL, OPT_IP },      { "check", 0, NULL, OPT_CHECK },
@@ -232,6 +238,15 @@ static int one_opt(int c, const char *a, struct perf_opts *o, FILE *out, FILE *e
 	case 'F': o->cpu_freq_f = true; return 0;
 	case 'N': if (o->tst == PERF_LAT) return bad(err, "-N", "", "only for bw tests");
 		o->no_peak = true; return 0;
+	case 'b': if (o->tst == PERF_LAT) {      /* parser(): the message perftest prints */
+			fprintf(err, "roce-perf: Bidirectional is only available in BW test "
+				"(try --help)\n");
+			return 2;
+		}
+		o->duplex = true; return 0;
+	/* accepted by every test, as perftest does; only bw tables show them */
+	case OPT_REPORT_GBITS: o->report_fmt = PERF_GBS; return 0;
+	case OPT_REPORT_BOTH: o->report_both = true; return 0;
 	case 'V': fprintf(out, "Version: %s\n", ROCE_PT_VERSION); return 1;
 	case 'h': perf_usage(out, "roce-perf"); return 1;
 	case OPT_NETDEV: o->netdev = a; return 0;
@@ -293,7 +308,7 @@ static int depend(struct perf_opts *o, FILE *err)
 		o->iters = 0;
 		o->no_peak = true;
 	}
-	if (o->verb == PERF_SEND && o->tst == PERF_BW && !o->server)
+	if (o->verb == PERF_SEND && o->tst == PERF_BW && !o->server && !o->duplex)
 		o->no_peak = true;
 	if (o->verb == PERF_SEND && o->rx_depth % 2 == 1 && !o->run_all)
 		o->rx_depth++;
@@ -330,7 +345,7 @@ int perf_parse(int argc, char **argv, struct perf_opts *o, FILE *out, FILE *err)
 	argc -= first - 1;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:d:i:s:n:D:f:aq:m:x:u:t:r:Q:o:A:FNVh",
+	while ((c = getopt_long(argc, argv, ":p:d:i:s:n:D:f:aq:m:x:u:t:r:Q:o:A:FNbVh",
 				longopts, NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			fprintf(err, "roce-perf: %s option '%s' (try --help)\n",

@@ -50,8 +50,8 @@ static void wr_build(struct perf_run *r, unsigned q, uint64_t m, bool signaled,
 	}
 }
 
-static int wc_error(struct perf_run *r, const struct roce_wc *wc, const char *side,
-		    uint64_t a, uint64_t b)
+int perf_wc_error(struct perf_run *r, const struct roce_wc *wc, const char *side,
+		  uint64_t a, uint64_t b)
 {
 	return perf_fail(r, ROCE_E_IO, "completion with error at %s: status %s (%d), "
 			 "QP %u message %u (%" PRIu64 "/%" PRIu64 ")", side,
@@ -72,8 +72,8 @@ static int check_read(struct perf_run *r, uint64_t wr_id)
 	return ROCE_OK;
 }
 
-static bool stalled(struct perf_run *r, uint64_t *last, uint64_t now,
-		    uint64_t posted, uint64_t done)
+bool perf_stalled(struct perf_run *r, uint64_t *last, uint64_t now,
+		  uint64_t posted, uint64_t done)
 {
 	if (now - *last < (uint64_t)r->o->timeout_s * 1000000000ull)
 		return false;
@@ -82,8 +82,8 @@ static bool stalled(struct perf_run *r, uint64_t *last, uint64_t now,
 	return true;
 }
 
-static int post_window(struct perf_run *r, uint64_t *scnt, const uint64_t *ccnt,
-		       uint64_t *tot_s, bool open_ended)
+int perf_post_window(struct perf_run *r, uint64_t *scnt, const uint64_t *ccnt,
+		     uint64_t *tot_s, bool open_ended)
 {
 	const struct perf_opts *o = r->o;
 	unsigned cq_mod = o->check && o->verb == PERF_READ ? 1 : o->cq_mod;
@@ -129,7 +129,7 @@ int perf_bw_client(struct perf_run *r, struct perf_bw_result *res)
 		int n;
 
 		if ((!dm || d.st != DUR_END) &&
-		    (st = post_window(r, scnt, ccnt, &tot_s, dm)) != ROCE_OK)
+		    (st = perf_post_window(r, scnt, ccnt, &tot_s, dm)) != ROCE_OK)
 			return st;
 		perf_ep_progress(&r->ep);
 		n = roce_poll_cq(r->ep.scq, PERF_POLL_BATCH, wc);
@@ -140,7 +140,7 @@ int perf_bw_client(struct perf_run *r, struct perf_bw_result *res)
 			uint64_t m = wc[i].wr_id & 0xFFFFFFFFu, k;
 
 			if (wc[i].status != ROCE_WC_SUCCESS)
-				return wc_error(r, &wc[i], "client", tot_s, tot_c);
+				return perf_wc_error(r, &wc[i], "client", tot_s, tot_c);
 			if (q >= r->ep.nqp || m + 1 <= (ccnt[q] & 0xFFFFFFFFu))
 				continue;
 			k = m + 1 - (ccnt[q] & 0xFFFFFFFFu);
@@ -156,19 +156,21 @@ int perf_bw_client(struct perf_run *r, struct perf_bw_result *res)
 		}
 		if (n > 0)
 			last = perf_now_ns();
-		else if (stalled(r, &last, perf_now_ns(), tot_s, tot_c))
+		else if (perf_stalled(r, &last, perf_now_ns(), tot_s, tot_c))
 			return ROCE_E_TIMEOUT;
 	}
 	r->posted = scnt[0];
 	if (dm) {
-		perf_bw_compute(r->size, r->iters_done, &r->t_begin, &r->t_end, 1, false, res);
+		perf_bw_compute(r->size, r->iters_done, &r->t_begin, &r->t_end, 1, false,
+				o->report_fmt, res);
 		return ROCE_OK;
 	}
 	if (o->no_peak) {
 		r->t_post[0] = start;
 		r->t_done[0] = perf_now_ns();
 	}
-	perf_bw_compute(r->size, total, r->t_post, r->t_done, o->cq_mod, !o->no_peak, res);
+	perf_bw_compute(r->size, total, r->t_post, r->t_done, o->cq_mod, !o->no_peak,
+			o->report_fmt, res);
 	return ROCE_OK;
 }
 
@@ -193,7 +195,7 @@ int perf_post_recvs(struct perf_run *r, uint64_t *posted, uint64_t count, unsign
 	return ROCE_OK;
 }
 
-static int check_recv(struct perf_run *r, const struct roce_wc *wc)
+int perf_check_recv(struct perf_run *r, const struct roce_wc *wc)
 {
 	unsigned q = (unsigned)(wc->wr_id >> 32);
 	uint64_t off = ((wc->wr_id & 0xFFFFFFFFu) % perf_slots(r)) * perf_slot(r);
@@ -234,7 +236,7 @@ int perf_bw_server(struct perf_run *r, struct perf_bw_result *res)
 			unsigned q = (unsigned)(wc[i].wr_id >> 32);
 
 			if (wc[i].status != ROCE_WC_SUCCESS)
-				return wc_error(r, &wc[i], "server", rcnt, rcnt);
+				return perf_wc_error(r, &wc[i], "server", rcnt, rcnt);
 			if (!started) {         /* set_on_first_rx_packet() */
 				started = true;
 				first = perf_now_ns();
@@ -243,7 +245,7 @@ int perf_bw_server(struct perf_run *r, struct perf_bw_result *res)
 			rcnt++;
 			if (dm && d.st == DUR_SAMPLE)
 				r->iters_done++;
-			if (o->check && (st = check_recv(r, &wc[i])) != ROCE_OK)
+			if (o->check && (st = perf_check_recv(r, &wc[i])) != ROCE_OK)
 				return st;
 			if (q < r->ep.nqp && (dm || r->rposted[q] + 1 <= o->iters) &&
 			    (st = perf_post_recvs(r, r->rposted, 1, q)) != ROCE_OK)
@@ -251,16 +253,18 @@ int perf_bw_server(struct perf_run *r, struct perf_bw_result *res)
 		}
 		if (n > 0)
 			last = perf_now_ns();
-		else if (stalled(r, &last, perf_now_ns(), total, rcnt))
+		else if (perf_stalled(r, &last, perf_now_ns(), total, rcnt))
 			return ROCE_E_TIMEOUT;
 	}
 	if (dm) {
-		perf_bw_compute(r->size, r->iters_done, &r->t_begin, &r->t_end, 1, false, res);
+		perf_bw_compute(r->size, r->iters_done, &r->t_begin, &r->t_end, 1, false,
+				o->report_fmt, res);
 		return ROCE_OK;
 	}
 	r->t_post[0] = first;
 	r->t_done[0] = perf_now_ns();
-	perf_bw_compute(r->size, total, r->t_post, r->t_done, o->cq_mod, false, res);
+	perf_bw_compute(r->size, total, r->t_post, r->t_done, o->cq_mod, false,
+			o->report_fmt, res);
 	return ROCE_OK;
 }
 

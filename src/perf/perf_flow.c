@@ -9,9 +9,13 @@
  *   write/read/atomic_bw  keys, [connect], keys, sync; then the server waits
  *                         in a sync for the client's end, both trade bw
  *                         reports (the server prints the client's), close
+ *     with -b             the same to the last sync; per size: sync, both
+ *                         run [, sync with -a], both trade reports and print
+ *                         the sum; close
  *   send_bw               keys, [connect], sync, keys; per size: post
  *                         receives, sync, run, report (both sides) [, sync
- *                         with -a]; close
+ *                         with -a]; close (with -b both post receives and
+ *                         send, and trade reports except with -D)
  *   write_lat             sync, keys, [connect], keys, sync; run on both
  *                         sides; no close
  *   read_lat              sync, keys, [connect], keys, sync; the server
@@ -238,15 +242,17 @@ static void print_info(struct perf_run *r)
 	if (o->verb == PERF_ATOMIC)
 		fprintf(f, "%s ", o->atomic == PERF_FETCH_AND_ADD ? "FETCH_AND_ADD"
 								  : "CMP_AND_SWAP");
-	fprintf(f, "%sTest\n", o->tst == PERF_BW ? "BW " : "Latency ");
+	/* ctx_print_test_info(): "Bidirectional " before "BW " with -b */
+	fprintf(f, "%s%sTest\n", o->tst == PERF_BW && o->duplex ? "Bidirectional " : "",
+		o->tst == PERF_BW ? "BW " : "Latency ");
 	fprintf(f, " Dual-port       : OFF\t\tDevice         : %s\n",
 		o->ib_dev ? o->ib_dev : o->netdev ? o->netdev : "memlink");
 	fprintf(f, " Number of qps   : %u\t\tTransport type : IB\n", o->nqp);
 	fprintf(f, " Connection type : RC\t\tUsing SRQ      : OFF\n");
 	fprintf(f, " PCIe relax order: Unsupported\n ibv_wr* API     : OFF\n");
-	if (client)
+	if (client || o->duplex)
 		fprintf(f, " TX depth        : %u\n", o->tx_depth);
-	if (o->verb == PERF_SEND && !client)
+	if (o->verb == PERF_SEND && (!client || o->duplex))
 		fprintf(f, " RX depth        : %u\n", o->rx_depth);
 	if (o->tst == PERF_BW)
 		fprintf(f, " CQ Moderation   : %u\n", o->cq_mod);
@@ -363,12 +369,13 @@ int perf_session_on(struct perf_run *r, struct roce_memlink *ml)
 	    (st = connect_oob(r)) == ROCE_OK && (st = prelude(r)) == ROCE_OK &&
 	    (st = make_buffer(r)) == ROCE_OK) {
 		set_up(r);
-		/* --check: what the other side will find, in place before any sync */
+		/* --check: what the other side will find, in place before any
+		 * sync (with -b both sides send, so both fill) */
 		for (unsigned i = 0; o->check && i < r->ep.nqp; i++) {
-			if (o->verb == PERF_READ && !o->server)
+			if (o->verb == PERF_READ && (!o->server || o->duplex))
 				perf_fill_bw(perf_remote_region(r, i), i, 0, r->buff);
-			if ((o->verb == PERF_WRITE || o->verb == PERF_SEND) && o->server &&
-			    o->tst == PERF_BW)
+			if ((o->verb == PERF_WRITE || o->verb == PERF_SEND) &&
+			    (o->server || o->duplex) && o->tst == PERF_BW)
 				perf_fill_bw(perf_local(r, i), i, 0, r->buff);
 		}
 		print_info(r);

@@ -2,9 +2,9 @@
 /*
  * perftest's result tables and the arithmetic behind them
  * (perftest_parameters.c: print_report_bw, print_full_bw_report,
- * print_report_lat, print_report_lat_duration; the REPORT_FMT* strings of
- * perftest_parameters.h, tabs included, so scripts that parse perftest's
- * output parse ours). Times here are nanoseconds where perftest counts
+ * print_report_lat, print_report_lat_duration; the RESULT_FMT* and
+ * REPORT_FMT* strings of perftest_parameters.h, tabs included, so scripts
+ * that parse perftest's output parse ours). Times here are nanoseconds where perftest counts
  * CPU cycles; the results are the same quantities.
  */
 #include <inttypes.h>
@@ -15,12 +15,47 @@
 #include "perf/perf.h"
 #include "roce/status.h"
 
-#define MB (1048576.0)          /* perftest's MB is 2^20 bytes */
-
 void perf_print_bw(FILE *f, const struct perf_bw_result *r)
 {
 	fprintf(f, " %-7lu    %-10" PRIu64 "       %-7.2lf            %-7.2lf\t\t   %-7.6lf\n",
 		(unsigned long)r->size, r->iters, r->bw_peak, r->bw_avg, r->msg_rate);
+}
+
+const char *perf_bw_header(enum perf_fmt fmt)
+{
+	return fmt == PERF_GBS ? PERF_RESULT_FMT_BW_G : PERF_RESULT_FMT_BW;
+}
+
+void perf_print_full_bw(FILE *f, enum perf_fmt fmt, const struct perf_bw_result *my,
+			const struct perf_bw_result *rem)
+{
+	struct perf_bw_result t = *my;
+
+	if (rem) {              /* -b: the size and iterations stay mine */
+		t.bw_peak += rem->bw_peak;
+		t.bw_avg += rem->bw_avg;
+		t.msg_rate += rem->msg_rate;
+	}
+	if (t.bw_avg < 0.1 && fmt == PERF_GBS)  /* inc_accuracy: REPORT_FMT_EXT */
+		fprintf(f, " %-7lu    %" PRIu64 "           %-7.6lf            %-7.6lf"
+			"            %-7.6lf\n", (unsigned long)t.size, t.iters, t.bw_peak,
+			t.bw_avg, t.msg_rate);
+	else
+		perf_print_bw(f, &t);
+}
+
+/* write_bw.c, read_bw.c, send_bw.c, atomic_bw.c: the report_both block */
+void perf_print_report_both(FILE *f, enum perf_fmt fmt, bool atomic,
+			    const struct perf_bw_result *my, const struct perf_bw_result *rem)
+{
+	const char *end = atomic ? "" : " ";
+
+	fprintf(f, PERF_RESULT_LINE "\n Local results:%s\n" PERF_RESULT_LINE "%s", end,
+		perf_bw_header(fmt));
+	perf_print_full_bw(f, fmt, my, NULL);
+	fprintf(f, PERF_RESULT_LINE "\n Remote results:%s\n" PERF_RESULT_LINE "%s", end,
+		perf_bw_header(fmt));
+	perf_print_full_bw(f, fmt, rem, NULL);
 }
 
 void perf_print_lat(FILE *f, const struct perf_lat_result *r)
@@ -67,22 +102,23 @@ static uint64_t best_delta(uint64_t iters, const uint64_t *t_post,
 
 void perf_bw_compute(uint64_t size, uint64_t iters, const uint64_t *t_post,
 		     const uint64_t *t_done, unsigned cq_mod, bool peak,
-		     struct perf_bw_result *r)
+		     enum perf_fmt fmt, struct perf_bw_result *r)
 {
 	uint64_t last = peak ? iters - 1 : 0;
 	double ns = (double)(t_done[last] - t_post[0]);
+	double unit = fmt == PERF_GBS ? PERF_FMT_FACTOR_GBS : PERF_FMT_FACTOR_MBS;
 
 	memset(r, 0, sizeof(*r));
 	r->size = size;
 	r->iters = iters;
 	if (iters == 0 || ns <= 0)
 		return;
-	r->bw_avg = (double)size * (double)iters * 1e9 / (ns * MB);
+	r->bw_avg = (double)size * (double)iters * 1e9 / (ns * unit);
 	r->msg_rate = (double)iters * 1e3 / ns;
 	if (peak) {
 		uint64_t d = best_delta(iters, t_post, t_done, cq_mod ? cq_mod : 1);
 
-		r->bw_peak = d ? (double)size * 1e9 / ((double)d * MB) : 0;
+		r->bw_peak = d ? (double)size * 1e9 / ((double)d * unit) : 0;
 	}
 }
 

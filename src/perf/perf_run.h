@@ -85,6 +85,20 @@ uint8_t *perf_recv_region(struct perf_run *r, unsigned qp);  /* its receives' */
  * server side of send. ROCE_OK or a failure in r->msg. */
 int perf_bw_client(struct perf_run *r, struct perf_bw_result *res);
 int perf_bw_server(struct perf_run *r, struct perf_bw_result *res);
+/* -b on send_bw (run_iter_bi): both sides post receives and send; the
+ * server starts sending at the client's first message. perf_bi.c. */
+int perf_bw_bi(struct perf_run *r, struct perf_bw_result *res);
+/* The pieces of the bandwidth loops that perf_bi.c shares: post what the
+ * tx_depth window allows on every QP (all iterations, or open-ended with
+ * -D); a failed completion as the session's failure; a receive's --check;
+ * true (and the failure set) after timeout_s without a completion. */
+int perf_post_window(struct perf_run *r, uint64_t *scnt, const uint64_t *ccnt,
+		     uint64_t *tot_s, bool open_ended);
+int perf_wc_error(struct perf_run *r, const struct roce_wc *wc, const char *side,
+		  uint64_t a, uint64_t b);
+int perf_check_recv(struct perf_run *r, const struct roce_wc *wc);
+bool perf_stalled(struct perf_run *r, uint64_t *last, uint64_t now,
+		  uint64_t posted, uint64_t done);
 /* count receives on QP q, the next at index posted[q] (slot by slot in
  * bandwidth tests, all at the region's start in latency tests). */
 int perf_post_recvs(struct perf_run *r, uint64_t *posted, uint64_t count, unsigned q);

@@ -41,10 +41,83 @@ static void from_pt(const struct roce_pt_report *p, struct perf_bw_result *b)
 				      p->msg_rate };
 }
 
+/* xchg_bw_reports(): mine for the peer's */
+static int xchg_reports(struct perf_run *r, const struct perf_bw_result *mine,
+			struct perf_bw_result *peer)
+{
+	struct roce_pt_report a, b;
+	int st;
+
+	to_pt(mine, &a);
+	if ((st = roce_pt_xchg_report(&r->oob, &a, &b)) != ROCE_OK)
+		return perf_fail(r, st, "bw reports: %s", r->oob.err);
+	from_pt(&b, peer);
+	return ROCE_OK;
+}
+
 static void bw_header(struct perf_run *r)
 {
-	fprintf(r->out, PERF_RESULT_LINE PERF_RESULT_FMT_BW);
+	fprintf(r->out, PERF_RESULT_LINE "%s", perf_bw_header(r->o->report_fmt));
 	fflush(r->out);
+}
+
+static void bw_line(struct perf_run *r, const struct perf_bw_result *my,
+		    const struct perf_bw_result *rem)
+{
+	perf_print_full_bw(r->out, r->o->report_fmt, my, rem);
+	fflush(r->out);
+}
+
+/* --check of what the peer wrote or added into our regions, once it is
+ * done (write_bw, atomic_bw); on a mismatch the exchange still closes, so
+ * the peer ends too. */
+static int check_peer_ops(struct perf_run *r, const struct perf_bw_result *peer)
+{
+	const struct perf_opts *o = r->o;
+	int st;
+
+	if (o->duration_mode && o->verb == PERF_ATOMIC) {
+		fprintf(r->out, " content check: not with -D on atomic tests\n");
+		return ROCE_OK;
+	}
+	st = perf_check_region(r, o->duration_mode ? UINT64_MAX / 2 : peer->iters);
+	if (st) {
+		close_oob(r);
+		return st;
+	}
+	fprintf(r->out, " content check: passed\n");
+	return ROCE_OK;
+}
+
+/* write_bw, read_bw, atomic_bw with -b (write_bw.c, read_bw.c,
+ * atomic_bw.c): both sides run as the client does, between a sync before
+ * each size and (-a, perftest >= 4.6) one after it; then they trade
+ * reports and each prints the sum of both directions. */
+static int rdma_bw_duplex(struct perf_run *r)
+{
+	const struct perf_opts *o = r->o;
+	struct perf_bw_result mine = { 0 }, peer = { 0 };
+	int st;
+
+	bw_header(r);
+	for (unsigned i = o->run_all ? RUN_ALL_FIRST : 0;
+	     i <= (o->run_all ? RUN_ALL_LAST : 0); i++) {
+		if (o->run_all)
+			r->size = 1ull << i;
+		if ((st = sync0(r)) != ROCE_OK || (st = perf_bw_client(r, &mine)) != ROCE_OK ||
+		    (o->run_all && (st = sync0(r)) != ROCE_OK) ||
+		    (st = xchg_reports(r, &mine, &peer)) != ROCE_OK)
+			return st;
+		bw_line(r, &mine, &peer);
+	}
+	if (o->report_both && !o->run_all)
+		perf_print_report_both(r->out, o->report_fmt, o->verb == PERF_ATOMIC, &mine, &peer);
+	if (o->check && o->verb == PERF_READ)
+		fprintf(r->out, " content check: passed\n");
+	else if (o->check && (st = check_peer_ops(r, &peer)) != ROCE_OK)
+		return st;
+	fprintf(r->out, PERF_RESULT_LINE);
+	return close_oob(r);
 }
 
 /* write_bw, read_bw, atomic_bw: the server only serves and waits. */
@@ -52,29 +125,19 @@ static int rdma_bw(struct perf_run *r)
 {
 	const struct perf_opts *o = r->o;
 	struct perf_bw_result mine = { 0 }, peer;
-	struct roce_pt_report a, b;
 	int st;
 
+	if (o->duplex)
+		return rdma_bw_duplex(r);
 	bw_header(r);
 	if (!o->server) {
-		if ((st = sync0(r)) != ROCE_OK)
+		if ((st = sync0(r)) != ROCE_OK || (st = xchg_reports(r, &mine, &peer)) != ROCE_OK)
 			return st;
-		to_pt(&mine, &a);
-		if ((st = roce_pt_xchg_report(&r->oob, &a, &b)) != ROCE_OK)
-			return perf_fail(r, st, "bw reports: %s", r->oob.err);
-		from_pt(&b, &peer);
-		perf_print_bw(r->out, &peer);
+		bw_line(r, &peer, NULL);
 		if (o->check && o->verb != PERF_READ) {
-			r->size = b.size ? b.size : r->size;
-			if (o->duration_mode && o->verb == PERF_ATOMIC)
-				fprintf(r->out, " content check: not with -D on atomic tests\n");
-			else if ((st = perf_check_region(r, o->duration_mode ?
-							 UINT64_MAX / 2 : b.iters)) != ROCE_OK) {
-				close_oob(r);
+			r->size = peer.size ? peer.size : r->size;
+			if ((st = check_peer_ops(r, &peer)) != ROCE_OK)
 				return st;
-			}
-			else
-				fprintf(r->out, " content check: passed\n");
 		}
 		st = close_oob(r);
 		fprintf(r->out, PERF_RESULT_LINE);
@@ -86,24 +149,25 @@ static int rdma_bw(struct perf_run *r)
 			r->size = 1ull << i;
 		if ((st = perf_bw_client(r, &mine)) != ROCE_OK)
 			return st;
-		perf_print_bw(r->out, &mine);
-		fflush(r->out);
+		bw_line(r, &mine, NULL);
 	}
 	fprintf(r->out, PERF_RESULT_LINE);
 	if (o->check && o->verb == PERF_READ)
 		fprintf(r->out, " content check: passed\n");
-	if ((st = sync0(r)) != ROCE_OK)
+	if ((st = sync0(r)) != ROCE_OK || (st = xchg_reports(r, &mine, &peer)) != ROCE_OK)
 		return st;
-	to_pt(&mine, &a);
-	if ((st = roce_pt_xchg_report(&r->oob, &a, &b)) != ROCE_OK)
-		return perf_fail(r, st, "bw reports: %s", r->oob.err);
 	return close_oob(r);
 }
 
+/* send_bw.c: per size, the receiving sides post their receives, a sync,
+ * the run, the report; with -b both sides receive and send (perf_bi.c) and
+ * trade reports to print the sum, except with -D, where each side prints
+ * what it counted itself, both directions. */
 static int send_bw(struct perf_run *r)
 {
 	const struct perf_opts *o = r->o;
-	struct perf_bw_result res;
+	struct perf_bw_result res, peer = { 0 };
+	bool recv = !o->server || o->duplex;
 	int st;
 
 	bw_header(r);
@@ -111,7 +175,7 @@ static int send_bw(struct perf_run *r)
 	     i <= (o->run_all ? RUN_ALL_LAST : 0); i++) {
 		if (o->run_all)
 			r->size = 1ull << i;
-		if (!o->server) {
+		if (recv) {
 			memset(r->rposted, 0, sizeof(r->rposted));
 			for (unsigned q = 0; q < r->ep.nqp; q++)
 				if ((st = perf_post_recvs(r, r->rposted, o->rx_depth, q)))
@@ -119,16 +183,26 @@ static int send_bw(struct perf_run *r)
 		}
 		if ((st = sync0(r)) != ROCE_OK)
 			return st;
-		st = o->server ? perf_bw_client(r, &res) : perf_bw_server(r, &res);
+		st = o->duplex ? perf_bw_bi(r, &res) :
+		     o->server ? perf_bw_client(r, &res) : perf_bw_server(r, &res);
 		if (st)
 			return st;
-		perf_print_bw(r->out, &res);
-		fflush(r->out);
+		if (o->duplex && !o->duration_mode) {
+			if ((st = xchg_reports(r, &res, &peer)) != ROCE_OK)
+				return st;
+			bw_line(r, &res, &peer);
+		} else {
+			bw_line(r, &res, NULL);
+		}
 		if (o->run_all && (st = sync0(r)) != ROCE_OK)
 			return st;
 	}
+	/* with -D perftest prints a remote report it never received; ours
+	 * is zero */
+	if (o->duplex && o->report_both && !o->run_all)
+		perf_print_report_both(r->out, o->report_fmt, false, &res, &peer);
 	fprintf(r->out, PERF_RESULT_LINE);
-	if (o->check && !o->server)
+	if (o->check && recv)
 		fprintf(r->out, " content check: passed\n");
 	return close_oob(r);
 }

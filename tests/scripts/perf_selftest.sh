@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # roce-perf and roce-pingpong without a network: server and client in one
 # process over the in-memory link (--memlink-selftest), every test with the
-# content check; and the command-line errors (exit status 2, a message).
+# content check, the bandwidth tests with -b, --report-both and
+# --report_gbits too; and the command-line errors (exit status 2, a message).
 # Usage: perf_selftest.sh BUILD_DIR SOURCE_DIR
 set -u
 B=${1:?build dir}
@@ -43,6 +44,79 @@ check "send_lat -D" "$PERF" send_lat --memlink-selftest -D 2 --timeout 20
 pat='^100 iters in'
 check "pingpong -c" "$PP" --memlink-selftest -c -s 10000 -n 100 --timeout 20
 # --counters: the engine's non-zero counters as "name value" lines at the end
+# -b: both sides print the Bidirectional banner and their TX depth, pass
+# the content check, and print the same line: the sum of both directions
+# (each side's size and iterations, the same -n on both). --report-both:
+# the client's local table is the server's remote one and the other way
+# round, and the sum's average is the two averages added (to the last
+# digit's rounding). --report_gbits: perftest's Gb/sec header on both.
+side() { # client|server: that side's part of $OUT
+	if [ "$1" = client ]; then sed -n '/^==== client/,/^==== server/p' "$OUT"
+	else sed -n '/^==== server/,$p' "$OUT"; fi
+}
+results() { grep -E '^ [0-9]+ +[0-9]+ +[0-9.]+ ' | head -n "${1:-1}"; }
+table() { # TITLE: the first result line after the line " TITLE"
+	awk -v t=" $1" 'index($0, t) == 1 { f = 1 } f && /^ [0-9]+ +[0-9]+ / { print; exit }'
+}
+duplex() { # name, expected title end of the local/remote lines, then roce-perf's arguments
+	local name=$1 end=$2 why= rc c s cl sl; shift 2
+	timeout 120 "$PERF" "$@" >"$OUT" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] || why="rc=$rc"
+	for w in client server; do
+		side $w | grep -q 'Bidirectional BW Test$' || why="$why; $w: no Bidirectional banner"
+		side $w | grep -q '^ TX depth' || why="$why; $w: no TX depth"
+		case " $* " in *" --check "*)
+			side $w | grep -q 'content check: passed' || why="$why; $w: no content check" ;;
+		esac
+		case " $* " in *" --report_gbits "*)
+			side $w | grep -qF ' #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]' ||
+				why="$why; $w: no Gb/sec header" ;;
+		esac
+	done
+	c=$(side client | sed '/Local results/,$d' | results 30)
+	s=$(side server | sed '/Local results/,$d' | results 30)
+	[ -n "$c" ] && [ "$c" = "$s" ] || why="$why; the summed lines differ: [$c] [$s]"
+	case " $* " in *" --report-both "*)
+		for w in client server; do
+			side $w | grep -qx " Local results:$end" || why="$why; $w: no ' Local results:$end'"
+			side $w | grep -qx " Remote results:$end" || why="$why; $w: no ' Remote results:$end'"
+		done
+		cl=$(side client | table 'Local results') sl=$(side server | table 'Remote results')
+		[ -n "$cl" ] && [ "$cl" = "$sl" ] || why="$why; client's local [$cl] is not server's remote [$sl]"
+		[ "$(side client | table 'Remote results')" = "$(side server | table 'Local results')" ] ||
+			why="$why; client's remote is not server's local"
+		side client | awk -v a="$(side client | table 'Local results' | awk '{ print $4 }')" \
+			-v b="$(side client | table 'Remote results' | awk '{ print $4 }')" \
+			'/^ [0-9]+ +[0-9]+ / { d = $4 - a - b; exit } END { exit !(d < 0.015 && d > -0.015) }' ||
+			why="$why; the summed average is not local + remote" ;;
+	esac
+	if [ -z "$why" ]; then
+		pass=$((pass + 1)); echo "ok   $name"
+	else
+		fails=$((fails + 1)); echo "FAIL $name (${why#; })"; tail -40 "$OUT"
+	fi
+}
+# -u 20: ACKs may wait 4 s. Both directions at once double each engine's
+# work; a sanitizer build on a busy machine can be slower than perftest's
+# 67 ms default, and a lossless link needs no quicker retransmission.
+for t in write_bw read_bw send_bw atomic_bw; do
+	duplex "$t -b --check" "" "$t" --memlink-selftest -b -n 300 -u 20 --check --timeout 20
+done
+duplex "write_bw -b --report-both" " " write_bw --memlink-selftest -b -n 200 -s 4096 -u 20 --report-both --timeout 20
+duplex "send_bw -b --report-both --report_gbits" " " send_bw --memlink-selftest --bidirectional \
+	-n 200 -s 4096 -u 20 --report-both --report_gbits --check --timeout 20
+duplex "atomic_bw -b --report-both" "" atomic_bw --memlink-selftest -b -n 200 -u 20 --report-both --timeout 20
+duplex "read_bw -b -a" "" read_bw --memlink-selftest -b -a -n 5 -u 20 --check --timeout 30
+duplex "send_bw -b -a -q 2" "" send_bw --memlink-selftest -b -a -n 5 -q 2 -u 20 --check --timeout 30
+# without -b, --report-both changes nothing; --report_gbits the header
+pat='BW peak\[Gb/sec\]    BW average\[Gb/sec\]   MsgRate\[Mpps\]'
+check "write_bw --report_gbits" "$PERF" write_bw --memlink-selftest -n 100 --report_gbits --report-both --timeout 20
+if grep -q 'results' "$OUT"; then fails=$((fails + 1)); echo "FAIL --report-both without -b printed tables"; fi
+# with -D, send_bw -b prints what each side counted, no exchange
+pat='^ 4096 +[0-9]+ +0\.00 +[0-9.]+'
+check "send_bw -b -D" "$PERF" send_bw --memlink-selftest -b -D 2 -s 4096 -u 20 --timeout 20
+
 pat='^tx_pkts [1-9][0-9]*$'
 check "write_bw --counters" "$PERF" write_bw --memlink-selftest -n 20 --counters --timeout 20
 pat='^acks_tx [1-9][0-9]*$'
@@ -61,6 +135,10 @@ pat="unknown or unsupported option '-R'"
 check "rdma_cm refused" "$PERF" write_bw -R --memlink-selftest
 pat='--netdev'
 check "no interface" "$PERF" read_bw 10.0.0.1
+pat='Bidirectional is only available in BW test'
+for t in write_lat read_lat send_lat; do
+	check "$t -b refused" "$PERF" "$t" -b --memlink-selftest
+done
 pat="bad MTU '1000'"
 check "pingpong MTU" "$PP" -m 1000 --memlink-selftest
 want=1

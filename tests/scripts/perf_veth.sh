@@ -2,7 +2,8 @@
 # roce-perf client against roce-perf server, every test, over a veth pair
 # between two network namespaces made here (the AF_PACKET link, ARP, the
 # TCP exchange on port 18515), with --check: exit codes, perftest's result
-# table and the content check's verdict on both sides. Also -q, -a, -D.
+# table and the content check's verdict on both sides. Also -q, -a, -D, and
+# -b (with --report-both, --report_gbits) on the bandwidth tests.
 # Then the same checks with the AF_XDP port (--link xdp) on one side and
 # on both (skipped, saying why, where AF_XDP is unavailable), and the
 # --link errors: an MTU too big for AF_XDP, no rights, a bad value.
@@ -51,6 +52,22 @@ run() {
 	case " $* " in *" --check "*)
 		cat "$TMP/cli" "$TMP/srv" | grep -q 'content check: passed' || ok=0 ;;
 	esac
+	# -b: both sides sent (banner, the check on both) and print the same
+	# sum of both directions
+	case " $* " in *" -b "*)
+		for f in cli srv; do
+			grep -q 'Bidirectional BW Test$' "$TMP/$f" || ok=0
+			case " $* " in *" --check "*) grep -q 'content check: passed' "$TMP/$f" || ok=0 ;; esac
+		done
+		[ "$(sed '/Local results/,$d' "$TMP/cli" | grep -E '^ [0-9]+ +[0-9]+ ')" = \
+		  "$(sed '/Local results/,$d' "$TMP/srv" | grep -E '^ [0-9]+ +[0-9]+ ')" ] || ok=0 ;;
+	esac
+	case " $* " in *" --report-both "*)
+		for f in cli srv; do grep -q '^ Remote results' "$TMP/$f" || ok=0; done ;;
+	esac
+	case " $* " in *" --report_gbits "*)
+		for f in cli srv; do grep -q 'BW average\[Gb/sec\]' "$TMP/$f" || ok=0; done ;;
+	esac
 	if [ $ok = 1 ]; then
 		pass=$((pass + 1)); echo "ok   $name"
 	else
@@ -69,6 +86,13 @@ run send_lat -a -n 5 --check
 run write_bw -D 2 -s 4096 --check
 run atomic_bw -A CMP_AND_SWAP -n 100 --check
 run write_lat -s 4096 -n 100 -m 1024 --check
+# -b: both directions at once; -u 20 (ACKs may wait 4 s) as a sanitizer
+# build on a busy machine may be slower than the default 67 ms
+for t in write_bw read_bw send_bw atomic_bw; do
+	run "$t" -b -n 200 -u 20 --check
+done
+run send_bw -b -s 65536 -n 100 -q 2 -u 20 --check --report-both --report_gbits
+run write_bw -b -a -n 5 -u 20 --check
 
 # A server that never comes: the client gives up within its timeout.
 start=$(date +%s)

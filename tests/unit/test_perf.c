@@ -78,13 +78,13 @@ static void test_bw_compute(void **state)
 		post[i] = 1000000ull * (uint64_t)i;
 	done[4] = 5000000;
 	done[9] = 10000000;
-	perf_bw_compute(1048576, 10, post, done, 5, true, &r);
+	perf_bw_compute(1048576, 10, post, done, 5, true, PERF_MBS, &r);
 	assert_true(r.bw_avg > 999.9 && r.bw_avg < 1000.1);
 	assert_true(r.bw_peak > 999.9 && r.bw_peak < 1000.1);
 	assert_true(r.msg_rate > 0.000999 && r.msg_rate < 0.001001);
 	/* without the peak, only the first post and done[0] count */
 	done[0] = 20000000;
-	perf_bw_compute(1048576, 10, post, done, 5, false, &r);
+	perf_bw_compute(1048576, 10, post, done, 5, false, PERF_MBS, &r);
 	assert_true(r.bw_avg > 499.9 && r.bw_avg < 500.1);
 	assert_true(r.bw_peak == 0);
 }

@@ -252,3 +252,76 @@ check_mmap() {
 		fi
 	fi
 }
+
+# request_opcodes TOOL: the RC opcodes (IBA 9.2, table 38) of TOOL's
+# requests: SEND 0-5, RDMA WRITE 6-11, RDMA READ request 12, CmpSwap 19,
+# FetchAdd 20
+request_opcodes() {
+	case "$1" in
+	send_bw) echo "0 1 2 3 4 5" ;;
+	write_bw) echo "6 7 8 9 10 11" ;;
+	read_bw) echo "12" ;;
+	atomic_bw) echo "19 20" ;;
+	esac
+}
+
+# check_requests PCAP WHO TOOL: with -b both sides are requesters, so the
+# frames of WHO in PCAP must include TOOL's requests
+check_requests() {
+	local pcap=$1 who=$2 tool=$3 n
+	n=$(roce_tsv "$pcap" | awk -F'\t' -v ops=" $(request_opcodes "$tool") " \
+		'index(ops, " " $2 " ") { n++ } END { print n + 0 }')
+	if [ "$n" -gt 0 ]; then
+		note "$who: $n $tool requests (-b: both sides send)"
+	else
+		fail "$who sent no $tool request: with -b both sides must"
+	fi
+}
+
+# bw_sum LOG: the result lines of LOG's bandwidth table (the ones before
+# --report-both's tables)
+bw_sum() { sed '/Local results/,$d' "$1" 2>/dev/null | grep -E '^ [0-9]+ +[0-9]+ +[0-9.]+ '; }
+# bw_table LOG TITLE: the first result line after the line " TITLE"
+bw_table() {
+	awk -v t=" $2" 'index($0, t) == 1 { f = 1 } f && /^ [0-9]+ +[0-9]+ / { print; exit }' "$1" 2>/dev/null
+}
+
+# check_bw_reports OURS_LOG RXE_LOG EXTRA: what the two sides print for
+# -b, --report-both and --report_gbits. With -b each side prints the sum of
+# its own report and the one it received (print_full_bw_report), so both
+# print the same line; --report-both adds each side's own table as "Local"
+# and the other's as "Remote"; --report_gbits heads the table in Gb/sec.
+check_bw_reports() {
+	local ours=$1 rxe=$2 extra=" $3 " log w
+	case "$extra" in
+	*" -b "*|*" --bidirectional "*)
+		for w in ours rxe; do
+			log=$ours; [ $w = rxe ] && log=$rxe
+			grep -q 'Bidirectional BW Test$' "$log" || fail "$w: no 'Bidirectional BW Test' banner"
+		done
+		if [ -n "$(bw_sum "$ours")" ] && [ "$(bw_sum "$ours")" = "$(bw_sum "$rxe")" ]; then
+			note "both sides print the sum: $(bw_sum "$ours" | head -n1 | tr -s ' \t' ' ')"
+		else
+			fail "the two sides' summed lines differ: ours [$(bw_sum "$ours" | head -n1)], rxe [$(bw_sum "$rxe" | head -n1)]"
+		fi ;;
+	esac
+	case "$extra" in
+	*" --report-both "*)
+		for w in ours rxe; do
+			log=$ours; [ $w = rxe ] && log=$rxe
+			grep -qE '^ (Local|Remote) results:' "$log" || fail "$w: no Local/Remote results tables"
+		done
+		[ -n "$(bw_table "$ours" 'Local results')" ] &&
+			[ "$(bw_table "$ours" 'Local results')" = "$(bw_table "$rxe" 'Remote results')" ] &&
+			[ "$(bw_table "$ours" 'Remote results')" = "$(bw_table "$rxe" 'Local results')" ] ||
+			fail "our Local/Remote results are not rxe's Remote/Local ones" ;;
+	esac
+	case "$extra" in
+	*" --report_gbits "*)
+		for w in ours rxe; do
+			log=$ours; [ $w = rxe ] && log=$rxe
+			grep -qF 'BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]' "$log" ||
+				fail "$w: no Gb/sec table header"
+		done ;;
+	esac
+}

@@ -84,9 +84,17 @@ run_ours() { # id tool role mtu size iters loss extra
 
 	pcap_select "$RUN_DIR/wire.pcap" "$RUN_DIR/ours.pcap" "ether src $NET_US_MAC and udp dst port 4791"
 	local sends=0
-	sends_data "$perf_tool" "$role" && sends=1
+	sends_data "$perf_tool" "$role" "$extra" && sends=1
 	check_wire "$RUN_DIR/ours.pcap" ours "$mtu" "$size" "$sends"
 	note "ours on the wire: $(pcap_stats "$RUN_DIR/ours.pcap")"
+	if is_bidir "$extra"; then
+		pcap_select "$RUN_DIR/wire.pcap" "$RUN_DIR/rxe.pcap" "ether dst $NET_US_MAC and udp dst port 4791"
+		check_requests "$RUN_DIR/ours.pcap" ours "$perf_tool"
+		check_requests "$RUN_DIR/rxe.pcap" rxe "$perf_tool"
+	fi
+	case "$perf_tool" in
+	*_bw) check_bw_reports "$RUN_DIR/ours.log" "$RUN_DIR/rxe.log" "$(extra_for rxe "$extra")" ;;
+	esac
 	if [ "$loss" != 0 ]; then
 		pcap_select "$RUN_DIR/ours-port.pcap" "$RUN_DIR/to-ours.pcap" "ether dst $NET_US_MAC and udp dst port 4791"
 		note "rxe to ours, as received: $(pcap_stats "$RUN_DIR/to-ours.pcap")"

@@ -54,6 +54,14 @@ mmap_prepare() {
 	rm -f "$1" && truncate -s "$MMAP_FILE_SIZE" "$1"
 }
 
+# is_bidir EXTRA: do both sides send (perftest's -b, given to both)?
+is_bidir() {
+	case " $(extra_for rxe "$1") " in
+	*" -b "*|*" --bidirectional "*) return 0 ;;
+	esac
+	return 1
+}
+
 # rxe_cmd TOOL SIZE ITERS MTU EXTRA [SERVER_IP]: the guest's command line
 # ($RNI_RXE and $RNI_GID expand in the guest: the RoCE v2 IPv4 GID index)
 rxe_cmd() {
@@ -101,9 +109,14 @@ ours_counter_flags() {
 	esac
 }
 
-# sends_data TOOL ROLE: does that side send payload-carrying packets?
-# (for the path-MTU check: those packets must be MTU-sized)
+# sends_data TOOL ROLE [EXTRA]: does that side send payload-carrying
+# packets? (for the path-MTU check: those packets must be MTU-sized) With
+# -b in EXTRA every side of a bandwidth test does.
 sends_data() {
+	case " ${3:-} " in
+	*" -b "*|*" --bidirectional "*)
+		case "$1" in write_bw|read_bw|send_bw) return 0 ;; esac ;;
+	esac
 	case "$1:$2" in
 	rc_pingpong:*|write_lat:*|send_lat:*) return 0 ;;
 	write_bw:client|send_bw:client|read_bw:server|read_lat:server) return 0 ;;
