@@ -126,16 +126,6 @@ int perf_bw_bi(struct perf_run *r, struct perf_bw_result *res)
 			return ROCE_E_TIMEOUT;
 	}
 	r->posted = b.scnt[0];
-	if (o->duration_mode) {
-		perf_bw_compute(r->size, r->iters_done, &r->t_begin, &r->t_end, 1, false,
-				o->report_fmt, res);
-		return ROCE_OK;
-	}
-	if (o->no_peak) {
-		r->t_post[0] = start;
-		r->t_done[0] = perf_now_ns();
-	}
-	perf_bw_compute(r->size, total, r->t_post, r->t_done, o->cq_mod, !o->no_peak,
-			o->report_fmt, res);
+	perf_bw_result_of(r, total, start, res);
 	return ROCE_OK;
 }

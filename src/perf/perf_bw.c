@@ -160,10 +160,19 @@ int perf_bw_client(struct perf_run *r, struct perf_bw_result *res)
 			return ROCE_E_TIMEOUT;
 	}
 	r->posted = scnt[0];
-	if (dm) {
+	perf_bw_result_of(r, total, start, res);
+	return ROCE_OK;
+}
+
+void perf_bw_result_of(struct perf_run *r, uint64_t total, uint64_t start,
+		       struct perf_bw_result *res)
+{
+	const struct perf_opts *o = r->o;
+
+	if (o->duration_mode) {
 		perf_bw_compute(r->size, r->iters_done, &r->t_begin, &r->t_end, 1, false,
 				o->report_fmt, res);
-		return ROCE_OK;
+		return;
 	}
 	if (o->no_peak) {
 		r->t_post[0] = start;
@@ -171,7 +180,6 @@ int perf_bw_client(struct perf_run *r, struct perf_bw_result *res)
 	}
 	perf_bw_compute(r->size, total, r->t_post, r->t_done, o->cq_mod, !o->no_peak,
 			o->report_fmt, res);
-	return ROCE_OK;
 }
 
 /* ctx_set_recv_wqes(): rx_depth receives per QP, slot after slot. */

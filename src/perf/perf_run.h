@@ -84,6 +84,10 @@ uint8_t *perf_recv_region(struct perf_run *r, unsigned qp);  /* its receives' */
 /* perf_bw.c: one size. The client side of write/read/atomic/send, the
  * server side of send. ROCE_OK or a failure in r->msg. */
 int perf_bw_client(struct perf_run *r, struct perf_bw_result *res);
+/* The run's result (print_report_bw): from the -D window, else from the
+ * post and completion times of total messages (start: the first post). */
+void perf_bw_result_of(struct perf_run *r, uint64_t total, uint64_t start,
+		       struct perf_bw_result *res);
 int perf_bw_server(struct perf_run *r, struct perf_bw_result *res);
 /* -b on send_bw (run_iter_bi): both sides post receives and send; the
  * server starts sending at the client's first message. perf_bi.c. */
