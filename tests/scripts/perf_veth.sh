@@ -15,16 +15,8 @@ B=${1:?build dir}
 PERF=$B/tools/roce-perf
 NA=rperf-a-$$ NB=rperf-b-$$
 fails=0 pass=0
-pids=()
 SRV=() CLI=()           # extra arguments of the server's, the client's side
-
-cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	netns_del "$NA" "$NB"
-	rm -rf "$TMP"
-}
-TMP=$(mktemp -d)
-trap cleanup EXIT
+netns_script_init "$NA" "$NB"
 
 if [ "$(id -u)" != 0 ] || ! command -v ip >/dev/null; then
 	echo "perf_veth: SKIP (needs root and network namespaces)"

@@ -13,16 +13,8 @@ B=${1:?build dir}
 PP=$B/tools/roce-pingpong
 NA=rpp-a-$$ NB=rpp-b-$$
 fails=0 pass=0
-pids=()
 SRV=() CLI=()           # extra arguments of the server's, the client's side
-
-cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	netns_del "$NA" "$NB"
-	rm -rf "$TMP"
-}
-TMP=$(mktemp -d)
-trap cleanup EXIT
+netns_script_init "$NA" "$NB"
 
 if [ "$(id -u)" != 0 ] || ! command -v ip >/dev/null; then
 	echo "pingpong_veth: SKIP (needs root and network namespaces)"

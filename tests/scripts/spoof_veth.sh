@@ -17,15 +17,7 @@ S=${2:?source dir}
 PERF=$B/tools/roce-perf
 NA=rspoof-a-$$ NB=rspoof-b-$$
 fails=0
-pids=()
-
-cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	netns_del "$NA" "$NB"
-	rm -rf "$TMP"
-}
-TMP=$(mktemp -d)
-trap cleanup EXIT
+netns_script_init "$NA" "$NB"
 
 if [ "$(id -u)" != 0 ] || ! command -v ip >/dev/null || ! command -v python3 >/dev/null; then
 	echo "spoof_veth: SKIP (needs root, network namespaces and python3)"

@@ -37,3 +37,20 @@ netns_del() {
 	done
 	return $rc
 }
+
+# netns_script_init NS...: the frame of a script test that makes the
+# namespaces NS: a scratch directory $TMP, a list $pids of background
+# processes, and at exit those processes killed (by PID), the namespaces
+# removed and $TMP deleted
+netns_script_init() {
+	NETNS_OWNED=("$@")
+	pids=()
+	TMP=$(mktemp -d)
+	trap netns_script_cleanup EXIT
+}
+netns_script_cleanup() {
+	local p
+	for p in ${pids[@]+"${pids[@]}"}; do kill "$p" 2>/dev/null; done
+	netns_del "${NETNS_OWNED[@]}"
+	rm -rf "$TMP"
+}
