@@ -461,7 +461,7 @@ struct eng_fig { double gbps, rate; };
 static void eng_measure(struct roce_port *pa, struct roce_port *pb, double secs,
 			uint64_t seed, struct eng_fig *f)
 {
-	struct bench_pair p = { 0 };    /* no in-memory link to destroy */
+	struct pair p;
 	struct traffic_result r;
 
 	pair_open_ports(&p, pa, pb, ROCE_MTU_1024, 1);
@@ -469,7 +469,7 @@ static void eng_measure(struct roce_port *pa, struct roce_port *pb, double secs,
 	f->gbps = r.gbps;
 	traffic_bw(&p, ROCE_WR_RDMA_WRITE, 64, secs, seed + 1, &r);
 	f->rate = r.msgs_per_s;
-	pair_close(&p);
+	pair_teardown(&p);
 }
 
 static int eng_xdp(double secs, struct eng_fig *f, const char **mode, char *why,

@@ -27,7 +27,7 @@ bool engine_is_key(enum roce_wr_opcode op, uint32_t size, unsigned mtu,
 		(size == 64 && op == ROCE_WR_RDMA_WRITE));
 }
 
-static void cell(const struct bench_cfg *cfg, struct bench_pair *p,
+static void cell(const struct bench_cfg *cfg, struct pair *p,
 		 enum roce_wr_opcode op, uint32_t size, unsigned mtu,
 		 unsigned cores, uint64_t seed)
 {
@@ -47,7 +47,7 @@ void engine_matrix(const struct bench_cfg *cfg, const struct engine_plan *pl)
 
 	for (unsigned m = 0; m < pl->n_mtus; m++) {
 		for (unsigned q = 0; q < pl->n_qps; q++) {
-			struct bench_pair p;
+			struct pair p;
 
 			pair_open_memlink(&p, mtu_enum(pl->mtus[m]), pl->qps[q]);
 			for (unsigned c = 0; c < pl->n_cores; c++) {
@@ -63,7 +63,7 @@ void engine_matrix(const struct bench_cfg *cfg, const struct engine_plan *pl)
 						     pl->mtus[m], cores, seed++ * 101);
 				bench_pin(-1);
 			}
-			pair_close(&p);
+			pair_teardown(&p);
 		}
 	}
 }
@@ -71,7 +71,7 @@ void engine_matrix(const struct bench_cfg *cfg, const struct engine_plan *pl)
 void engine_latency(const struct bench_cfg *cfg, unsigned only_cores)
 {
 	uint64_t *t = malloc(LAT_MAX_SAMPLES * sizeof(*t));
-	struct bench_pair p;
+	struct pair p;
 
 	if (!t)
 		bench_die("out of memory");
@@ -112,7 +112,7 @@ void engine_latency(const struct bench_cfg *cfg, unsigned only_cores)
 		snprintf(r99->unit, sizeof(r99->unit), "us");
 		snprintf(r50->note, sizeof(r50->note), "%zu round trips", total);
 	}
-	pair_close(&p);
+	pair_teardown(&p);
 	free(t);
 }
 
@@ -131,7 +131,7 @@ static struct bench_row *ratio_row(const char *name, const char *op, unsigned co
 
 void engine_ratios(const struct bench_cfg *cfg)
 {
-	struct bench_pair p;
+	struct pair p;
 
 	pair_open_memlink(&p, ROCE_MTU_4096, 1);
 	for (unsigned cores = 1; cores <= 2; cores++) {
@@ -160,5 +160,5 @@ void engine_ratios(const struct bench_cfg *cfg)
 		bench_pin(-1);
 		bound_free(b);
 	}
-	pair_close(&p);
+	pair_teardown(&p);
 }

@@ -16,7 +16,7 @@
 #define LAT_STALL_NS (10ull * 1000000000u)
 
 struct run {
-	struct bench_pair *p;
+	struct pair *p;
 	enum roce_wr_opcode op;
 	uint32_t size, slots;
 	unsigned depth, sig;
@@ -51,14 +51,14 @@ static uint64_t va(const uint8_t *p)
  * outlives the run (a later run's larger messages would not fit it). */
 static void post_recv(struct run *r, unsigned q, uint64_t seq)
 {
-	struct bench_side *b = &r->p->b;
+	struct pair_side *b = &r->p->b;
 	struct roce_sge sge = {
 		va(side_win(b, WIN_RCV) + (size_t)(seq % r->slots) * r->size),
 		r->size, b->mr->lkey
 	};
 	struct roce_recv_wr wr = { .wr_id = (uint64_t)q << 48 | (seq + 1),
 				   .sg_list = &sge, .num_sge = 1 }, *bad;
-	int rc = roce_post_recv(b->qp[q], &wr, &bad);
+	int rc = roce_post_recv(b->qps[q], &wr, &bad);
 
 	if (rc != ROCE_OK)
 		bench_die("post_recv: %s", roce_status_str(rc));
@@ -69,7 +69,7 @@ static void post_recv(struct run *r, unsigned q, uint64_t seq)
  * signaled WR, so every posted WR is eventually reported. */
 static void post_some(struct run *r, unsigned q, bool closing)
 {
-	struct bench_side *a = &r->p->a, *b = &r->p->b;
+	struct pair_side *a = &r->p->a, *b = &r->p->b;
 	const bool read = r->op == ROCE_WR_RDMA_READ;
 
 	while (r->posted[q] - r->done[q] < r->depth &&
@@ -93,7 +93,7 @@ static void post_some(struct run *r, unsigned q, bool closing)
 			wr.wr.rdma.remote_addr = va(side_win(b, read ? WIN_SRC : WIN_DST) + off);
 			wr.wr.rdma.rkey = b->mr->rkey;
 		}
-		rc = roce_post_send(a->qp[q], &wr, &bad);
+		rc = roce_post_send(a->qps[q], &wr, &bad);
 		if (rc == ROCE_E_FULL)
 			return;
 		if (rc != ROCE_OK)
@@ -167,7 +167,7 @@ static bool drained(const struct run *r)
 /* Every slot a message landed in holds its source's bytes. */
 static void check_data(const struct run *r)
 {
-	const struct bench_side *a = &r->p->a, *b = &r->p->b;
+	const struct pair_side *a = &r->p->a, *b = &r->p->b;
 	const uint8_t *src, *dst;
 	uint64_t most = 0;
 
@@ -204,7 +204,7 @@ static void check_data(const struct run *r)
 	}
 }
 
-static void prepare(struct bench_pair *p, uint32_t size, uint64_t seed)
+static void prepare(struct pair *p, uint32_t size, uint64_t seed)
 {
 	bench_fill(side_win(&p->a, WIN_SRC), BENCH_BUF_WIN, seed);
 	bench_fill(side_win(&p->b, WIN_SRC), BENCH_BUF_WIN, seed + 1);
@@ -214,7 +214,7 @@ static void prepare(struct bench_pair *p, uint32_t size, uint64_t seed)
 	(void)size;
 }
 
-void traffic_bw(struct bench_pair *p, enum roce_wr_opcode op, uint32_t size,
+void traffic_bw(struct pair *p, enum roce_wr_opcode op, uint32_t size,
 		double secs, uint64_t seed, struct traffic_result *res)
 {
 	struct run r;
@@ -284,7 +284,7 @@ void traffic_bw(struct bench_pair *p, enum roce_wr_opcode op, uint32_t size,
 }
 
 struct cell {
-	struct bench_pair *p;
+	struct pair *p;
 	enum roce_wr_opcode op;
 	uint32_t size;
 	uint64_t seed;
@@ -317,7 +317,7 @@ static double cell_once(void *arg, double secs)
 	return res.gbps;
 }
 
-void traffic_row(struct bench_pair *p, enum roce_wr_opcode op, uint32_t size,
+void traffic_row(struct pair *p, enum roce_wr_opcode op, uint32_t size,
 		 unsigned reps, double secs, uint64_t seed, struct bench_row *r)
 {
 	struct cell c = { .p = p, .op = op, .size = size, .seed = seed };
@@ -357,9 +357,9 @@ double traffic_fn(void *arg, double secs)
 	return f->rate ? res.msgs_per_s : res.gbps;
 }
 
-size_t traffic_lat(struct bench_pair *p, double secs, uint64_t *samples, size_t max)
+size_t traffic_lat(struct pair *p, double secs, uint64_t *samples, size_t max)
 {
-	struct bench_side *a = &p->a, *b = &p->b;
+	struct pair_side *a = &p->a, *b = &p->b;
 	struct roce_sge sge = { va(side_win(a, WIN_SRC)), 8, a->mr->lkey };
 	struct roce_send_wr wr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1,
 				   .opcode = ROCE_WR_RDMA_WRITE,
@@ -373,7 +373,7 @@ size_t traffic_lat(struct bench_pair *p, double secs, uint64_t *samples, size_t 
 	for (unsigned i = 0; n < max; i++) {
 		struct roce_wc wc;
 		uint64_t t0 = bench_now_ns(), t;
-		int rc = roce_post_send(a->qp[0], &wr, &bad), got;
+		int rc = roce_post_send(a->qp, &wr, &bad), got;
 		unsigned spins = 0;
 
 		if (rc != ROCE_OK)

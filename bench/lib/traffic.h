@@ -40,13 +40,13 @@ unsigned traffic_depth(uint32_t size);
 
 /* One measured run of about secs (plus warm-up and drain). seed makes
  * this run's bytes differ from the last one's. */
-void traffic_bw(struct bench_pair *p, enum roce_wr_opcode op, uint32_t size,
+void traffic_bw(struct pair *p, enum roce_wr_opcode op, uint32_t size,
 		double secs, uint64_t seed, struct traffic_result *res);
 
 struct bench_row;
 /* reps runs of traffic_bw into row (op, size, unit, figures, load, and a
  * note with frames per message and what went wrong). */
-void traffic_row(struct bench_pair *p, enum roce_wr_opcode op, uint32_t size,
+void traffic_row(struct pair *p, enum roce_wr_opcode op, uint32_t size,
 		 unsigned reps, double secs, uint64_t seed, struct bench_row *row);
 
 /*
@@ -56,7 +56,7 @@ void traffic_row(struct bench_pair *p, enum roce_wr_opcode op, uint32_t size,
  * rate set.
  */
 struct traffic_fn {
-	struct bench_pair *p;
+	struct pair *p;
 	enum roce_wr_opcode op;
 	uint32_t size;
 	uint64_t seed;
@@ -66,15 +66,15 @@ struct traffic_fn {
 double traffic_fn(void *arg, double secs);
 
 /* The cores a pair's run occupies: 1, or 2 with B on its own thread. */
-static inline unsigned traffic_cores(const struct bench_pair *p)
+static inline unsigned traffic_cores(const struct pair *p)
 {
-	return p->b_cpu >= 0 ? 2 : 1;
+	return p->b.thread ? 2 : 1;
 }
 
 /* Round trips of a signaled 8-byte WRITE on QP 0: post, drive the
  * engines, spin on the CQ. Up to max samples within about secs after a
  * warm-up; returns how many (ns each, unsorted). */
-size_t traffic_lat(struct bench_pair *p, double secs, uint64_t *samples, size_t max);
+size_t traffic_lat(struct pair *p, double secs, uint64_t *samples, size_t max);
 
 const char *traffic_op_name(enum roce_wr_opcode op);
 

@@ -187,7 +187,7 @@ static double raw_cap_once(void *arg, double secs)
 /* Engine and raw path side by side, repeat by repeat: WRITE 64 KB goodput
  * against the payload the raw path-MTU frame rate carries, and the 64 B
  * WRITE message rate against the raw rate of its frames. */
-static void ratios(const struct bench_cfg *cfg, struct bench_pair *p,
+static void ratios(const struct bench_cfg *cfg, struct pair *p,
 		   struct roce_afpacket *a, struct roce_afpacket *b)
 {
 	const uint32_t mtu = roce_mtu_bytes(roce_afpacket_path_mtu(a));
@@ -230,7 +230,7 @@ static void engines(const struct bench_cfg *cfg, struct roce_afpacket *a,
 		    struct roce_afpacket *b)
 {
 	static const uint32_t sizes[] = { 65536, 64 };
-	struct bench_pair p;
+	struct pair p;
 	enum roce_mtu mtu = roce_afpacket_path_mtu(a);
 
 	memset(&p, 0, sizeof(p));
@@ -248,7 +248,7 @@ static void engines(const struct bench_cfg *cfg, struct roce_afpacket *a,
 	}
 	bench_pin(-1);
 	ratios(cfg, &p, a, b);
-	pair_close(&p);
+	pair_teardown(&p);
 }
 
 bool veth_run(const struct bench_cfg *cfg, const struct veth_where *w,

@@ -18,7 +18,7 @@
 static struct h_pair g;
 static struct roce_afpacket *g_afp[2];  /* A's port, B's */
 
-static void port_open(int i, struct h_side *s, const char *ns, const char *ifname,
+static void port_open(int i, const char *ns, const char *ifname,
 		      enum roce_afpacket_mode mode, uint32_t ip, uint32_t peer,
 		      double loss, uint64_t seed)
 {
@@ -34,8 +34,7 @@ static void port_open(int i, struct h_side *s, const char *ns, const char *ifnam
 	CHECK(roce_afpacket_open(&c, &g_afp[i], err, sizeof(err)) == ROCE_OK,
 	      "%s", err);
 	/* the peer's kernel answers ARP for its address */
-	CHECK_OK(roce_afpacket_resolve(g_afp[i], peer, 3000, s->peer_mac));
-	h_side_open(s, roce_afpacket_port(g_afp[i]), ip);
+	CHECK_OK(roce_afpacket_resolve(g_afp[i], peer, 3000, g.peer_mac[i]));
 }
 
 static void dump(void)
@@ -49,7 +48,7 @@ static void dump(void)
 			(unsigned long long)st.rx_frames,
 			(unsigned long long)st.tx_fault_drops,
 			(unsigned long long)st.rx_kernel_drops);
-		h_dump_counters(i ? &g.b : &g.a);
+		h_dump_counters(i ? &g.p.b : &g.p.a);
 	}
 }
 
@@ -69,15 +68,15 @@ int main(int argc, char **argv)
 	g.threads = argc == 8 && !strcmp(argv[7], "1");
 	g.dump = dump;
 	h_watchdog(240);
-	port_open(0, &g.a, argv[1], argv[2], mode, IP_A, IP_B, loss, 1);
-	port_open(1, &g.b, argv[3], argv[4], mode, IP_B, IP_A, loss, 2);
+	port_open(0, argv[1], argv[2], mode, IP_A, IP_B, loss, 1);
+	port_open(1, argv[3], argv[4], mode, IP_B, IP_A, loss, 2);
 	mtu = roce_afpacket_path_mtu(g_afp[0]);
 	CHECK(mtu == ROCE_MTU_1024, "path MTU");
-	h_side_connect(&g, &g.a, &g.b, IP_B, mtu, 0x100, 0x200);
-	h_side_connect(&g, &g.b, &g.a, IP_A, mtu, 0x200, 0x100);
+	h_pair_open(&g, roce_afpacket_port(g_afp[0]), IP_A, roce_afpacket_port(g_afp[1]),
+		    IP_B, mtu);
 	if (g.threads) {
-		CHECK_OK(roce_engine_start(g.a.ctx, -1));
-		CHECK_OK(roce_engine_start(g.b.ctx, -1));
+		CHECK_OK(pair_start(&g.p.a, -1));
+		CHECK_OK(pair_start(&g.p.b, -1));
 	}
 	rounds = loss > 0 ? 8 : 3;
 	for (unsigned k = 0; k < rounds; k++)
@@ -86,28 +85,25 @@ int main(int argc, char **argv)
 	 * the threads nap rather than sleep */
 	if (g.threads && !loss && mode != ROCE_AFP_RING_V3)
 		h_round_after_sleep(&g, rounds, 1000);
-	if (g.threads) {
-		roce_engine_stop(g.a.ctx);
-		roce_engine_stop(g.b.ctx);
-	}
+	pair_stop(&g.p.a);
+	pair_stop(&g.p.b);
 	roce_afpacket_get_stats(g_afp[0], &sa);
 	roce_afpacket_get_stats(g_afp[1], &sb);
 	CHECK(sa.tx_frames > 0 && sb.rx_frames > 0, "frames moved");
 	CHECK(sa.tx_too_big == 0 && sb.tx_too_big == 0, "path MTU frames fit");
 	if (loss > 0) {
 		CHECK(sa.tx_fault_drops + sb.tx_fault_drops > 0, "no frame was lost");
-		CHECK(h_cnt(&g.a, ROCE_CNT_RETRANSMISSIONS) +
-		      h_cnt(&g.b, ROCE_CNT_RETRANSMISSIONS) > 0, "no retransmission");
+		CHECK(pair_cnt(&g.p.a, ROCE_CNT_RETRANSMISSIONS) +
+		      pair_cnt(&g.p.b, ROCE_CNT_RETRANSMISSIONS) > 0, "no retransmission");
 	}
 	printf("afp_engines %s loss %.2f%s: pass (A: tx %llu lost %llu, "
 	       "retransmissions %llu, timeouts %llu)\n", argv[5], loss,
 	       g.threads ? " threads" : "", (unsigned long long)sa.tx_frames,
 	       (unsigned long long)sa.tx_fault_drops,
-	       (unsigned long long)h_cnt(&g.a, ROCE_CNT_RETRANSMISSIONS),
-	       (unsigned long long)h_cnt(&g.a, ROCE_CNT_TIMEOUTS));
-	for (int i = 0; i < 2; i++) {
-		h_side_close(i ? &g.b : &g.a);
+	       (unsigned long long)pair_cnt(&g.p.a, ROCE_CNT_RETRANSMISSIONS),
+	       (unsigned long long)pair_cnt(&g.p.a, ROCE_CNT_TIMEOUTS));
+	pair_teardown(&g.p);
+	for (int i = 0; i < 2; i++)
 		roce_afpacket_close(g_afp[i]);
-	}
 	return 0;
 }

@@ -45,11 +45,11 @@ static struct roce_afxdp *port_open(const char *ns, const char *ifname,
 
 /* One side asks by ARP, both ports are polled (the other answers) until
  * the reply has been learned. */
-static void resolve(int me, struct h_side *s, uint32_t ip)
+static void resolve(int me, uint32_t ip)
 {
 	uint64_t end = h_now_ms() + 3000, next = 0;
 
-	while (!roce_afxdp_neigh(g_afx[me], ip, s->peer_mac)) {
+	while (!roce_afxdp_neigh(g_afx[me], ip, g.peer_mac[me])) {
 		CHECK(h_now_ms() < end, "no ARP reply for %08x", ip);
 		if (h_now_ms() >= next) {
 			CHECK_OK(roce_afxdp_arp_request(g_afx[me], ip));
@@ -58,7 +58,7 @@ static void resolve(int me, struct h_side *s, uint32_t ip)
 		h_rx(roce_afxdp_port(g_afx[!me]), 1, 1, NULL, NULL);
 		h_rx(roce_afxdp_port(g_afx[me]), 1, 1, NULL, NULL);
 	}
-	CHECK(!memcmp(s->peer_mac, roce_afxdp_port(g_afx[!me])->mac, 6),
+	CHECK(!memcmp(g.peer_mac[me], roce_afxdp_port(g_afx[!me])->mac, 6),
 	      "ARP gave another MAC");
 }
 
@@ -109,7 +109,7 @@ static void dump(void)
 			(unsigned long long)st.rx_frames,
 			(unsigned long long)st.rx_dropped,
 			(unsigned long long)st.rx_kernel_drops);
-		h_dump_counters(i ? &g.b : &g.a);
+		h_dump_counters(i ? &g.p.b : &g.p.a);
 	}
 }
 
@@ -159,26 +159,22 @@ int main(int argc, char **argv)
 	g_afx[1] = port_open(argv[3], argv[4], mode, IP_B, 2);
 	mtu = roce_afxdp_path_mtu(g_afx[0]);
 	CHECK(mtu == ROCE_MTU_1024, "path MTU %d", (int)mtu);
-	resolve(0, &g.a, IP_B);
-	resolve(1, &g.b, IP_A);
+	resolve(0, IP_B);
+	resolve(1, IP_A);
 	if (!g_loss)
 		drop_check();   /* its own frames must all arrive */
-	h_side_open(&g.a, roce_afxdp_port(g_afx[0]), IP_A);
-	h_side_open(&g.b, roce_afxdp_port(g_afx[1]), IP_B);
-	h_side_connect(&g, &g.a, &g.b, IP_B, mtu, 0x100, 0x200);
-	h_side_connect(&g, &g.b, &g.a, IP_A, mtu, 0x200, 0x100);
+	h_pair_open(&g, roce_afxdp_port(g_afx[0]), IP_A, roce_afxdp_port(g_afx[1]), IP_B,
+		    mtu);
 	if (g.threads) {
-		CHECK_OK(roce_engine_start(g.a.ctx, -1));
-		CHECK_OK(roce_engine_start(g.b.ctx, -1));
+		CHECK_OK(pair_start(&g.p.a, -1));
+		CHECK_OK(pair_start(&g.p.b, -1));
 	}
 	for (unsigned k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++)
 		h_round(&g, k, sizes[k]);
 	if (g.threads && !g_loss)
 		h_round_after_sleep(&g, 1, sizes[1]);
-	if (g.threads) {
-		roce_engine_stop(g.a.ctx);
-		roce_engine_stop(g.b.ctx);
-	}
+	pair_stop(&g.p.a);
+	pair_stop(&g.p.b);
 	roce_afxdp_get_stats(g_afx[0], &sa);
 	roce_afxdp_get_stats(g_afx[1], &sb);
 	CHECK(sa.tx_frames > 0 && sb.rx_frames > 0, "frames moved");
@@ -189,8 +185,8 @@ int main(int argc, char **argv)
 	CHECK(sa.tx_errors == 0 && sb.tx_errors == 0, "kernel refused a kick");
 	if (g_loss > 0) {
 		CHECK(sa.tx_fault_drops + sb.tx_fault_drops > 0, "no frame was lost");
-		CHECK(h_cnt(&g.a, ROCE_CNT_RETRANSMISSIONS) +
-		      h_cnt(&g.b, ROCE_CNT_RETRANSMISSIONS) > 0, "no retransmission");
+		CHECK(pair_cnt(&g.p.a, ROCE_CNT_RETRANSMISSIONS) +
+		      pair_cnt(&g.p.b, ROCE_CNT_RETRANSMISSIONS) > 0, "no retransmission");
 	} else {
 		CHECK(sa.tx_fault_drops == 0 && sb.tx_fault_drops == 0, "lost frames");
 	}
@@ -200,11 +196,10 @@ int main(int argc, char **argv)
 	       (unsigned long long)sa.tx_frames, (unsigned long long)sa.tx_zero_copy,
 	       (unsigned long long)sa.tx_fault_drops,
 	       (unsigned long long)sa.rx_frames, (unsigned long long)sa.rx_dropped,
-	       (unsigned long long)h_cnt(&g.a, ROCE_CNT_RETRANSMISSIONS));
+	       (unsigned long long)pair_cnt(&g.p.a, ROCE_CNT_RETRANSMISSIONS));
+	pair_teardown(&g.p);
 	/* each port is closed in its own namespace by the port itself */
-	for (int i = 0; i < 2; i++) {
-		h_side_close(i ? &g.b : &g.a);
+	for (int i = 0; i < 2; i++)
 		roce_afxdp_close(g_afx[i]);
-	}
 	return 0;
 }

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Two engines on raw-Ethernet ports, for the programs afp_engines
- * (AF_PACKET) and afx_engines (AF_XDP): the verbs objects of a side, the
- * connection as perftest makes it, posting and waiting for completions,
- * and one round of WRITE, READ, SEND and WRITE back that must leave
- * exactly the right bytes in memory. The ports are the programs' own.
- * Header-only, like afp_helper.h.
+ * (AF_PACKET) and afx_engines (AF_XDP): the two-engine fixture
+ * (tests/support/pair.h) on the programs' own ports, posting and waiting
+ * for completions, and one round of WRITE, READ, SEND and WRITE back that
+ * must leave exactly the right bytes in memory. Header-only, like
+ * afp_helper.h.
  */
 #ifndef ROCE_TEST_ENGINES_HELPER_H
 #define ROCE_TEST_ENGINES_HELPER_H
@@ -13,105 +13,48 @@
 #include "afp_helper.h"
 #include "roce/counters.h"
 #include "roce/verbs.h"
+#include "support/pair.h"
 
 #define H_BUF (4u << 20)
 
-struct h_side {
-	struct roce_context *ctx;
-	struct roce_pd *pd;
-	struct roce_cq *scq, *rcq;
-	struct roce_qp *qp;
-	struct roce_mr *mr;
-	uint8_t *buf;
-	uint8_t peer_mac[6];
-};
-
 struct h_pair {
-	struct h_side a, b;
+	struct pair p;
+	uint8_t peer_mac[2][6]; /* A's peer, B's: as address resolution gave them */
 	bool threads;           /* the engines run on threads of their own */
 	void (*dump)(void);     /* both sides' port and engine counters */
 };
 
-/* An engine on port with address ip: PD, CQs, an RC QP, H_BUF of DDR
- * registered for local write, remote write and remote read. */
-static inline void h_side_open(struct h_side *s, struct roce_port *port, uint32_t ip)
+/* An engine on each port (A on pa with address ip_a, B on pb): PD, CQs,
+ * an RC QP, H_BUF of DDR registered for local write, remote write and
+ * remote read; the QPs connected toward each other as perftest does, A
+ * sending from PSN 0x100, B from 0x200. */
+static inline void h_pair_open(struct h_pair *g, struct roce_port *pa, uint32_t ip_a,
+			       struct roce_port *pb, uint32_t ip_b, enum roce_mtu mtu)
 {
-	struct roce_context_attr ca = { 0 };
-	struct roce_qp_init_attr qa = { 0 };
+	struct pair_opts o = {
+		.ports = { pa, pb }, .ip = { ip_a, ip_b },
+		.buf_len = H_BUF, .cq_depth = 1024, .max_sge = 1,
+		.access = ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
+			  ROCE_ACCESS_REMOTE_READ,
+		.mtu = mtu, .psn = { 0x100, 0x200 },
+		/* ~16 ms: veth through two kernels on a loaded machine. Engine
+		 * threads may wait for a core for long stretches (more so under
+		 * sanitizers): perftest's 14 (~67 ms) then, so 8 silent rounds
+		 * take half a second of starvation */
+		.timeout = g->threads ? 14 : 12,
+	};
 
-	memcpy(ca.mac, port->mac, 6);
-	ca.ip = ip;
-	ca.port = port;
-	CHECK_OK(roce_open(&ca, &s->ctx));
-	s->pd = roce_alloc_pd(s->ctx);
-	s->scq = roce_create_cq(s->ctx, 1024);
-	s->rcq = roce_create_cq(s->ctx, 1024);
-	CHECK(s->pd && s->scq && s->rcq, "pd/cq");
-	qa.send_cq = s->scq;
-	qa.recv_cq = s->rcq;
-	qa.qp_type = ROCE_QPT_RC;
-	qa.cap.max_send_wr = qa.cap.max_recv_wr = 256;
-	qa.cap.max_send_sge = qa.cap.max_recv_sge = 1;
-	s->qp = roce_create_qp(s->pd, &qa);
-	s->buf = roce_mem_alloc(s->ctx, H_BUF, 4096);
-	CHECK(s->qp && s->buf, "qp/buf");
-	memset(s->buf, 0, H_BUF);
-	s->mr = roce_reg_mr(s->pd, s->buf, H_BUF, ROCE_ACCESS_LOCAL_WRITE |
-			    ROCE_ACCESS_REMOTE_WRITE | ROCE_ACCESS_REMOTE_READ);
-	CHECK(s->mr, "mr");
-}
-
-/* RESET -> INIT -> RTR -> RTS toward peer, as perftest does. */
-static inline void h_side_connect(const struct h_pair *p, struct h_side *s,
-				  const struct h_side *peer, uint32_t peer_ip,
-				  enum roce_mtu mtu, uint32_t my_psn, uint32_t peer_psn)
-{
-	struct roce_qp_attr at = { 0 };
-
-	at.qp_state = ROCE_QPS_INIT;
-	at.qp_access_flags = ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
-			     ROCE_ACCESS_REMOTE_READ;
-	at.pkey = 0xFFFF;
-	CHECK_OK(roce_modify_qp(s->qp, &at, ROCE_QP_STATE | ROCE_QP_ACCESS_FLAGS |
-				ROCE_QP_PKEY_INDEX));
-	at.qp_state = ROCE_QPS_RTR;
-	at.path_mtu = mtu;
-	at.dest_qp_num = roce_qp_num(peer->qp);
-	at.rq_psn = peer_psn;
-	at.max_dest_rd_atomic = 16;
-	at.min_rnr_timer = 1;
-	at.ah_attr.dest_ip = peer_ip;
-	memcpy(at.ah_attr.dest_mac, s->peer_mac, 6);
-	CHECK_OK(roce_modify_qp(s->qp, &at, ROCE_QP_STATE | ROCE_QP_AV |
-				ROCE_QP_PATH_MTU | ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN |
-				ROCE_QP_MAX_DEST_RD_ATOMIC | ROCE_QP_MIN_RNR_TIMER));
-	at.qp_state = ROCE_QPS_RTS;
-	at.sq_psn = my_psn;
-	/* ~16 ms: veth through two kernels on a loaded machine. Engine
-	 * threads may wait for a core for long stretches (more so under
-	 * sanitizers): perftest's 14 (~67 ms) then, so 8 silent rounds take
-	 * half a second of starvation */
-	at.timeout = p->threads ? 14 : 12;
-	at.retry_cnt = 7;
-	at.rnr_retry = 7;
-	at.max_rd_atomic = 16;
-	CHECK_OK(roce_modify_qp(s->qp, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN |
-				ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT | ROCE_QP_RNR_RETRY |
-				ROCE_QP_MAX_QP_RD_ATOMIC));
-}
-
-static inline uint64_t h_cnt(const struct h_side *s, enum roce_cnt id)
-{
-	return roce_cnt_read(roce_device_counters(roce_context_device(s->ctx)), id);
+	memcpy(o.peer_mac, g->peer_mac, sizeof(o.peer_mac));
+	CHECK(pair_setup(&g->p, &o) == ROCE_OK, "%s", g->p.err);
 }
 
 /* The engine's non-zero counters, after a port's line the caller wrote. */
-static inline void h_dump_counters(const struct h_side *s)
+static inline void h_dump_counters(const struct pair_side *s)
 {
 	for (int id = 0; id < ROCE_CNT_COUNT; id++)
-		if (h_cnt(s, (enum roce_cnt)id))
+		if (pair_cnt(s, (enum roce_cnt)id))
 			fprintf(stderr, " %s %llu", roce_cnt_name(id),
-				(unsigned long long)h_cnt(s, (enum roce_cnt)id));
+				(unsigned long long)pair_cnt(s, (enum roce_cnt)id));
 	fputc('\n', stderr);
 }
 
@@ -124,8 +67,8 @@ static inline void h_dump_counters(const struct h_side *s)
 static inline void h_order(struct h_pair *p)
 {
 	if (p->threads) {
-		roce_engine_poll(p->a.ctx);
-		roce_engine_poll(p->b.ctx);
+		roce_engine_poll(p->p.a.ctx);
+		roce_engine_poll(p->p.b.ctx);
 	}
 }
 
@@ -135,22 +78,10 @@ static inline void h_order(struct h_pair *p)
 static inline struct roce_wc h_wait_wc(struct h_pair *p, struct roce_cq *cq,
 				       uint64_t wr_id)
 {
-	uint64_t end = h_now_ms() + 20000;
 	struct roce_wc wc;
-	int r = 0;
+	int r = pair_wait_cq(&p->p, cq, &wc, 1, 20000);
 
-	while (h_now_ms() < end) {
-		if (!p->threads) {
-			roce_engine_poll(p->a.ctx);
-			roce_engine_poll(p->b.ctx);
-		}
-		r = roce_poll_cq(cq, 1, &wc);
-		CHECK(r >= 0, "CQ overflow");
-		if (r)
-			break;
-		if (p->threads)
-			h_sleep_us(20);         /* leave the cores to the engines */
-	}
+	CHECK(r >= 0, "CQ overflow");
 	if (r != 1 || wc.status != ROCE_WC_SUCCESS)
 		p->dump();
 	CHECK(r == 1, "no completion for wr %llu", (unsigned long long)wr_id);
@@ -162,9 +93,9 @@ static inline struct roce_wc h_wait_wc(struct h_pair *p, struct roce_cq *cq,
 }
 
 /* One signaled work request from s, and its completion. */
-static inline void h_post(struct h_pair *p, struct h_side *s, enum roce_wr_opcode op,
+static inline void h_post(struct h_pair *p, struct pair_side *s, enum roce_wr_opcode op,
 			  uint64_t id, uint8_t *local, uint32_t len, uint8_t *remote,
-			  const struct h_side *peer)
+			  const struct pair_side *peer)
 {
 	struct roce_sge sge = { (uint64_t)(uintptr_t)local, len, s->mr->lkey };
 	struct roce_send_wr wr = { 0 }, *bad = NULL;
@@ -193,7 +124,7 @@ static inline void h_fill(uint8_t *b, uint32_t n, unsigned seed)
  * nothing before or after them. */
 static inline void h_round(struct h_pair *p, unsigned k, uint32_t len)
 {
-	struct h_side *a = &p->a, *b = &p->b;
+	struct pair_side *a = &p->p.a, *b = &p->p.b;
 	uint8_t *src = a->buf, *dst = b->buf + 4096 + k;
 	uint8_t *back = a->buf + (1u << 20);
 	uint32_t slen = len < 8192 ? len : 8192;
@@ -236,7 +167,7 @@ static inline void h_round(struct h_pair *p, unsigned k, uint32_t len)
  * frames and the ACKs, or it times out. */
 static inline void h_round_after_sleep(struct h_pair *p, unsigned k, uint32_t len)
 {
-	struct h_side *sd[2] = { &p->a, &p->b };
+	struct pair_side *sd[2] = { &p->p.a, &p->p.b };
 	uint64_t s0[2], w0[2], s1[2], w1[2];
 
 	for (int i = 0; i < 2; i++)
@@ -251,17 +182,6 @@ static inline void h_round_after_sleep(struct h_pair *p, unsigned k, uint32_t le
 		roce_engine_sleep_stats(sd[i]->ctx, &s1[i], &w1[i]);
 		CHECK(w1[i] > w0[i], "engine %c's thread was not woken", 'A' + i);
 	}
-}
-
-static inline void h_side_close(struct h_side *s)
-{
-	roce_destroy_qp(s->qp);
-	roce_dereg_mr(s->mr);
-	roce_mem_free(s->ctx, s->buf);
-	roce_destroy_cq(s->scq);
-	roce_destroy_cq(s->rcq);
-	roce_dealloc_pd(s->pd);
-	roce_close(s->ctx);
 }
 
 #endif

@@ -35,7 +35,7 @@ static void test_write_read(void **state)
 	wr.opcode = ROCE_WR_RDMA_READ;
 	pair_post_wait(p, &p->a, &wr, ROCE_WC_SUCCESS);
 	assert_memory_equal(p->a.buf + 100000, p->a.buf, 5000);
-	assert_true(side_cnt(&p->a, ROCE_CNT_TX_PKTS) > 0);
+	assert_true(pair_cnt(&p->a, ROCE_CNT_TX_PKTS) > 0);
 	pair_close(p);
 }
 

@@ -55,9 +55,9 @@ static void test_peer_vanishes(void **state)
 	}
 	assert_int_equal(qp_state(p->a.qp), ROCE_QPS_ERR);
 	/* the original send and 3 retries, each timing out */
-	assert_int_equal(side_cnt(&p->a, ROCE_CNT_TIMEOUTS), 4);
-	assert_true(side_cnt(&p->a, ROCE_CNT_RETRANSMISSIONS) >= 3);
-	assert_int_equal(side_cnt(&p->a, ROCE_CNT_ERROR_COMPLETIONS), 5);
+	assert_int_equal(pair_cnt(&p->a, ROCE_CNT_TIMEOUTS), 4);
+	assert_true(pair_cnt(&p->a, ROCE_CNT_RETRANSMISSIONS) >= 3);
+	assert_int_equal(pair_cnt(&p->a, ROCE_CNT_ERROR_COMPLETIONS), 5);
 	/* work posted in ERR is flushed too */
 	{
 		struct roce_send_wr wr = write_wr(p, &sge, 9, (uint64_t)(uintptr_t)p->b.buf,
@@ -97,9 +97,9 @@ static void test_rnr_then_success(void **state)
 	for (int i = 0; i < 500; i++)
 		pair_poll(p);
 	assert_int_equal(roce_poll_cq(p->a.scq, 1, &wc), 0);      /* still waiting */
-	assert_true(side_cnt(&p->b, ROCE_CNT_NAKS_TX_RNR) >= 2);
-	assert_true(side_cnt(&p->a, ROCE_CNT_NAKS_RX_RNR) >= 2);
-	assert_true(side_cnt(&p->a, ROCE_CNT_RNR_RETRIES) >= 2);
+	assert_true(pair_cnt(&p->b, ROCE_CNT_NAKS_TX_RNR) >= 2);
+	assert_true(pair_cnt(&p->a, ROCE_CNT_NAKS_RX_RNR) >= 2);
+	assert_true(pair_cnt(&p->a, ROCE_CNT_RNR_RETRIES) >= 2);
 	assert_int_equal(roce_post_recv(p->b.qp, &rwr, NULL), ROCE_OK);
 	assert_int_equal(pair_wait(p, p->a.scq, &wc, 1, 5000), 1);
 	assert_int_equal(wc.status, ROCE_WC_SUCCESS);
@@ -121,7 +121,7 @@ static void test_rnr_retry_exceeded(void **state)
 	send_one(p, 1, 100);
 	assert_int_equal(pair_wait(p, p->a.scq, &wc, 1, 5000), 1);
 	assert_int_equal(wc.status, ROCE_WC_RNR_RETRY_EXC_ERR);
-	assert_int_equal(side_cnt(&p->a, ROCE_CNT_NAKS_RX_RNR), 3);   /* 1 + 2 retries */
+	assert_int_equal(pair_cnt(&p->a, ROCE_CNT_NAKS_RX_RNR), 3);   /* 1 + 2 retries */
 	assert_int_equal(qp_state(p->a.qp), ROCE_QPS_ERR);
 	pair_close(p);
 }
@@ -172,9 +172,9 @@ static void access_case(enum roce_wr_opcode op, unsigned mr_access, int bad,
 	if (op == ROCE_WR_RDMA_READ)    /* nothing came back either */
 		for (int i = 0; i < 512; i++)
 			assert_int_equal(p->a.buf[4096 + i], 0xC3);
-	assert_int_equal(side_cnt(&p->b, ROCE_CNT_NAKS_TX_REMOTE_ACCESS), 1);
-	assert_int_equal(side_cnt(&p->a, ROCE_CNT_NAKS_RX_REMOTE_ACCESS), 1);
-	assert_int_equal(side_cnt(&p->b, reason), 1);
+	assert_int_equal(pair_cnt(&p->b, ROCE_CNT_NAKS_TX_REMOTE_ACCESS), 1);
+	assert_int_equal(pair_cnt(&p->a, ROCE_CNT_NAKS_RX_REMOTE_ACCESS), 1);
+	assert_int_equal(pair_cnt(&p->b, reason), 1);
 	assert_int_equal(qp_state(p->a.qp), ROCE_QPS_ERR);
 	/* the responder enters the error state too (IBA class C error) */
 	for (int i = 0; i < 10; i++)
@@ -256,7 +256,7 @@ static void test_recv_too_small(void **state)
 	assert_int_equal(pair_wait(p, p->b.rcq, &wc, 1, 5000), 1);
 	assert_int_equal(wc.wr_id, 5);
 	assert_int_equal(wc.status, ROCE_WC_LOC_LEN_ERR);
-	assert_int_equal(side_cnt(&p->b, ROCE_CNT_NAKS_TX_INVALID_REQ), 1);
+	assert_int_equal(pair_cnt(&p->b, ROCE_CNT_NAKS_TX_INVALID_REQ), 1);
 	assert_int_equal(qp_state(p->a.qp), ROCE_QPS_ERR);
 	pair_close(p);
 }
@@ -280,8 +280,8 @@ static void test_recv_bad_lkey(void **state)
 	assert_int_equal(pair_wait(p, p->b.rcq, &wc, 1, 5000), 1);
 	assert_int_equal(wc.wr_id, 6);
 	assert_int_equal(wc.status, ROCE_WC_LOC_PROT_ERR);
-	assert_int_equal(side_cnt(&p->b, ROCE_CNT_NAKS_TX_REMOTE_OP), 1);
-	assert_int_equal(side_cnt(&p->a, ROCE_CNT_NAKS_RX_REMOTE_OP), 1);
+	assert_int_equal(pair_cnt(&p->b, ROCE_CNT_NAKS_TX_REMOTE_OP), 1);
+	assert_int_equal(pair_cnt(&p->a, ROCE_CNT_NAKS_RX_REMOTE_OP), 1);
 	pair_close(p);
 }
 

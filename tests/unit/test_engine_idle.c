@@ -124,7 +124,7 @@ static void test_idle_thread_sleeps_until_woken(void **state)
 	struct pair_opts o = { .mtu = ROCE_MTU_1024 };
 	struct pair *p = pair_open(&o);
 	uint64_t sa, wa, sb, wb, sa2, wa2, sb2, wb2, c0, used, t0;
-	struct side *sides[2] = { &p->a, &p->b };
+	struct pair_side *sides[2] = { &p->a, &p->b };
 
 	(void)state;
 	for (int i = 0; i < 2; i++) {

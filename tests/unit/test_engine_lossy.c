@@ -47,7 +47,7 @@ static void pattern(uint8_t *p, size_t n, uint32_t seed)
 
 static void post_one(struct pair *p, struct msg *m, uint64_t id)
 {
-	struct side *a = &p->a, *b = &p->b;
+	struct pair_side *a = &p->a, *b = &p->b;
 	struct roce_sge sge = { 0, m->len, a->mr->lkey };
 	struct roce_send_wr wr = { 0 }, *bad;
 
@@ -94,7 +94,7 @@ static void post_one(struct pair *p, struct msg *m, uint64_t id)
 static void check_done(struct pair *p, struct msg *m, const struct roce_wc *wc,
 		       uint64_t id)
 {
-	struct side *a = &p->a, *b = &p->b;
+	struct pair_side *a = &p->a, *b = &p->b;
 	uint8_t want[SLOT];
 
 	if (wc->status != ROCE_WC_SUCCESS)
@@ -202,12 +202,12 @@ static void test_lossy_link(void **state)
 	memcpy(&counter, p->b.buf + COUNTER_OFF, 8);
 	assert_int_equal(counter, fadds);
 	/* the faults really happened and were recovered from */
-	assert_true(side_cnt(&p->a, ROCE_CNT_RETRANSMISSIONS) > 0);
-	assert_true(side_cnt(&p->b, ROCE_CNT_NAKS_TX_PSN_SEQ_ERR) > 0);
-	assert_true(side_cnt(&p->b, ROCE_CNT_DUP_REQUESTS) > 0);
-	assert_true(side_cnt(&p->a, ROCE_CNT_ICRC_ERRORS) + side_cnt(&p->b, ROCE_CNT_ICRC_ERRORS) +
-		    side_cnt(&p->a, ROCE_CNT_DROP_IP_CSUM) + side_cnt(&p->b, ROCE_CNT_DROP_IP_CSUM) > 0);
-	assert_int_equal(side_cnt(&p->a, ROCE_CNT_ERROR_COMPLETIONS), 0);
+	assert_true(pair_cnt(&p->a, ROCE_CNT_RETRANSMISSIONS) > 0);
+	assert_true(pair_cnt(&p->b, ROCE_CNT_NAKS_TX_PSN_SEQ_ERR) > 0);
+	assert_true(pair_cnt(&p->b, ROCE_CNT_DUP_REQUESTS) > 0);
+	assert_true(pair_cnt(&p->a, ROCE_CNT_ICRC_ERRORS) + pair_cnt(&p->b, ROCE_CNT_ICRC_ERRORS) +
+		    pair_cnt(&p->a, ROCE_CNT_DROP_IP_CSUM) + pair_cnt(&p->b, ROCE_CNT_DROP_IP_CSUM) > 0);
+	assert_int_equal(pair_cnt(&p->a, ROCE_CNT_ERROR_COMPLETIONS), 0);
 	/* faults act on copies: the link never lent its ring */
 	roce_memlink_get_stats(p->link, &st);
 	assert_int_equal(st.zero_copy, 0);

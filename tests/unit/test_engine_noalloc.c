@@ -110,9 +110,9 @@ static void test_no_allocation_per_packet(void **state)
 		recvs += (uint64_t)roce_poll_cq(p->b.rcq, 64, wc);
 	}
 	counting = 0;
-	pkts = side_cnt(&p->a, ROCE_CNT_TX_PKTS) + side_cnt(&p->b, ROCE_CNT_TX_PKTS);
+	pkts = pair_cnt(&p->a, ROCE_CNT_TX_PKTS) + pair_cnt(&p->b, ROCE_CNT_TX_PKTS);
 	assert_true(pkts > 5000);
-	assert_true(side_cnt(&p->a, ROCE_CNT_RETRANSMISSIONS) > 0);
+	assert_true(pair_cnt(&p->a, ROCE_CNT_RETRANSMISSIONS) > 0);
 	assert_true(recvs > 0);
 	if (calls)
 		fail_msg("%lu allocator calls for %llu packets", calls, (unsigned long long)pkts);

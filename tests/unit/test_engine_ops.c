@@ -36,7 +36,7 @@ static void prep_dst(uint8_t *buf, size_t len)
 	memset(buf + DST_OFF, 0, len);
 }
 
-static void post_recv(struct side *s, uint64_t id, size_t len)
+static void post_recv(struct pair_side *s, uint64_t id, size_t len)
 {
 	struct roce_sge sge = { (uint64_t)(uintptr_t)s->buf + DST_OFF, (uint32_t)len, s->mr->lkey };
 	struct roce_recv_wr wr = { .wr_id = id, .sg_list = &sge, .num_sge = 1 };
@@ -46,7 +46,7 @@ static void post_recv(struct side *s, uint64_t id, size_t len)
 
 static void one_op(struct pair *p, enum roce_wr_opcode op, size_t size, uint32_t seed)
 {
-	struct side *a = &p->a, *b = &p->b;
+	struct pair_side *a = &p->a, *b = &p->b;
 	struct roce_sge sge = { (uint64_t)(uintptr_t)a->buf + SRC_OFF, (uint32_t)size, a->mr->lkey };
 	struct roce_send_wr wr = { 0 };
 	struct roce_wc wc;
@@ -107,7 +107,7 @@ static void one_op(struct pair *p, enum roce_wr_opcode op, size_t size, uint32_t
 
 static void atomics(struct pair *p)
 {
-	struct side *a = &p->a, *b = &p->b;
+	struct pair_side *a = &p->a, *b = &p->b;
 	struct roce_sge sge = { (uint64_t)(uintptr_t)a->buf + 64, 8, a->mr->lkey };
 	struct roce_send_wr wr = { 0 };
 	uint64_t v = 0xFFFFFFFFFFFFFFF0ull, got;
@@ -170,8 +170,8 @@ static void run_mtu(enum roce_mtu mtu)
 	struct roce_memlink_stats st;
 	uint32_t seed = mtu * 1000;
 
-	add_kick(&p->a.port);
-	p->b.port.ops = &kick_ops;
+	add_kick(p->a.port);
+	p->b.port->ops = &kick_ops;
 	kicks = 0;
 
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
@@ -179,14 +179,14 @@ static void run_mtu(enum roce_mtu mtu)
 			one_op(p, ops[k], sizes[s], seed++);
 	atomics(p);
 	/* a clean link: no NAK, no retransmission, no drop */
-	assert_int_equal(side_cnt(&p->a, ROCE_CNT_RETRANSMISSIONS), 0);
-	assert_int_equal(side_cnt(&p->b, ROCE_CNT_NAKS_TX_PSN_SEQ_ERR), 0);
-	assert_int_equal(side_cnt(&p->a, ROCE_CNT_ERROR_COMPLETIONS), 0);
+	assert_int_equal(pair_cnt(&p->a, ROCE_CNT_RETRANSMISSIONS), 0);
+	assert_int_equal(pair_cnt(&p->b, ROCE_CNT_NAKS_TX_PSN_SEQ_ERR), 0);
+	assert_int_equal(pair_cnt(&p->a, ROCE_CNT_ERROR_COMPLETIONS), 0);
 	/* a fault-free link lends its ring: every frame was built in place */
 	roce_memlink_get_stats(p->link, &st);
 	assert_int_equal(st.zero_copy, st.sent);
-	assert_int_equal(st.sent, side_cnt(&p->a, ROCE_CNT_TX_PKTS) +
-			 side_cnt(&p->b, ROCE_CNT_TX_PKTS));
+	assert_int_equal(st.sent, pair_cnt(&p->a, ROCE_CNT_TX_PKTS) +
+			 pair_cnt(&p->b, ROCE_CNT_TX_PKTS));
 	/* one kick per poll that built frames in place: at least one, and
 	 * fewer than the frames (a 1 MiB WRITE goes out in bursts) */
 	assert_true(kicks > 0);
@@ -237,7 +237,7 @@ static void test_one_packet_burst(void **state)
 	}
 	assert_true(frames <= ROCE_TX_BURST);
 	roce_engine_poll(p->a.ctx);
-	assert_int_equal(side_cnt(&p->a, ROCE_CNT_TX_PKTS), frames);
+	assert_int_equal(pair_cnt(&p->a, ROCE_CNT_TX_PKTS), frames);
 	for (; got < n; got++) {
 		assert_int_equal(pair_wait(p, p->a.scq, wc + got, 1, 10000), 1);
 		assert_int_equal(wc[got].status, ROCE_WC_SUCCESS);
@@ -251,7 +251,7 @@ static void test_one_packet_burst(void **state)
 		for (size_t g = 0; g < 16; g++)
 			assert_int_equal(p->b.buf[at + sge[i].length + g], 0);
 	}
-	assert_int_equal(side_cnt(&p->a, ROCE_CNT_RETRANSMISSIONS), 0);
+	assert_int_equal(pair_cnt(&p->a, ROCE_CNT_RETRANSMISSIONS), 0);
 	pair_close(p);
 }
 

@@ -32,14 +32,14 @@ static enum roce_qp_state qp_state(struct roce_qp *qp)
 static void stranger_write(struct pair *p, struct roce_port *port, uint32_t src_ip,
 			   const uint8_t *payload, uint32_t len)
 {
-	const uint32_t dst_ip = 0x0A000002u;    /* B, as pair.h numbers it */
+	const uint32_t dst_ip = 0x0A000002u;    /* B, as tests/support/pair.h numbers it */
 	struct roce_hdrs h;
 	uint8_t buf[2048];
 	size_t n;
 	struct roce_frame f;
 
 	memset(&h, 0, sizeof(h));
-	memcpy(h.eth.dst, p->b.port.mac, 6);
+	memcpy(h.eth.dst, p->b.port->mac, 6);
 	memcpy(h.eth.src, port->mac, 6);
 	h.eth.type = 0x0800;
 	h.ip.ttl = 64;
@@ -85,10 +85,10 @@ static void test_write_from_stranger_dropped(void **state)
 	stranger_write(p, &port3, 0x0A000003u, evil, sizeof(evil));
 	for (int i = 0; i < 20; i++)
 		pair_poll(p);
-	assert_int_equal(side_cnt(&p->b, ROCE_CNT_DROP_SRC_ADDR), 1);
+	assert_int_equal(pair_cnt(&p->b, ROCE_CNT_DROP_SRC_ADDR), 1);
 	assert_memory_equal(p->b.buf, zero, 4096);
-	assert_int_equal(side_cnt(&p->b, ROCE_CNT_ACKS_TX), 0);
-	assert_int_equal(side_cnt(&p->b, ROCE_CNT_RX_PKTS), 0);
+	assert_int_equal(pair_cnt(&p->b, ROCE_CNT_ACKS_TX), 0);
+	assert_int_equal(pair_cnt(&p->b, ROCE_CNT_RX_PKTS), 0);
 	assert_int_equal(qp_state(p->b.qp), ROCE_QPS_RTS);
 
 	/* the peer's own WRITE with that very PSN is new to B, not a
@@ -104,16 +104,16 @@ static void test_write_from_stranger_dropped(void **state)
 	wr.wr.rdma.rkey = p->b.mr->rkey;
 	pair_post_wait(p, &p->a, &wr, ROCE_WC_SUCCESS);
 	assert_memory_equal(p->b.buf, p->a.buf, sizeof(evil));
-	assert_int_equal(side_cnt(&p->b, ROCE_CNT_DUP_REQUESTS), 0);
-	assert_int_equal(side_cnt(&p->b, ROCE_CNT_DROP_SRC_ADDR), 1);
+	assert_int_equal(pair_cnt(&p->b, ROCE_CNT_DUP_REQUESTS), 0);
+	assert_int_equal(pair_cnt(&p->b, ROCE_CNT_DROP_SRC_ADDR), 1);
 
 	/* the same crafted frame from the peer's address is executed: the
 	 * drop above was for the source and nothing else */
 	stranger_write(p, &port3, 0x0A000001u, evil, sizeof(evil));
 	for (int i = 0; i < 20; i++)
 		pair_poll(p);
-	assert_int_equal(side_cnt(&p->b, ROCE_CNT_DUP_REQUESTS), 1);
-	assert_int_equal(side_cnt(&p->b, ROCE_CNT_DROP_SRC_ADDR), 1);
+	assert_int_equal(pair_cnt(&p->b, ROCE_CNT_DUP_REQUESTS), 1);
+	assert_int_equal(pair_cnt(&p->b, ROCE_CNT_DROP_SRC_ADDR), 1);
 	free(zero);
 	pair_close(p);
 }
@@ -135,8 +135,8 @@ static void test_crafted_write_from_peer_executes(void **state)
 	for (int i = 0; i < 20; i++)
 		pair_poll(p);
 	assert_memory_equal(p->b.buf, data, sizeof(data));
-	assert_int_equal(side_cnt(&p->b, ROCE_CNT_DROP_SRC_ADDR), 0);
-	assert_int_equal(side_cnt(&p->b, ROCE_CNT_RX_PKTS), 1);
+	assert_int_equal(pair_cnt(&p->b, ROCE_CNT_DROP_SRC_ADDR), 0);
+	assert_int_equal(pair_cnt(&p->b, ROCE_CNT_RX_PKTS), 1);
 	pair_close(p);
 }
 
@@ -185,11 +185,11 @@ static void qp_right_case(enum roce_wr_opcode op, unsigned right)
 	if (op != ROCE_WR_RDMA_WRITE)   /* nothing came back either */
 		for (int i = 0; i < 4096; i++)
 			assert_int_equal(p->a.buf[i], 0xC3);
-	assert_int_equal(side_cnt(&p->b, ROCE_CNT_NAKS_TX_INVALID_REQ), 1);
-	assert_int_equal(side_cnt(&p->a, ROCE_CNT_NAKS_RX_INVALID_REQ), 1);
-	assert_int_equal(side_cnt(&p->b, ROCE_CNT_NAKS_TX_REMOTE_ACCESS), 0);
-	assert_int_equal(side_cnt(&p->a, ROCE_CNT_NAKS_RX_REMOTE_ACCESS), 0);
-	assert_int_equal(side_cnt(&p->b, ROCE_CNT_DROP_ACCESS), 1);
+	assert_int_equal(pair_cnt(&p->b, ROCE_CNT_NAKS_TX_INVALID_REQ), 1);
+	assert_int_equal(pair_cnt(&p->a, ROCE_CNT_NAKS_RX_INVALID_REQ), 1);
+	assert_int_equal(pair_cnt(&p->b, ROCE_CNT_NAKS_TX_REMOTE_ACCESS), 0);
+	assert_int_equal(pair_cnt(&p->a, ROCE_CNT_NAKS_RX_REMOTE_ACCESS), 0);
+	assert_int_equal(pair_cnt(&p->b, ROCE_CNT_DROP_ACCESS), 1);
 	assert_int_equal(qp_state(p->a.qp), ROCE_QPS_ERR);
 	for (int i = 0; i < 10; i++)
 		pair_poll(p);
@@ -246,7 +246,7 @@ static void test_other_rights_still_serve(void **state)
 	wr.wr.rdma.rkey = p->b.mr->rkey;
 	pair_post_wait(p, &p->a, &wr, ROCE_WC_SUCCESS);
 	assert_memory_equal(p->b.buf, p->a.buf, 3000);
-	assert_int_equal(side_cnt(&p->b, ROCE_CNT_NAKS_TX_INVALID_REQ), 0);
+	assert_int_equal(pair_cnt(&p->b, ROCE_CNT_NAKS_TX_INVALID_REQ), 0);
 	pair_close(p);
 }
 
