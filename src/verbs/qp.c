@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pipeline/verbs_priv.h"
+#include "verbs/verbs_priv.h"
 #include "roce/status.h"
 
 static uint32_t pow2_at_least(uint32_t n)

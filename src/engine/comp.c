@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "pipeline/engine.h"
+#include "engine/engine.h"
 #include "roce/psn.h"
 #include "roce/status.h"
 

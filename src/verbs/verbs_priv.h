@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 
-#include "pipeline/engine.h"
+#include "engine/engine.h"
 #include "roce/bus.h"
 #include "roce/driver.h"
 #include "roce/params.h"

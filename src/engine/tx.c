@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "pipeline/engine.h"
+#include "engine/engine.h"
 #include "roce/device.h"
 #include "roce/icrc.h"
 #include "roce/status.h"

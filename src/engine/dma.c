@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "pipeline/engine.h"
+#include "engine/engine.h"
 #include "roce/status.h"
 
 static bool range_ok(uint64_t base, uint64_t size, uint64_t start, uint64_t len)

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <sys/random.h>
 
-#include "pipeline/devmem.h"
-#include "pipeline/verbs_priv.h"
+#include "verbs/devmem.h"
+#include "verbs/verbs_priv.h"
 #include "roce/psn.h"
 #include "roce/status.h"
 

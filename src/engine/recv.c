@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "pipeline/engine.h"
+#include "engine/engine.h"
 #include "roce/device.h"
 #include "roce/status.h"
 

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "pipeline/engine.h"
+#include "engine/engine.h"
 #include "roce/device.h"
 #include "roce/psn.h"
 #include "roce/status.h"
