@@ -5,9 +5,9 @@
  *              the slot: zero-copy, src/link/memlink_tx.c ml_tx_get):
  *              headers from a template, ICRC of the headers, then the
  *              payload copied DDR -> ring and checksummed in the same
- *              pass (roce_crc32_copy; src/pipeline/tx.c tx_build)
+ *              pass (roce_crc32_copy; src/engine/tx.c tx_build)
  *   responder  ICRC check over the frame           (roce_parse in recv.c)
- *              memcpy ring -> DDR                  (src/pipeline/resp.c do_write)
+ *              memcpy ring -> DDR                  (src/engine/resp.c do_write)
  * Here those passes run on the same buffers (a header template,
  * a ring of the memlink's default size, BENCH_WINDOW of source and
  * destination) with none of the protocol: no queues, no PSNs, no ACKs, no

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The completer (src/pipeline/comp.c) alone: work requests posted through
+ * The completer (src/engine/comp.c) alone: work requests posted through
  * the verbs API, hand-built ACKs, NAKs, READ responses and atomic ACKs from
  * a scripted peer in; completions, and the exact frames the requester
  * sends again, out (stage.h). The rules are IBA 9.7.5.1 (ACKs are

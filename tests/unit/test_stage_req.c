@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The requester (src/pipeline/req.c) alone: work requests in through the
+ * The requester (src/engine/req.c) alone: work requests in through the
  * verbs API, the exact request frames out (opcode, PSN, AckReq, RETH,
  * AtomicETH, ImmDt, payload), read by a scripted peer (stage.h). The rules
  * are IBA 9.7 (segmentation by path MTU, PSNs), 9.7.6.1.4 (AckReq),

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The responder (src/pipeline/resp.c) alone: hand-built requests from a
+ * The responder (src/engine/resp.c) alone: hand-built requests from a
  * scripted peer in, the exact replies (opcode, PSN, AETH syndrome and MSN,
  * payload) and receive completions out (stage.h). The rules are IBA's
  * (9.7.5 responder, 9.9.2 error classes) as rxe's rxe_resp.c applies them.

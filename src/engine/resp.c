@@ -7,11 +7,11 @@
  */
 #include <string.h>
 
-#include "pipeline/engine.h"
+#include "engine/engine.h"
 #include "roce/psn.h"
 #include "roce/status.h"
 
-void resp_reset(struct roce_qp *qp)
+void resp_reset(struct eng_qp *qp)
 {
 	memset(&qp->resp, 0, sizeof(qp->resp));
 }
@@ -34,7 +34,7 @@ static struct reply *rep_push(struct resp_ctx *r)
 
 /* ACKs are cumulative: a new one replaces an ACK still waiting at the
  * tail (coalescing, IBA 9.7.5.1.1), without passing a READ response. */
-static void queue_ack(struct roce_engine *e, struct roce_qp *qp, uint32_t psn)
+static void queue_ack(struct roce_engine *e, struct eng_qp *qp, uint32_t psn)
 {
 	struct resp_ctx *r = &qp->resp;
 	struct reply *x;
@@ -57,7 +57,7 @@ static void queue_ack(struct roce_engine *e, struct roce_qp *qp, uint32_t psn)
 	x->msn = r->msn;
 }
 
-static void queue_nak(struct roce_engine *e, struct roce_qp *qp, uint32_t psn,
+static void queue_nak(struct roce_engine *e, struct eng_qp *qp, uint32_t psn,
 		      uint8_t syndrome)
 {
 	struct reply *x = rep_push(&qp->resp);
@@ -74,7 +74,7 @@ static void queue_nak(struct roce_engine *e, struct roce_qp *qp, uint32_t psn,
 
 /* A request the responder refuses (IBA 9.9.2 class B/C errors): NAK it,
  * and enter the error state once the NAK is out. */
-static void resp_error(struct roce_engine *e, struct roce_qp *qp, uint32_t psn,
+static void resp_error(struct roce_engine *e, struct eng_qp *qp, uint32_t psn,
 		       enum roce_nak_code code, int reason)
 {
 	static const enum roce_cnt cnt[] = {
@@ -101,7 +101,7 @@ static void resp_error(struct roce_engine *e, struct roce_qp *qp, uint32_t psn,
  * none (max_dest_rd_atomic 0) refuses them with an Invalid Request, as
  * rxe's check_resource does. A requester that sends more than it was
  * offered is not NAKed: the reply queue takes what it can (do_read). */
-static bool has_rd_resources(struct roce_engine *e, struct roce_qp *qp, uint32_t psn)
+static bool has_rd_resources(struct roce_engine *e, struct eng_qp *qp, uint32_t psn)
 {
 	if (qp->cfg.max_dest_rd_atomic)
 		return true;
@@ -109,7 +109,7 @@ static bool has_rd_resources(struct roce_engine *e, struct roce_qp *qp, uint32_t
 	return false;
 }
 
-static bool qp_enables(struct roce_engine *e, struct roce_qp *qp, uint32_t psn,
+static bool qp_enables(struct roce_engine *e, struct eng_qp *qp, uint32_t psn,
 		       unsigned right)
 {
 	if (qp->cfg.access & right)
@@ -118,7 +118,7 @@ static bool qp_enables(struct roce_engine *e, struct roce_qp *qp, uint32_t psn,
 	return false;
 }
 
-static void recv_complete(struct roce_engine *e, struct roce_qp *qp,
+static void recv_complete(struct roce_engine *e, struct eng_qp *qp,
 			  enum roce_wc_status status, enum roce_wc_opcode op,
 			  uint32_t len, const struct roce_pkt *p)
 {
@@ -142,13 +142,13 @@ static void recv_complete(struct roce_engine *e, struct roce_qp *qp,
 	engine_cq_push(e, qp->recv_cq, &wc);
 }
 
-static bool rq_empty(struct roce_qp *qp)
+static bool rq_empty(struct eng_qp *qp)
 {
 	return ring_count(&qp->rq) == 0;
 }
 
 /* RNR NAK: no receive WQE; the requester tries again after the timer. */
-static void rnr(struct roce_engine *e, struct roce_qp *qp, uint32_t psn)
+static void rnr(struct roce_engine *e, struct eng_qp *qp, uint32_t psn)
 {
 	roce_cnt_inc(e->cnt, ROCE_CNT_NAKS_TX_RNR);
 	queue_nak(e, qp, psn, (uint8_t)(ROCE_AETH_RNR_NAK |
@@ -156,7 +156,7 @@ static void rnr(struct roce_engine *e, struct roce_qp *qp, uint32_t psn)
 }
 
 /* Returns true when the packet was accepted (the ePSN moves on). */
-static bool do_send(struct roce_engine *e, struct roce_qp *qp,
+static bool do_send(struct roce_engine *e, struct eng_qp *qp,
 		    const struct roce_pkt *p, uint32_t psn)
 {
 	struct resp_ctx *r = &qp->resp;
@@ -215,7 +215,7 @@ static bool do_send(struct roce_engine *e, struct roce_qp *qp,
 	return true;
 }
 
-static bool do_write(struct roce_engine *e, struct roce_qp *qp,
+static bool do_write(struct roce_engine *e, struct eng_qp *qp,
 		     const struct roce_pkt *p, uint32_t psn)
 {
 	struct resp_ctx *r = &qp->resp;
@@ -279,7 +279,7 @@ static bool do_write(struct roce_engine *e, struct roce_qp *qp,
 
 /* READ: validate now, answer later from resp_tx(). Returns the PSNs it
  * takes (0 = refused). */
-static uint32_t do_read(struct roce_engine *e, struct roce_qp *qp,
+static uint32_t do_read(struct roce_engine *e, struct eng_qp *qp,
 			const struct roce_pkt *p, uint32_t psn, bool duplicate)
 {
 	const struct roce_reth *reth = roce_pkt_reth(p);
@@ -324,7 +324,7 @@ static uint32_t do_read(struct roce_engine *e, struct roce_qp *qp,
 	return n;
 }
 
-static bool do_atomic(struct roce_engine *e, struct roce_qp *qp,
+static bool do_atomic(struct roce_engine *e, struct eng_qp *qp,
 		      const struct roce_pkt *p, uint32_t psn)
 {
 	const struct roce_atomiceth *a = roce_pkt_atomiceth(p);
@@ -397,7 +397,7 @@ static void rep_truncate(struct resp_ctx *r, uint32_t psn)
 }
 
 /* A request already executed (IBA 9.9.2.2): answer again, never redo. */
-static void duplicate(struct roce_engine *e, struct roce_qp *qp,
+static void duplicate(struct roce_engine *e, struct eng_qp *qp,
 		      const struct roce_pkt *p, uint32_t psn)
 {
 	roce_cnt_inc(e->cnt, ROCE_CNT_DUP_REQUESTS);
@@ -435,7 +435,7 @@ static void duplicate(struct roce_engine *e, struct roce_qp *qp,
 	}
 }
 
-void resp_request(struct roce_engine *e, struct roce_qp *qp, const struct roce_pkt *p)
+void resp_request(struct roce_engine *e, struct eng_qp *qp, const struct roce_pkt *p)
 {
 	struct resp_ctx *r = &qp->resp;
 	uint32_t psn = roce_bth_psn(roce_pkt_bth(p));
@@ -491,7 +491,7 @@ void resp_request(struct roce_engine *e, struct roce_qp *qp, const struct roce_p
 
 /* ---- replies ---------------------------------------------------------------- */
 
-static int send_ack(struct roce_engine *e, struct roce_qp *qp, const struct reply *x)
+static int send_ack(struct roce_engine *e, struct eng_qp *qp, const struct reply *x)
 {
 	struct roce_hdrs ext;
 	struct tx_pkt p = { 0 };
@@ -507,7 +507,7 @@ static int send_ack(struct roce_engine *e, struct roce_qp *qp, const struct repl
 	return tx_build(e, qp, &p);
 }
 
-static int send_atomic_ack(struct roce_engine *e, struct roce_qp *qp,
+static int send_atomic_ack(struct roce_engine *e, struct eng_qp *qp,
 			   const struct reply *x)
 {
 	struct roce_hdrs ext;
@@ -526,7 +526,7 @@ static int send_atomic_ack(struct roce_engine *e, struct roce_qp *qp,
 /* One READ response packet; returns true when the READ is answered (or
  * cannot be: a response that cannot be built is abandoned, the requester
  * will ask again). */
-static bool send_read(struct roce_engine *e, struct roce_qp *qp, struct reply *x)
+static bool send_read(struct roce_engine *e, struct eng_qp *qp, struct reply *x)
 {
 	bool first = x->psn == x->first_psn, last = x->psn == x->last_psn;
 	uint32_t len = x->resid < qp->mtu ? x->resid : qp->mtu;
@@ -551,7 +551,7 @@ static bool send_read(struct roce_engine *e, struct roce_qp *qp, struct reply *x
 	return last;
 }
 
-void resp_tx(struct roce_engine *e, struct roce_qp *qp)
+void resp_tx(struct roce_engine *e, struct eng_qp *qp)
 {
 	struct resp_ctx *r = &qp->resp;
 

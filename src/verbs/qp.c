@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pipeline/engine.h"
-#include "roce/driver.h"
+#include "verbs/verbs_priv.h"
 #include "roce/status.h"
 
 static uint32_t pow2_at_least(uint32_t n)
@@ -33,8 +32,8 @@ static int alloc_qpn(struct roce_context *ctx, uint32_t *qpn)
 
 static void free_qp_mem(struct roce_qp *qp)
 {
-	free(qp->swqe);
-	free(qp->rwqe);
+	free(qp->eng.swqe);
+	free(qp->eng.rwqe);
 	free(qp);
 }
 
@@ -54,42 +53,42 @@ struct roce_qp *roce_create_qp(struct roce_pd *pd, const struct roce_qp_init_att
 	qp = calloc(1, sizeof(*qp));
 	if (!qp)
 		return NULL;
-	qp->swqe = calloc(ns, sizeof(*qp->swqe));
-	qp->rwqe = calloc(nr, sizeof(*qp->rwqe));
-	if (!qp->swqe || !qp->rwqe) {
+	qp->eng.swqe = calloc(ns, sizeof(*qp->eng.swqe));
+	qp->eng.rwqe = calloc(nr, sizeof(*qp->eng.rwqe));
+	if (!qp->eng.swqe || !qp->eng.rwqe) {
 		free_qp_mem(qp);
 		return NULL;
 	}
 	qp->ctx = ctx;
 	qp->pd = pd;
-	qp->send_cq = attr->send_cq;
-	qp->recv_cq = attr->recv_cq;
-	qp->sq_sig_all = attr->sq_sig_all;
+	qp->eng.send_cq = &attr->send_cq->eng;
+	qp->eng.recv_cq = &attr->recv_cq->eng;
+	qp->eng.sq_sig_all = attr->sq_sig_all;
 	qp->max_send_sge = attr->cap.max_send_sge ? attr->cap.max_send_sge : 1;
 	qp->max_recv_sge = attr->cap.max_recv_sge ? attr->cap.max_recv_sge : 1;
-	qp->sq.mask = ns - 1;
-	qp->rq.mask = nr - 1;
+	qp->eng.sq.mask = ns - 1;
+	qp->eng.rq.mask = nr - 1;
 
-	pthread_mutex_lock(&ctx->eng.lock);
-	if (alloc_qpn(ctx, &qp->qpn) != ROCE_OK)
+	engine_lock(&ctx->eng);
+	if (alloc_qpn(ctx, &qp->eng.qpn) != ROCE_OK)
 		goto fail;
 	/* the QP context starts in RESET with its type and PD */
-	qc.qpn = qp->qpn;
+	qc.qpn = qp->eng.qpn;
 	qc.state = ROCE_QPS_RESET;
 	qc.type = ROCE_QPT_RC;
 	qc.pkey = ROCE_DEFAULT_PKEY;
 	qc.pd = pd->pdn;
 	if (roce_drv_qp_write(&ctx->drv, &qc) != ROCE_OK) {
-		ctx->qpn_used[qp->qpn / 8] &= (uint8_t)~(1u << (qp->qpn % 8));
+		ctx->qpn_used[qp->eng.qpn / 8] &= (uint8_t)~(1u << (qp->eng.qpn % 8));
 		goto fail;
 	}
-	qp->cfg_gen = ~0u;      /* the engine reads the context at its next poll */
-	qp->cfg.state = ROCE_QPS_RESET;
-	engine_add_qp(&ctx->eng, qp);
-	pthread_mutex_unlock(&ctx->eng.lock);
+	qp->eng.cfg_gen = ~0u;      /* the engine reads the context at its next poll */
+	qp->eng.cfg.state = ROCE_QPS_RESET;
+	engine_add_qp(&ctx->eng, &qp->eng);
+	engine_unlock(&ctx->eng);
 	return qp;
 fail:
-	pthread_mutex_unlock(&ctx->eng.lock);
+	engine_unlock(&ctx->eng);
 	free_qp_mem(qp);
 	return NULL;
 }
@@ -99,21 +98,21 @@ int roce_destroy_qp(struct roce_qp *qp)
 	struct roce_context *ctx = qp->ctx;
 	struct roce_qp_ctx qc;
 
-	pthread_mutex_lock(&ctx->eng.lock);
-	if (roce_drv_qp_read(&ctx->drv, qp->qpn, &qc) == ROCE_OK) {
+	engine_lock(&ctx->eng);
+	if (roce_drv_qp_read(&ctx->drv, qp->eng.qpn, &qc) == ROCE_OK) {
 		qc.state = ROCE_QPS_RESET;
 		roce_drv_qp_write(&ctx->drv, &qc);
 	}
-	engine_del_qp(&ctx->eng, qp);
-	ctx->qpn_used[qp->qpn / 8] &= (uint8_t)~(1u << (qp->qpn % 8));
-	pthread_mutex_unlock(&ctx->eng.lock);
+	engine_del_qp(&ctx->eng, &qp->eng);
+	ctx->qpn_used[qp->eng.qpn / 8] &= (uint8_t)~(1u << (qp->eng.qpn % 8));
+	engine_unlock(&ctx->eng);
 	free_qp_mem(qp);
 	return ROCE_OK;
 }
 
 uint32_t roce_qp_num(const struct roce_qp *qp)
 {
-	return qp->qpn;
+	return qp->eng.qpn;
 }
 
 int roce_modify_qp(struct roce_qp *qp, const struct roce_qp_attr *a, unsigned mask)
@@ -124,8 +123,8 @@ int roce_modify_qp(struct roce_qp *qp, const struct roce_qp_attr *a, unsigned ma
 
 	if (!a)
 		return ROCE_E_INVAL;
-	pthread_mutex_lock(&ctx->eng.lock);
-	rc = roce_drv_qp_read(&ctx->drv, qp->qpn, &qc);
+	engine_lock(&ctx->eng);
+	rc = roce_drv_qp_read(&ctx->drv, qp->eng.qpn, &qc);
 	if (rc)
 		goto out;
 	if (mask & ROCE_QP_STATE)
@@ -160,7 +159,7 @@ int roce_modify_qp(struct roce_qp *qp, const struct roce_qp_attr *a, unsigned ma
 		qc.dest_qpn = a->dest_qp_num & 0xFFFFFF;
 	rc = roce_drv_qp_write(&ctx->drv, &qc);
 out:
-	pthread_mutex_unlock(&ctx->eng.lock);
+	engine_unlock(&ctx->eng);
 	if (rc == ROCE_OK)
 		engine_doorbell(&ctx->eng);     /* e.g. ERR: flush now */
 	return rc;
@@ -172,9 +171,9 @@ int roce_query_qp(struct roce_qp *qp, struct roce_qp_attr *a)
 	struct roce_qp_ctx qc;
 	int rc;
 
-	pthread_mutex_lock(&ctx->eng.lock);
-	rc = roce_drv_qp_read(&ctx->drv, qp->qpn, &qc);
-	pthread_mutex_unlock(&ctx->eng.lock);
+	engine_lock(&ctx->eng);
+	rc = roce_drv_qp_read(&ctx->drv, qp->eng.qpn, &qc);
+	engine_unlock(&ctx->eng);
 	if (rc)
 		return rc;
 	memset(a, 0, sizeof(*a));
@@ -200,7 +199,7 @@ int roce_query_qp(struct roce_qp *qp, struct roce_qp_attr *a)
 
 static uint8_t qp_state_now(struct roce_qp *qp)
 {
-	return roce_qp_table_state(qp->ctx->eng.qpt, qp->qpn);
+	return roce_qp_table_state(qp->ctx->eng.qpt, qp->eng.qpn);
 }
 
 static int check_send_wr(const struct roce_qp *qp, const struct roce_send_wr *wr,
@@ -238,7 +237,7 @@ static int check_send_wr(const struct roce_qp *qp, const struct roce_send_wr *wr
 int roce_post_send(struct roce_qp *qp, struct roce_send_wr *wr,
 		   struct roce_send_wr **bad_wr)
 {
-	uint32_t prod = atomic_load_explicit(&qp->sq.prod, memory_order_relaxed);
+	uint32_t prod = atomic_load_explicit(&qp->eng.sq.prod, memory_order_relaxed);
 	uint8_t state = qp_state_now(qp);
 	int rc = ROCE_OK;
 
@@ -247,18 +246,18 @@ int roce_post_send(struct roce_qp *qp, struct roce_send_wr *wr,
 	if (state == ROCE_QPS_RESET || state == ROCE_QPS_INIT || state == ROCE_QPS_RTR)
 		rc = ROCE_E_STATE;
 	for (; wr && rc == ROCE_OK; wr = wr->next) {
-		uint32_t cons = atomic_load_explicit(&qp->sq.cons, memory_order_acquire);
+		uint32_t cons = atomic_load_explicit(&qp->eng.sq.cons, memory_order_acquire);
 		struct swqe *w;
 		uint64_t len;
 
-		if (prod - cons > qp->sq.mask) {
+		if (prod - cons > qp->eng.sq.mask) {
 			rc = ROCE_E_FULL;
 			break;
 		}
 		rc = check_send_wr(qp, wr, &len);
 		if (rc)
 			break;
-		w = sq_at(qp, prod);
+		w = sq_at(&qp->eng, prod);
 		/* field by field: a memset of the whole entry costs more than
 		 * the fields (every field is written below) */
 		w->wr_id = wr->wr_id;
@@ -284,7 +283,7 @@ int roce_post_send(struct roce_qp *qp, struct roce_send_wr *wr,
 		w->state = SWQE_POSTED;
 		prod++;
 		/* the doorbell: the engine sees the WQE only once it is whole */
-		atomic_store_explicit(&qp->sq.prod, prod, memory_order_release);
+		atomic_store_explicit(&qp->eng.sq.prod, prod, memory_order_release);
 	}
 	engine_doorbell(&qp->ctx->eng);
 	if (rc && bad_wr)
@@ -295,17 +294,17 @@ int roce_post_send(struct roce_qp *qp, struct roce_send_wr *wr,
 int roce_post_recv(struct roce_qp *qp, struct roce_recv_wr *wr,
 		   struct roce_recv_wr **bad_wr)
 {
-	uint32_t prod = atomic_load_explicit(&qp->rq.prod, memory_order_relaxed);
+	uint32_t prod = atomic_load_explicit(&qp->eng.rq.prod, memory_order_relaxed);
 	int rc = ROCE_OK;
 
 	if (qp_state_now(qp) == ROCE_QPS_RESET)
 		rc = ROCE_E_STATE;
 	for (; wr && rc == ROCE_OK; wr = wr->next) {
-		uint32_t cons = atomic_load_explicit(&qp->rq.cons, memory_order_acquire);
+		uint32_t cons = atomic_load_explicit(&qp->eng.rq.cons, memory_order_acquire);
 		struct rwqe *r;
 		uint64_t total = 0;
 
-		if (prod - cons > qp->rq.mask) {
+		if (prod - cons > qp->eng.rq.mask) {
 			rc = ROCE_E_FULL;
 			break;
 		}
@@ -320,13 +319,13 @@ int roce_post_recv(struct roce_qp *qp, struct roce_recv_wr *wr,
 			rc = ROCE_E_RANGE;
 			break;
 		}
-		r = &qp->rwqe[prod & qp->rq.mask];
+		r = &qp->eng.rwqe[prod & qp->eng.rq.mask];
 		r->wr_id = wr->wr_id;
 		r->num_sge = (uint8_t)wr->num_sge;
 		r->length = (uint32_t)total;
 		memcpy(r->sge, wr->sg_list, sizeof(struct roce_sge) * (size_t)wr->num_sge);
 		prod++;
-		atomic_store_explicit(&qp->rq.prod, prod, memory_order_release);
+		atomic_store_explicit(&qp->eng.rq.prod, prod, memory_order_release);
 	}
 	engine_doorbell(&qp->ctx->eng);
 	if (rc && bad_wr)

@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "pipeline/engine.h"
+#include "engine/engine.h"
 #include "roce/psn.h"
 #include "roce/status.h"
 
@@ -23,13 +23,13 @@ static const uint32_t rnr_10us[32] = {
 	16384, 24576, 32768, 49152,
 };
 
-uint64_t comp_timeout_ns(const struct roce_qp *qp)
+uint64_t comp_timeout_ns(const struct eng_qp *qp)
 {
 	/* IBA 9.7.6.1.3: 4.096 us * 2^timeout; 0 means infinite */
 	return qp->cfg.timeout ? 4096ull << qp->cfg.timeout : 0;
 }
 
-void comp_reset(struct roce_qp *qp)
+void comp_reset(struct eng_qp *qp)
 {
 	memset(&qp->comp, 0, sizeof(qp->comp));
 }
@@ -59,7 +59,7 @@ static enum roce_wc_opcode wc_opcode(const struct swqe *w)
 }
 
 /* Pop finished WQEs in order and raise their completions. */
-void comp_complete(struct roce_engine *e, struct roce_qp *qp)
+void comp_complete(struct roce_engine *e, struct eng_qp *qp)
 {
 	uint32_t cons = atomic_load_explicit(&qp->sq.cons, memory_order_relaxed);
 	bool moved = false;
@@ -95,7 +95,7 @@ void comp_complete(struct roce_engine *e, struct roce_qp *qp)
 /* The oldest WQE not done: where a response for una belongs. It may lie
  * beyond the requester's position, when a go-back rewound the requester
  * past WQEs it had already sent. */
-static struct swqe *oldest_from(struct roce_qp *qp, uint32_t *idx)
+static struct swqe *oldest_from(struct eng_qp *qp, uint32_t *idx)
 {
 	uint32_t prod = atomic_load_explicit(&qp->sq.prod, memory_order_acquire);
 
@@ -110,14 +110,14 @@ static struct swqe *oldest_from(struct roce_qp *qp, uint32_t *idx)
 	return NULL;
 }
 
-static struct swqe *oldest(struct roce_qp *qp)
+static struct swqe *oldest(struct eng_qp *qp)
 {
 	uint32_t i = atomic_load_explicit(&qp->sq.cons, memory_order_relaxed);
 
 	return oldest_from(qp, &i);
 }
 
-static void progress(struct roce_engine *e, struct roce_qp *qp, uint32_t new_una)
+static void progress(struct roce_engine *e, struct eng_qp *qp, uint32_t new_una)
 {
 	qp->comp.una = new_una;
 	qp->comp.go_back = false;
@@ -136,7 +136,7 @@ static void progress(struct roce_engine *e, struct roce_qp *qp, uint32_t new_una
  * WQEs that end there are done; a READ or atomic met on the way had its
  * responses lost (the ACK proves the responder went past it): ask again.
  */
-static void ack_upto(struct roce_engine *e, struct roce_qp *qp, uint32_t psn)
+static void ack_upto(struct roce_engine *e, struct eng_qp *qp, uint32_t psn)
 {
 	uint32_t i = atomic_load_explicit(&qp->sq.cons, memory_order_relaxed);
 	struct swqe *w;
@@ -165,7 +165,7 @@ static void ack_upto(struct roce_engine *e, struct roce_qp *qp, uint32_t psn)
 		progress(e, qp, roce_psn_add(psn, 1));
 }
 
-static void fail_at(struct roce_engine *e, struct roce_qp *qp,
+static void fail_at(struct roce_engine *e, struct eng_qp *qp,
 		    enum roce_wc_status status)
 {
 	struct swqe *w = oldest(qp);
@@ -177,7 +177,7 @@ static void fail_at(struct roce_engine *e, struct roce_qp *qp,
 	engine_qp_error(e, qp);
 }
 
-static void on_nak(struct roce_engine *e, struct roce_qp *qp, uint32_t psn,
+static void on_nak(struct roce_engine *e, struct eng_qp *qp, uint32_t psn,
 		   uint8_t syndrome)
 {
 	uint8_t code = syndrome & ROCE_AETH_VALUE_MASK;
@@ -225,7 +225,7 @@ static void on_nak(struct roce_engine *e, struct roce_qp *qp, uint32_t psn,
 	}
 }
 
-static void on_read_resp(struct roce_engine *e, struct roce_qp *qp,
+static void on_read_resp(struct roce_engine *e, struct eng_qp *qp,
 			 const struct roce_pkt *p, uint32_t psn)
 {
 	struct swqe *w;
@@ -265,7 +265,7 @@ static void on_read_resp(struct roce_engine *e, struct roce_qp *qp,
 	progress(e, qp, roce_psn_add(psn, 1));
 }
 
-static void on_atomic_ack(struct roce_engine *e, struct roce_qp *qp,
+static void on_atomic_ack(struct roce_engine *e, struct eng_qp *qp,
 			  const struct roce_pkt *p, uint32_t psn)
 {
 	struct swqe *w;
@@ -292,7 +292,7 @@ static void on_atomic_ack(struct roce_engine *e, struct roce_qp *qp,
 	progress(e, qp, roce_psn_add(psn, 1));
 }
 
-void comp_response(struct roce_engine *e, struct roce_qp *qp, const struct roce_pkt *p)
+void comp_response(struct roce_engine *e, struct eng_qp *qp, const struct roce_pkt *p)
 {
 	uint32_t psn = roce_bth_psn(roce_pkt_bth(p));
 	const struct roce_aeth *aeth = roce_pkt_aeth(p);
@@ -329,7 +329,7 @@ void comp_response(struct roce_engine *e, struct roce_qp *qp, const struct roce_
 	comp_complete(e, qp);
 }
 
-void comp_timers(struct roce_engine *e, struct roce_qp *qp)
+void comp_timers(struct roce_engine *e, struct eng_qp *qp)
 {
 	if (!qp->comp.timer || qp->flushed || engine_now(e) < qp->comp.timer)
 		return;
@@ -361,7 +361,7 @@ void comp_timers(struct roce_engine *e, struct roce_qp *qp)
 
 /* ERR: every WQE not yet completed ends with WR_FLUSH_ERR (the one that
  * failed keeps its status), every receive WQE too (IBA 10.3.1). */
-void comp_flush(struct roce_engine *e, struct roce_qp *qp)
+void comp_flush(struct roce_engine *e, struct eng_qp *qp)
 {
 	uint32_t prod = atomic_load_explicit(&qp->sq.prod, memory_order_acquire);
 	uint32_t cons = atomic_load_explicit(&qp->sq.cons, memory_order_relaxed);

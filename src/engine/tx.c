@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "pipeline/engine.h"
+#include "engine/engine.h"
 #include "roce/device.h"
 #include "roce/icrc.h"
 #include "roce/status.h"
@@ -54,7 +54,7 @@ unsigned tx_flush(struct roce_engine *e)
  * and checksum and the UDP length: build it once with the wire builder,
  * when the QP context changes, and patch it per packet (header work at
  * fixed offsets, as the hardware does). */
-void tx_template(struct roce_engine *e, struct roce_qp *qp)
+void tx_template(struct roce_engine *e, struct eng_qp *qp)
 {
 	struct roce_hdrs h;
 	uint8_t frame[ROCE_MAX_HDR_LEN];
@@ -75,7 +75,7 @@ void tx_template(struct roce_engine *e, struct roce_qp *qp)
 }
 
 /* BTH (IBA 9.2): no migration (M=0, as rxe), TVer 0, resv8a 0. */
-static void put_bth(struct roce_bth *b, const struct roce_qp *qp, const struct tx_pkt *p,
+static void put_bth(struct roce_bth *b, const struct eng_qp *qp, const struct tx_pkt *p,
 		    unsigned pad)
 {
 	const struct roce_bth_info i = {
@@ -94,7 +94,7 @@ static void put_bth(struct roce_bth *b, const struct roce_qp *qp, const struct t
 /* Where the next frame is built: in the link's own buffer when it lends
  * one (zero-copy), else in the next staging slot. Frames still staged go
  * first: no zero-copy frame may pass them. */
-static uint8_t *tx_buffer(struct roce_engine *e, const struct roce_qp *qp,
+static uint8_t *tx_buffer(struct roce_engine *e, const struct eng_qp *qp,
 			  uint32_t len, bool *zc)
 {
 	uint8_t *b = NULL;
@@ -105,7 +105,7 @@ static uint8_t *tx_buffer(struct roce_engine *e, const struct roce_qp *qp,
 	return b ? b : e->tx[e->tx_n].data;
 }
 
-int tx_build(struct roce_engine *e, struct roce_qp *qp, const struct tx_pkt *p)
+int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p)
 {
 	const struct roce_opcode_info *op = roce_opcode_info(p->opcode);
 	const size_t l3 = ROCE_ETH_HLEN, l4 = l3 + ROCE_IPV4_HLEN;

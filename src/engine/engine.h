@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The transport engine's private state: the pipeline stages share these
- * structures; nothing here is public API.
+ * The transport engine: the device's data path. The pipeline stages share
+ * these structures; nothing here is public API, and nothing here knows the
+ * host (no driver, no bus, no verbs objects): the engine is given a device,
+ * a port, its addresses and a clock (struct engine_config), and it works on
+ * its own per-QP and per-CQ state (struct eng_qp, struct eng_cq), which the
+ * verbs objects embed (src/verbs).
  *
  *   link port --rx--> recv.c (receive checks) --+--> resp.c (responder)
  *                                               +--> comp.c (completer)
@@ -12,8 +16,8 @@
  * receive queues and the CQs are single-producer/single-consumer rings
  * shared with the application thread through acquire/release indices.
  */
-#ifndef ROCE_PIPELINE_ENGINE_H
-#define ROCE_PIPELINE_ENGINE_H
+#ifndef ROCE_ENGINE_ENGINE_H
+#define ROCE_ENGINE_ENGINE_H
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -21,12 +25,11 @@
 #include <stdint.h>
 
 #include "roce/counters.h"
-#include "roce/driver.h"
 #include "roce/link.h"
 #include "roce/packet.h"
 #include "roce/params.h"
 #include "roce/tables.h"
-#include "roce/verbs.h"
+#include "roce/verbs.h"        /* the WQE and CQE fields: SGEs, opcodes, roce_wc */
 
 /* ---- SPSC ring indices ---------------------------------------------------- */
 
@@ -165,27 +168,25 @@ struct resp_ctx {
 	uint32_t atomic_next;
 };
 
-/* ---- queue pair ----------------------------------------------------------- */
+/* ---- completion queue ------------------------------------------------------ */
 
-struct roce_cq {
-	struct roce_context *ctx;
+/* The CQ ring: the engine produces completions, the host consumes them
+ * (roce_poll_cq). Embedded in the verbs CQ. */
+struct eng_cq {
 	struct ring_idx ring;
 	struct roce_wc *wc;
 	_Atomic bool overflow;
 };
 
-struct roce_pd {
-	struct roce_context *ctx;
-	uint32_t pdn;
-};
+/* ---- queue pair ----------------------------------------------------------- */
 
-struct roce_qp {
-	struct roce_context *ctx;
-	struct roce_pd *pd;
+/* The engine's state of one QP: the queues it consumes, its copy of the QP
+ * context, the requester, completer and responder. Embedded in the verbs
+ * QP, which keeps what only the host needs (PD, context, SGE limits). */
+struct eng_qp {
 	uint32_t qpn;
-	struct roce_cq *send_cq, *recv_cq;
+	struct eng_cq *send_cq, *recv_cq;
 	bool sq_sig_all;
-	uint32_t max_send_sge, max_recv_sge;
 
 	/* send queue: app produces, engine consumes (cons = completer tail) */
 	struct ring_idx sq;
@@ -226,8 +227,19 @@ struct tx_slot {
 	uint8_t data[ROCE_MAX_FRAME];
 };
 
+/* What the engine is given: the device it is the data path of (its QP and
+ * MR tables, counters and DDR, through roce/device.h), the link port, the
+ * station addresses and a clock. */
+struct engine_config {
+	struct roce_device *dev;
+	struct roce_port *port;
+	uint8_t mac[6];
+	uint32_t ip;                    /* IPv4, host order */
+	uint64_t (*now_ns)(void *ctx);  /* timers; NULL = CLOCK_MONOTONIC */
+	void *clock_ctx;
+};
+
 struct roce_engine {
-	struct roce_context *ctx;
 	struct roce_device *dev;
 	struct roce_counters *cnt;
 	const struct roce_qp_table *qpt;
@@ -244,8 +256,8 @@ struct roce_engine {
 	uint64_t now;                   /* this poll's time, once read */
 	bool now_valid;                 /* read this poll (engine_now) */
 
-	struct roce_qp *qp_by_qpn[ROCE_MAX_QP];
-	struct roce_qp **active;        /* QPs that exist, dense */
+	struct eng_qp *qp_by_qpn[ROCE_MAX_QP];
+	struct eng_qp **active;         /* QPs that exist, dense */
 	uint32_t n_active;
 	uint32_t rr;                    /* round-robin start for TX */
 
@@ -283,27 +295,25 @@ static inline void engine_doorbell(struct roce_engine *e)
 	roce_wake_if_asleep(&e->wake);
 }
 
-struct roce_context {
-	struct roce_device *dev;
-	struct roce_bus bus;
-	struct roce_drv drv;
-	struct roce_engine eng;
-	/* control-path allocations */
-	uint8_t qpn_used[ROCE_MAX_QP / 8];
-	uint8_t mr_used[ROCE_MAX_MR / 8];
-	uint32_t next_pdn;
-	struct devmem *mem;
-	uint64_t rng;
-};
+/* The control path's lock: the host holds it while it changes what the
+ * engine walks (QPs, the MR table). */
+static inline void engine_lock(struct roce_engine *e)
+{
+	pthread_mutex_lock(&e->lock);
+}
 
-/* engine.c */
-int engine_init(struct roce_engine *e, struct roce_context *ctx,
-		const struct roce_context_attr *attr);
+static inline void engine_unlock(struct roce_engine *e)
+{
+	pthread_mutex_unlock(&e->lock);
+}
+
+/* engine.c: life, QPs, completions */
+int engine_init(struct roce_engine *e, const struct engine_config *cfg);
 void engine_fini(struct roce_engine *e);
-void engine_add_qp(struct roce_engine *e, struct roce_qp *qp);
-void engine_del_qp(struct roce_engine *e, struct roce_qp *qp);
-void engine_qp_error(struct roce_engine *e, struct roce_qp *qp);
-void engine_cq_push(struct roce_engine *e, struct roce_cq *cq, const struct roce_wc *wc);
+void engine_add_qp(struct roce_engine *e, struct eng_qp *qp);
+void engine_del_qp(struct roce_engine *e, struct eng_qp *qp);
+void engine_qp_error(struct roce_engine *e, struct eng_qp *qp);
+void engine_cq_push(struct roce_engine *e, struct eng_cq *cq, const struct roce_wc *wc);
 
 /* This poll's time: the clock is read at the first need in a poll (an
  * idle poll with no timer armed reads none; a read costs 30-55 ns). */
@@ -316,13 +326,24 @@ static inline uint64_t engine_now(struct roce_engine *e)
 	return e->now;
 }
 
+/* engine.c: polling, the engine thread and its idle policy, the DMA fault
+ * hook (the public roce_engine_* calls of roce/verbs.h are these, on the
+ * context's engine) */
+unsigned engine_poll(struct roce_engine *e);
+int engine_start(struct roce_engine *e, int cpu);
+void engine_stop(struct roce_engine *e);
+int engine_set_idle(struct roce_engine *e, uint32_t after_us, uint32_t nap_us);
+int engine_set_sleep(struct roce_engine *e, uint32_t max_ms);
+void engine_sleep_stats(struct roce_engine *e, uint64_t *sleeps, uint64_t *wakeups);
+void engine_set_dma_stall(struct roce_engine *e, bool stall, uint32_t timeout_us);
+
 /* tx.c: staging, frame building and local memory (DMA) */
 static inline bool tx_room(const struct roce_engine *e)
 {
 	return e->tx_n < ROCE_TX_BURST && e->tx_built < ROCE_TX_BURST;
 }
 unsigned tx_flush(struct roce_engine *e);
-void tx_template(struct roce_engine *e, struct roce_qp *qp);
+void tx_template(struct roce_engine *e, struct eng_qp *qp);
 /* Build one packet for qp into the next staging slot; payload from
  * device memory at pa (len bytes, may be 0), or NULL source. */
 struct tx_pkt {
@@ -335,7 +356,7 @@ struct tx_pkt {
 	uint64_t pa;                    /* ... or from one device range */
 	uint32_t len;
 };
-int tx_build(struct roce_engine *e, struct roce_qp *qp, const struct tx_pkt *p);
+int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p);
 
 /* dma.c: protection (keys, rights, bounds) and translation to DDR */
 struct dma_seg {                        /* one piece of a DMA */
@@ -352,7 +373,7 @@ int mem_resolve(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge
  * device address or a status (ROCE_E_LKEY, ROCE_E_BOUNDS, ROCE_E_ACCESS). */
 int mem_lkey(struct roce_engine *e, uint32_t lkey, uint64_t va, uint64_t len,
 	     unsigned access, uint64_t *pa);
-int mem_rkey(struct roce_engine *e, struct roce_qp *qp, uint32_t rkey,
+int mem_rkey(struct roce_engine *e, struct eng_qp *qp, uint32_t rkey,
 	     uint64_t va, uint64_t len, unsigned access, uint64_t *pa);
 /* Scatter len bytes of src into SGEs starting at byte offset off. */
 int mem_scatter(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge,
@@ -362,24 +383,24 @@ int mem_scatter(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge
 void recv_frame(struct roce_engine *e, const uint8_t *frame, uint32_t len);
 
 /* resp.c */
-void resp_request(struct roce_engine *e, struct roce_qp *qp, const struct roce_pkt *p);
-void resp_tx(struct roce_engine *e, struct roce_qp *qp);
-void resp_reset(struct roce_qp *qp);
+void resp_request(struct roce_engine *e, struct eng_qp *qp, const struct roce_pkt *p);
+void resp_tx(struct roce_engine *e, struct eng_qp *qp);
+void resp_reset(struct eng_qp *qp);
 
 /* req.c */
-void req_tx(struct roce_engine *e, struct roce_qp *qp);
-void req_reset(struct roce_qp *qp);
-void req_go_back(struct roce_engine *e, struct roce_qp *qp, uint32_t psn);
+void req_tx(struct roce_engine *e, struct eng_qp *qp);
+void req_reset(struct eng_qp *qp);
+void req_go_back(struct roce_engine *e, struct eng_qp *qp, uint32_t psn);
 
 /* comp.c */
-void comp_response(struct roce_engine *e, struct roce_qp *qp, const struct roce_pkt *p);
-void comp_timers(struct roce_engine *e, struct roce_qp *qp);
-void comp_complete(struct roce_engine *e, struct roce_qp *qp);
-void comp_flush(struct roce_engine *e, struct roce_qp *qp);
-void comp_reset(struct roce_qp *qp);
-uint64_t comp_timeout_ns(const struct roce_qp *qp);
+void comp_response(struct roce_engine *e, struct eng_qp *qp, const struct roce_pkt *p);
+void comp_timers(struct roce_engine *e, struct eng_qp *qp);
+void comp_complete(struct roce_engine *e, struct eng_qp *qp);
+void comp_flush(struct roce_engine *e, struct eng_qp *qp);
+void comp_reset(struct eng_qp *qp);
+uint64_t comp_timeout_ns(const struct eng_qp *qp);
 
-static inline struct swqe *sq_at(struct roce_qp *qp, uint32_t i)
+static inline struct swqe *sq_at(struct eng_qp *qp, uint32_t i)
 {
 	return &qp->swqe[i & qp->sq.mask];
 }

@@ -26,7 +26,7 @@
  */
 #include <string.h>
 
-#include "pipeline/engine.h"
+#include "engine/engine.h"
 #include "roce/psn.h"
 #include "roce/status.h"
 
@@ -53,7 +53,7 @@ static bool is_rd_atomic(const struct swqe *w)
 	       w->opcode == ROCE_WR_ATOMIC_FETCH_AND_ADD;
 }
 
-void req_reset(struct roce_qp *qp)
+void req_reset(struct eng_qp *qp)
 {
 	memset(&qp->req, 0, sizeof(qp->req));
 	qp->req.cur = atomic_load_explicit(&qp->sq.cons, memory_order_relaxed);
@@ -61,7 +61,7 @@ void req_reset(struct roce_qp *qp)
 
 /* Local error while sending: the WQE completes with status, the QP goes to
  * the error state and the rest is flushed (IBA 10.8.3.1). */
-static void req_fail(struct roce_engine *e, struct roce_qp *qp,
+static void req_fail(struct roce_engine *e, struct eng_qp *qp,
 		     struct swqe *w, enum roce_wc_status status)
 {
 	w->status = (uint8_t)status;
@@ -70,7 +70,7 @@ static void req_fail(struct roce_engine *e, struct roce_qp *qp,
 	engine_qp_error(e, qp);
 }
 
-static void sent_one(struct roce_engine *e, struct roce_qp *qp)
+static void sent_one(struct roce_engine *e, struct eng_qp *qp)
 {
 	if (roce_psn_cmp(qp->req.psn, qp->req.psn_max) < 0)
 		roce_cnt_inc(e->cnt, ROCE_CNT_RETRANSMISSIONS);
@@ -83,7 +83,7 @@ static void sent_one(struct roce_engine *e, struct roce_qp *qp)
 
 /* AckReq on the last packet of a message and at least every N packets
  * (IBA 9.7.6.1.4 leaves the rate to the requester). */
-static bool want_ack(struct roce_qp *qp, bool last)
+static bool want_ack(struct eng_qp *qp, bool last)
 {
 	if (last || ++qp->req.noack >= ROCE_ACKREQ_EVERY) {
 		qp->req.noack = 0;
@@ -110,7 +110,7 @@ static uint8_t pick_opcode(const struct swqe *w, bool first, bool last)
 }
 
 /* One SEND or WRITE packet from the current offset. */
-static int emit_data(struct roce_engine *e, struct roce_qp *qp, struct swqe *w)
+static int emit_data(struct roce_engine *e, struct eng_qp *qp, struct swqe *w)
 {
 	uint32_t chunk = w->length - qp->req.offset;
 	bool first = qp->req.offset == 0, last;
@@ -144,7 +144,7 @@ static int emit_data(struct roce_engine *e, struct roce_qp *qp, struct swqe *w)
 }
 
 /* READ: one READ REQUEST; the responses take the PSNs after it. */
-static enum req_state step_read(struct roce_engine *e, struct roce_qp *qp)
+static enum req_state step_read(struct roce_engine *e, struct eng_qp *qp)
 {
 	struct swqe *w = sq_at(qp, qp->req.cur);
 	uint32_t done = qp->req.offset, left = w->length - done;
@@ -175,7 +175,7 @@ static enum req_state step_read(struct roce_engine *e, struct roce_qp *qp)
 }
 
 /* ATOMIC: one CmpSwap or FetchAdd request. */
-static enum req_state step_atomic(struct roce_engine *e, struct roce_qp *qp)
+static enum req_state step_atomic(struct roce_engine *e, struct eng_qp *qp)
 {
 	struct swqe *w = sq_at(qp, qp->req.cur);
 	struct roce_hdrs ext;
@@ -202,7 +202,7 @@ static enum req_state step_atomic(struct roce_engine *e, struct roce_qp *qp)
 }
 
 /* IDLE: take the next WQE, or stay when there is none or it must wait. */
-static enum req_state step_idle(struct roce_engine *e, struct roce_qp *qp)
+static enum req_state step_idle(struct roce_engine *e, struct eng_qp *qp)
 {
 	uint32_t prod = atomic_load_explicit(&qp->sq.prod, memory_order_acquire);
 	struct swqe *w;
@@ -259,7 +259,7 @@ static enum req_state step_idle(struct roce_engine *e, struct roce_qp *qp)
 	}
 }
 
-static enum req_state step_send(struct roce_engine *e, struct roce_qp *qp)
+static enum req_state step_send(struct roce_engine *e, struct eng_qp *qp)
 {
 	struct swqe *w = sq_at(qp, qp->req.cur);
 	int rc = emit_data(e, qp, w);
@@ -271,7 +271,7 @@ static enum req_state step_send(struct roce_engine *e, struct roce_qp *qp)
 	return qp->req.offset < w->length ? REQ_SEND : REQ_DONE;
 }
 
-static enum req_state step_write_head(struct roce_qp *qp)
+static enum req_state step_write_head(struct eng_qp *qp)
 {
 	/* hand the local range to the DMA engine; its clock starts when
 	 * the data is first found missing (no clock read per WRITE) */
@@ -279,7 +279,7 @@ static enum req_state step_write_head(struct roce_qp *qp)
 	return REQ_WRITE_DATA;
 }
 
-static enum req_state step_write_data(struct roce_engine *e, struct roce_qp *qp)
+static enum req_state step_write_data(struct roce_engine *e, struct eng_qp *qp)
 {
 	struct swqe *w = sq_at(qp, qp->req.cur);
 
@@ -299,7 +299,7 @@ static enum req_state step_write_data(struct roce_engine *e, struct roce_qp *qp)
 	return qp->req.offset < w->length ? REQ_WRITE_HEAD : REQ_DONE;
 }
 
-static enum req_state step_done(struct roce_engine *e, struct roce_qp *qp)
+static enum req_state step_done(struct roce_engine *e, struct eng_qp *qp)
 {
 	struct swqe *w = sq_at(qp, qp->req.cur);
 
@@ -315,7 +315,7 @@ static enum req_state step_done(struct roce_engine *e, struct roce_qp *qp)
 
 /* The one-packet fast path (see the top of this file), after IDLE took a
  * WRITE or a SEND; next is what IDLE chose. */
-static enum req_state step_one_packet(struct roce_engine *e, struct roce_qp *qp,
+static enum req_state step_one_packet(struct roce_engine *e, struct eng_qp *qp,
 				      enum req_state next)
 {
 	struct swqe *w = sq_at(qp, qp->req.cur);
@@ -331,7 +331,7 @@ static enum req_state step_one_packet(struct roce_engine *e, struct roce_qp *qp,
 	return step_done(e, qp);
 }
 
-static bool can_send(struct roce_engine *e, struct roce_qp *qp)
+static bool can_send(struct roce_engine *e, struct eng_qp *qp)
 {
 	if (qp->cfg.state != ROCE_QPS_RTS || qp->flushed)
 		return false;
@@ -345,7 +345,7 @@ static bool can_send(struct roce_engine *e, struct roce_qp *qp)
 	return true;
 }
 
-void req_tx(struct roce_engine *e, struct roce_qp *qp)
+void req_tx(struct roce_engine *e, struct eng_qp *qp)
 {
 	while (tx_room(e) && can_send(e, qp)) {
 		enum req_state prev = qp->req.state, next;
@@ -382,7 +382,7 @@ void req_tx(struct roce_engine *e, struct roce_qp *qp)
  * regenerating gives the same packets. Also moves forward, when a late
  * ACK acknowledges more than a rewound requester would send.
  */
-void req_go_back(struct roce_engine *e, struct roce_qp *qp, uint32_t psn)
+void req_go_back(struct roce_engine *e, struct eng_qp *qp, uint32_t psn)
 {
 	uint32_t i = atomic_load_explicit(&qp->sq.cons, memory_order_relaxed);
 	uint32_t prod = atomic_load_explicit(&qp->sq.prod, memory_order_acquire);

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pipeline/devmem.h"
+#include "verbs/devmem.h"
 #include "roce/status.h"
 
 struct block {

@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "pipeline/engine.h"
+#include "engine/engine.h"
 #include "roce/status.h"
 
 static bool range_ok(uint64_t base, uint64_t size, uint64_t start, uint64_t len)
@@ -66,7 +66,7 @@ int mem_lkey(struct roce_engine *e, uint32_t lkey, uint64_t va, uint64_t len,
 	return mem_check(e, mr, va, len, access, pa);
 }
 
-int mem_rkey(struct roce_engine *e, struct roce_qp *qp, uint32_t rkey,
+int mem_rkey(struct roce_engine *e, struct eng_qp *qp, uint32_t rkey,
 	     uint64_t va, uint64_t len, unsigned access, uint64_t *pa)
 {
 	const struct roce_mr_entry *mr;

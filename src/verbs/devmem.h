@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef ROCE_PIPELINE_DEVMEM_H
-#define ROCE_PIPELINE_DEVMEM_H
+#ifndef ROCE_VERBS_DEVMEM_H
+#define ROCE_VERBS_DEVMEM_H
 
 #include <stddef.h>
 #include <stdint.h>

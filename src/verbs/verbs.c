@@ -1,17 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The verbs objects: context, PD, MR, CQ, QP. Every QP and MR setting goes
- * through the host driver and the register file, exactly as it would to the
- * board; the engine follows the QP table on its own.
+ * The verbs objects: context, PD, MR, CQ (QPs in qp.c). Every QP and MR
+ * setting goes through the host driver and the register file, exactly as it
+ * would to the board; the engine follows the QP table on its own. The
+ * roce_engine_* calls run the context's engine.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 
-#include "pipeline/devmem.h"
-#include "pipeline/engine.h"
-#include "roce/bus.h"
-#include "roce/driver.h"
+#include "verbs/devmem.h"
+#include "verbs/verbs_priv.h"
 #include "roce/psn.h"
 #include "roce/status.h"
 
@@ -19,6 +18,7 @@
 
 int roce_open(const struct roce_context_attr *attr, struct roce_context **out)
 {
+	struct engine_config ec = { 0 };
 	struct roce_context *ctx;
 	struct roce_config *cfg;
 	size_t mem_size;
@@ -57,7 +57,13 @@ int roce_open(const struct roce_context_attr *attr, struct roce_context **out)
 		rc = ROCE_E_NOMEM;
 		goto fail;
 	}
-	rc = engine_init(&ctx->eng, ctx, attr);
+	ec.dev = ctx->dev;
+	ec.port = attr->port;
+	memcpy(ec.mac, attr->mac, 6);
+	ec.ip = attr->ip;
+	ec.now_ns = attr->now_ns;
+	ec.clock_ctx = attr->clock_ctx;
+	rc = engine_init(&ctx->eng, &ec);
 	if (rc)
 		goto fail;
 	if (getrandom(&ctx->rng, sizeof(ctx->rng), 0) != sizeof(ctx->rng))
@@ -107,6 +113,44 @@ void roce_mem_free(struct roce_context *ctx, void *p)
 {
 	if (p)
 		devmem_free(ctx->mem, p);
+}
+
+/* ---- running the engine ----------------------------------------------------- */
+
+unsigned roce_engine_poll(struct roce_context *ctx)
+{
+	return engine_poll(&ctx->eng);
+}
+
+int roce_engine_start(struct roce_context *ctx, int cpu)
+{
+	return engine_start(&ctx->eng, cpu);
+}
+
+void roce_engine_stop(struct roce_context *ctx)
+{
+	engine_stop(&ctx->eng);
+}
+
+int roce_engine_set_idle(struct roce_context *ctx, uint32_t after_us, uint32_t nap_us)
+{
+	return ctx ? engine_set_idle(&ctx->eng, after_us, nap_us) : ROCE_E_RANGE;
+}
+
+int roce_engine_set_sleep(struct roce_context *ctx, uint32_t max_ms)
+{
+	return ctx ? engine_set_sleep(&ctx->eng, max_ms) : ROCE_E_RANGE;
+}
+
+void roce_engine_sleep_stats(struct roce_context *ctx, uint64_t *sleeps,
+			     uint64_t *wakeups)
+{
+	engine_sleep_stats(&ctx->eng, sleeps, wakeups);
+}
+
+void roce_engine_set_dma_stall(struct roce_context *ctx, bool stall, uint32_t timeout_us)
+{
+	engine_set_dma_stall(&ctx->eng, stall, timeout_us);
 }
 
 /* ---- PD, MR ----------------------------------------------------------------- */
@@ -170,9 +214,9 @@ struct roce_mr *roce_reg_mr(struct roce_pd *pd, void *addr, size_t length,
 	mr = calloc(1, sizeof(*mr));
 	if (!mr)
 		return NULL;
-	pthread_mutex_lock(&ctx->eng.lock);
+	engine_lock(&ctx->eng);
 	if (bit_alloc(ctx->mr_used, 0, ROCE_MAX_MR, &index) != ROCE_OK) {
-		pthread_mutex_unlock(&ctx->eng.lock);
+		engine_unlock(&ctx->eng);
 		free(mr);
 		return NULL;
 	}
@@ -186,11 +230,11 @@ struct roce_mr *roce_reg_mr(struct roce_pd *pd, void *addr, size_t length,
 	e.pd = pd->pdn;
 	if (roce_drv_mr_write(&ctx->drv, &e) != ROCE_OK) {
 		bit_free(ctx->mr_used, index);
-		pthread_mutex_unlock(&ctx->eng.lock);
+		engine_unlock(&ctx->eng);
 		free(mr);
 		return NULL;
 	}
-	pthread_mutex_unlock(&ctx->eng.lock);
+	engine_unlock(&ctx->eng);
 	mr->ctx = ctx;
 	mr->pd = pd;
 	mr->addr = addr;
@@ -208,11 +252,11 @@ int roce_dereg_mr(struct roce_mr *mr)
 	struct roce_mr_ctx e = { .index = mr->index, .valid = false };
 	int rc;
 
-	pthread_mutex_lock(&ctx->eng.lock);
+	engine_lock(&ctx->eng);
 	rc = roce_drv_mr_write(&ctx->drv, &e);
 	if (rc == ROCE_OK)
 		bit_free(ctx->mr_used, mr->index);
-	pthread_mutex_unlock(&ctx->eng.lock);
+	engine_unlock(&ctx->eng);
 	if (rc == ROCE_OK)
 		free(mr);
 	return rc;
@@ -240,35 +284,37 @@ struct roce_cq *roce_create_cq(struct roce_context *ctx, int cqe)
 	cq = calloc(1, sizeof(*cq));
 	if (!cq)
 		return NULL;
-	cq->wc = calloc(n, sizeof(*cq->wc));
-	if (!cq->wc) {
+	cq->eng.wc = calloc(n, sizeof(*cq->eng.wc));
+	if (!cq->eng.wc) {
 		free(cq);
 		return NULL;
 	}
 	cq->ctx = ctx;
-	cq->ring.mask = n - 1;
+	cq->eng.ring.mask = n - 1;
 	return cq;
 }
 
 int roce_destroy_cq(struct roce_cq *cq)
 {
-	free(cq->wc);
+	free(cq->eng.wc);
 	free(cq);
 	return ROCE_OK;
 }
 
+/* The host's end of the CQ ring (the engine's is engine_cq_push). */
 int roce_poll_cq(struct roce_cq *cq, int n, struct roce_wc *wc)
 {
-	uint32_t cons = atomic_load_explicit(&cq->ring.cons, memory_order_relaxed);
-	uint32_t prod = atomic_load_explicit(&cq->ring.prod, memory_order_acquire);
+	struct eng_cq *q = &cq->eng;
+	uint32_t cons = atomic_load_explicit(&q->ring.cons, memory_order_relaxed);
+	uint32_t prod = atomic_load_explicit(&q->ring.prod, memory_order_acquire);
 	int got = 0;
 
-	if (atomic_load_explicit(&cq->overflow, memory_order_acquire))
+	if (atomic_load_explicit(&q->overflow, memory_order_acquire))
 		return -ROCE_E_FULL;
 	while (got < n && cons != prod) {
-		wc[got++] = cq->wc[cons & cq->ring.mask];
+		wc[got++] = q->wc[cons & q->ring.mask];
 		cons++;
 	}
-	atomic_store_explicit(&cq->ring.cons, cons, memory_order_release);
+	atomic_store_explicit(&q->ring.cons, cons, memory_order_release);
 	return got;
 }

@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "pipeline/engine.h"
+#include "engine/engine.h"
 #include "roce/device.h"
 #include "roce/status.h"
 
@@ -21,12 +21,12 @@
  * check_addr). Without it anyone on the segment who learns a QPN and PSN
  * could write into the QP's memory.
  */
-static bool from_peer(const struct roce_qp *qp, const struct roce_pkt *p)
+static bool from_peer(const struct eng_qp *qp, const struct roce_pkt *p)
 {
 	return roce_ipv4_saddr(roce_pkt_ipv4(p)) == qp->cfg.peer_ip;
 }
 
-static bool state_accepts(const struct roce_qp *qp, bool request)
+static bool state_accepts(const struct eng_qp *qp, bool request)
 {
 	uint8_t s = qp->cfg.state;
 
@@ -47,7 +47,7 @@ static bool pkey_match(uint16_t a, uint16_t b)
 void recv_frame(struct roce_engine *e, const uint8_t *frame, uint32_t len)
 {
 	struct roce_pkt p;
-	struct roce_qp *qp;
+	struct eng_qp *qp;
 	uint32_t dqpn;
 	int rc;
 

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "pipeline/engine.h"
+#include "engine/engine.h"
 #include "roce/device.h"
 #include "roce/psn.h"
 #include "roce/status.h"
@@ -27,23 +27,23 @@ static uint64_t mono_ns(void *ctx)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-int engine_init(struct roce_engine *e, struct roce_context *ctx,
-		const struct roce_context_attr *attr)
+/* The engine takes from the device what a NIC's data path is wired to: its
+ * tables, counters and DDR; the rest comes in cfg. */
+int engine_init(struct roce_engine *e, const struct engine_config *cfg)
 {
 	size_t mem_size;
 
-	e->ctx = ctx;
-	e->dev = ctx->dev;
-	e->cnt = roce_device_counters(ctx->dev);
-	e->qpt = roce_device_qp_table(ctx->dev);
-	e->mrt = roce_device_mr_table(ctx->dev);
-	e->mem = roce_device_mem(ctx->dev, &mem_size);
+	e->dev = cfg->dev;
+	e->cnt = roce_device_counters(cfg->dev);
+	e->qpt = roce_device_qp_table(cfg->dev);
+	e->mrt = roce_device_mr_table(cfg->dev);
+	e->mem = roce_device_mem(cfg->dev, &mem_size);
 	e->mem_size = mem_size;
-	e->port = attr->port;
-	memcpy(e->mac, attr->mac, 6);
-	e->ip = attr->ip;
-	e->now_ns = attr->now_ns ? attr->now_ns : mono_ns;
-	e->clock_ctx = attr->clock_ctx;
+	e->port = cfg->port;
+	memcpy(e->mac, cfg->mac, 6);
+	e->ip = cfg->ip;
+	e->now_ns = cfg->now_ns ? cfg->now_ns : mono_ns;
+	e->clock_ctx = cfg->clock_ctx;
 	e->dma_timeout_us = ROCE_DMA_TIMEOUT_US;
 	atomic_init(&e->idle_after_us, ROCE_IDLE_AFTER_US);
 	atomic_init(&e->idle_nap_us, ROCE_IDLE_NAP_US);
@@ -75,23 +75,23 @@ void engine_fini(struct roce_engine *e)
 	pthread_mutex_destroy(&e->lock);
 }
 
-void engine_add_qp(struct roce_engine *e, struct roce_qp *qp)
+void engine_add_qp(struct roce_engine *e, struct eng_qp *qp)
 {
 	qp->active_idx = e->n_active;
 	e->active[e->n_active++] = qp;
 	e->qp_by_qpn[qp->qpn] = qp;
 }
 
-void engine_del_qp(struct roce_engine *e, struct roce_qp *qp)
+void engine_del_qp(struct roce_engine *e, struct eng_qp *qp)
 {
-	struct roce_qp *last = e->active[--e->n_active];
+	struct eng_qp *last = e->active[--e->n_active];
 
 	e->active[qp->active_idx] = last;
 	last->active_idx = qp->active_idx;
 	e->qp_by_qpn[qp->qpn] = NULL;
 }
 
-void engine_cq_push(struct roce_engine *e, struct roce_cq *cq, const struct roce_wc *wc)
+void engine_cq_push(struct roce_engine *e, struct eng_cq *cq, const struct roce_wc *wc)
 {
 	uint32_t prod = atomic_load_explicit(&cq->ring.prod, memory_order_relaxed);
 	uint32_t cons = atomic_load_explicit(&cq->ring.cons, memory_order_acquire);
@@ -110,7 +110,7 @@ void engine_cq_push(struct roce_engine *e, struct roce_cq *cq, const struct roce
 
 /* The engine moves a QP to ERR (IBA 10.3.1): the register file shows it,
  * the queues are flushed. */
-void engine_qp_error(struct roce_engine *e, struct roce_qp *qp)
+void engine_qp_error(struct roce_engine *e, struct eng_qp *qp)
 {
 	roce_qp_table_set_state((struct roce_qp_table *)e->qpt, qp->qpn, ROCE_QPS_ERR);
 	qp->cfg.state = ROCE_QPS_ERR;
@@ -121,7 +121,7 @@ void engine_qp_error(struct roce_engine *e, struct roce_qp *qp)
 }
 
 /* Follow the register file: a commit changed the QP context. */
-static void sync_cfg(struct roce_engine *e, struct roce_qp *qp)
+static void sync_cfg(struct roce_engine *e, struct eng_qp *qp)
 {
 	uint32_t gen = roce_qp_table_generation(e->qpt, qp->qpn);
 	struct roce_qp_cfg c;
@@ -198,7 +198,7 @@ static unsigned poll_once(struct roce_engine *e)
 	/* replies first (they free the peer's window), then new requests;
 	 * a rotating start keeps one busy QP from starving the others */
 	for (i = 0; i < e->n_active && tx_room(e); i++) {
-		struct roce_qp *qp = e->active[(e->rr + i) % e->n_active];
+		struct eng_qp *qp = e->active[(e->rr + i) % e->n_active];
 
 		resp_tx(e, qp);
 		req_tx(e, qp);
@@ -209,9 +209,8 @@ static unsigned poll_once(struct roce_engine *e)
 	return moved;
 }
 
-unsigned roce_engine_poll(struct roce_context *ctx)
+unsigned engine_poll(struct roce_engine *e)
 {
-	struct roce_engine *e = &ctx->eng;
 	unsigned moved;
 
 	pthread_mutex_lock(&e->lock);
@@ -243,7 +242,7 @@ static bool engine_may_sleep(struct roce_engine *e)
 	if (e->dma_stall || e->tx_n || !roce_port_can_sleep(e->port))
 		return false;
 	for (unsigned i = 0; i < e->n_active; i++) {
-		const struct roce_qp *qp = e->active[i];
+		const struct eng_qp *qp = e->active[i];
 
 		if (qp->comp.timer || qp->comp.rnr_until || qp->req.dma_deadline ||
 		    qp->req.cur != atomic_load_explicit(&qp->sq.prod, memory_order_acquire) ||
@@ -285,7 +284,7 @@ static bool engine_sleep(struct roce_engine *e, uint32_t max_ms)
 	/* pairs with the producers' fence: either they see asleep or the
 	 * poll below sees their work */
 	atomic_thread_fence(memory_order_seq_cst);
-	if (!atomic_load(&e->running)) {        /* stopping: see roce_engine_stop */
+	if (!atomic_load(&e->running)) {        /* stopping: see engine_stop */
 		atomic_store(&e->wake.asleep, 0);
 		return true;
 	}
@@ -356,34 +355,31 @@ static void *engine_thread(void *arg)
 	return NULL;
 }
 
-int roce_engine_set_idle(struct roce_context *ctx, uint32_t after_us, uint32_t nap_us)
+int engine_set_idle(struct roce_engine *e, uint32_t after_us, uint32_t nap_us)
 {
-	if (!ctx || nap_us == 0 || nap_us > 100000u)
+	if (nap_us == 0 || nap_us > 100000u)
 		return ROCE_E_RANGE;
-	atomic_store_explicit(&ctx->eng.idle_nap_us, nap_us, memory_order_relaxed);
-	atomic_store_explicit(&ctx->eng.idle_after_us, after_us, memory_order_relaxed);
+	atomic_store_explicit(&e->idle_nap_us, nap_us, memory_order_relaxed);
+	atomic_store_explicit(&e->idle_after_us, after_us, memory_order_relaxed);
 	return ROCE_OK;
 }
 
-int roce_engine_set_sleep(struct roce_context *ctx, uint32_t max_ms)
+int engine_set_sleep(struct roce_engine *e, uint32_t max_ms)
 {
-	if (!ctx || max_ms > 3600000u)
+	if (max_ms > 3600000u)
 		return ROCE_E_RANGE;
-	atomic_store_explicit(&ctx->eng.idle_sleep_ms, max_ms, memory_order_relaxed);
+	atomic_store_explicit(&e->idle_sleep_ms, max_ms, memory_order_relaxed);
 	return ROCE_OK;
 }
 
-void roce_engine_sleep_stats(struct roce_context *ctx, uint64_t *sleeps,
-			     uint64_t *wakeups)
+void engine_sleep_stats(struct roce_engine *e, uint64_t *sleeps, uint64_t *wakeups)
 {
-	*sleeps = atomic_load_explicit(&ctx->eng.sleeps, memory_order_relaxed);
-	*wakeups = atomic_load_explicit(&ctx->eng.wakeups, memory_order_relaxed);
+	*sleeps = atomic_load_explicit(&e->sleeps, memory_order_relaxed);
+	*wakeups = atomic_load_explicit(&e->wakeups, memory_order_relaxed);
 }
 
-int roce_engine_start(struct roce_context *ctx, int cpu)
+int engine_start(struct roce_engine *e, int cpu)
 {
-	struct roce_engine *e = &ctx->eng;
-
 	if (e->has_thread)
 		return ROCE_E_STATE;
 	e->wake.fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -411,10 +407,8 @@ int roce_engine_start(struct roce_context *ctx, int cpu)
 	return ROCE_OK;
 }
 
-void roce_engine_stop(struct roce_context *ctx)
+void engine_stop(struct roce_engine *e)
 {
-	struct roce_engine *e = &ctx->eng;
-
 	if (!e->has_thread)
 		return;
 	atomic_store(&e->running, false);
@@ -426,10 +420,10 @@ void roce_engine_stop(struct roce_context *ctx)
 	e->wake.fd = e->wake.port_fd = -1;
 }
 
-void roce_engine_set_dma_stall(struct roce_context *ctx, bool stall, uint32_t timeout_us)
+void engine_set_dma_stall(struct roce_engine *e, bool stall, uint32_t timeout_us)
 {
-	pthread_mutex_lock(&ctx->eng.lock);
-	ctx->eng.dma_stall = stall;
-	ctx->eng.dma_timeout_us = timeout_us ? timeout_us : ROCE_DMA_TIMEOUT_US;
-	pthread_mutex_unlock(&ctx->eng.lock);
+	pthread_mutex_lock(&e->lock);
+	e->dma_stall = stall;
+	e->dma_timeout_us = timeout_us ? timeout_us : ROCE_DMA_TIMEOUT_US;
+	pthread_mutex_unlock(&e->lock);
 }

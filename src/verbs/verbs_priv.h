@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The verbs objects behind the opaque handles of roce/verbs.h: the host
+ * side. A context owns the device model, its host driver (over a bus to the
+ * register file) and the engine, the device's data path, which it embeds;
+ * a CQ and a QP embed the engine's CQ ring and per-QP state (struct eng_cq,
+ * struct eng_qp) and keep beside them what only the host needs. The host
+ * depends on the device here, never the reverse: src/engine knows nothing
+ * of this header.
+ */
+#ifndef ROCE_VERBS_VERBS_PRIV_H
+#define ROCE_VERBS_VERBS_PRIV_H
+
+#include <stdint.h>
+
+#include "engine/engine.h"
+#include "roce/bus.h"
+#include "roce/driver.h"
+#include "roce/params.h"
+#include "roce/verbs.h"
+
+struct devmem;
+
+struct roce_context {
+	struct roce_device *dev;
+	struct roce_bus bus;
+	struct roce_drv drv;
+	struct roce_engine eng;
+	/* control-path allocations */
+	uint8_t qpn_used[ROCE_MAX_QP / 8];
+	uint8_t mr_used[ROCE_MAX_MR / 8];
+	uint32_t next_pdn;
+	struct devmem *mem;
+	uint64_t rng;
+};
+
+struct roce_pd {
+	struct roce_context *ctx;
+	uint32_t pdn;
+};
+
+struct roce_cq {
+	struct eng_cq eng;              /* the ring the engine fills */
+	struct roce_context *ctx;
+};
+
+struct roce_qp {
+	struct eng_qp eng;              /* the queues and the engine's state */
+	struct roce_context *ctx;
+	struct roce_pd *pd;
+	uint32_t max_send_sge, max_recv_sge;
+};
+
+#endif
