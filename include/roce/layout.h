@@ -100,7 +100,8 @@ struct roce_qp_cfg {
  * Image of a context, QP_STATE..QP_PD: every field masked to its width and
  * shifted into its word (qpn is not part of the image).
  */
-void roce_qp_to_regs(const struct roce_qp_cfg *qp, uint32_t regs[ROCE_QP_NREGS]);
+void roce_qp_to_regs(const struct roce_qp_cfg *qp,
+		     uint32_t regs[ROCE_QP_NREGS]);
 /* The context of an image; qpn is the index the image belongs to. */
 void roce_qp_from_regs(uint32_t qpn, const uint32_t regs[ROCE_QP_NREGS],
 		       struct roce_qp_cfg *qp);

@@ -23,8 +23,9 @@
 struct roce_qp_table; /* opaque */
 struct roce_mr_table; /* opaque */
 
-#define ROCE_MR_KEY(index, key_byte) (((uint32_t)(index) << 8) | ((key_byte) & 0xFFu))
-#define ROCE_MR_KEY_INDEX(key)       ((key) >> 8)
+#define ROCE_MR_KEY(index, key_byte) \
+	(((uint32_t)(index) << ROCE_MR_KEY_INDEX_SHIFT) | ((key_byte) & 0xFFu))
+#define ROCE_MR_KEY_INDEX(key)       ((key) >> ROCE_MR_KEY_INDEX_SHIFT)
 
 const char *roce_qp_state_name(int state); /* "RTS"; "?" if unknown */
 
