@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "roce/bus.h"
+#include "roce/layout.h"
 #include "roce/params.h"
 #include "roce/regs.h"
 
@@ -49,41 +50,12 @@ struct roce_endpoint {
 	uint16_t udp_port;
 };
 
-/* One QP context: every QP_* shadow register, decoded. */
-struct roce_qp_ctx {
-	uint32_t qpn;			/* index written to QP_INDEX */
-	enum roce_qp_state state;
-	uint8_t type;			/* enum roce_qp_type */
-	uint8_t mtu;			/* enum roce_mtu */
-	uint8_t access;			/* enum roce_access bits */
-	uint32_t dest_qpn;		/* 24 bit */
-	uint32_t sq_psn;		/* 24 bit */
-	uint32_t rq_psn;		/* 24 bit, expected receive PSN */
-	uint32_t peer_ip;
-	uint8_t peer_mac[6];
-	uint16_t pkey;
-	uint8_t timeout;		/* 5 bit, IBA 4.096 us * 2^timeout */
-	uint8_t retry_cnt;		/* 3 bit */
-	uint8_t rnr_retry;		/* 3 bit */
-	uint8_t min_rnr_timer;		/* 5 bit */
-	uint8_t max_rd_atomic;
-	uint8_t max_dest_rd_atomic;
-	uint32_t qkey;
-	uint32_t pd;
-};
-
-/* One MR entry: every MR_* shadow register, decoded. */
-struct roce_mr_ctx {
-	uint32_t index;			/* written to MR_INDEX */
-	bool valid;
-	uint32_t access;		/* enum roce_access bits */
-	uint64_t va;
-	uint64_t pa;			/* device memory address */
-	uint64_t len;
-	uint32_t rkey;
-	uint32_t lkey;
-	uint32_t pd;
-};
+/*
+ * A QP context and an MR entry are the structs the device's tables use
+ * (roce/layout.h); these names stay for the driver's users.
+ */
+#define roce_qp_ctx roce_qp_cfg
+#define roce_mr_ctx roce_mr_entry
 
 /* The whole configuration a power-on sequence programs (see config files). */
 struct roce_config {
@@ -133,16 +105,8 @@ int roce_drv_mr_write(struct roce_drv *drv, const struct roce_mr_ctx *mr);
 int roce_drv_mr_read(struct roce_drv *drv, uint32_t index,
 		     struct roce_mr_ctx *mr);
 
-/* Register images of an entry, in QP_STATE..QP_PD / MR_ACCESS..MR_PD order. */
-#define ROCE_QP_NREGS ((ROCE_REG_QP_PD - ROCE_REG_QP_STATE) / 4 + 1)
-#define ROCE_MR_NREGS ((ROCE_REG_MR_PD - ROCE_REG_MR_ACCESS) / 4 + 1)
-void roce_qp_to_regs(const struct roce_qp_ctx *qp, uint32_t regs[ROCE_QP_NREGS]);
-void roce_qp_from_regs(uint32_t qpn, const uint32_t regs[ROCE_QP_NREGS],
-		       struct roce_qp_ctx *qp);
-void roce_mr_to_regs(const struct roce_mr_ctx *mr,
-		     uint32_t regs[ROCE_MR_NREGS]);
-void roce_mr_from_regs(uint32_t index, const uint32_t regs[ROCE_MR_NREGS],
-		       struct roce_mr_ctx *mr);
+/* Register images of an entry: roce_qp_to_regs() and the others in
+ * roce/layout.h. */
 /* Raw register images (for the regression check). */
 int roce_drv_qp_read_regs(struct roce_drv *drv, uint32_t qpn,
 			  uint32_t regs[ROCE_QP_NREGS]);
@@ -239,9 +203,7 @@ int roce_parse_mac(const char *s, uint8_t mac[6]);
 int roce_parse_ipv4(const char *s, uint32_t *ip);
 void roce_format_mac(const uint8_t mac[6], char buf[18]);
 void roce_format_ipv4(uint32_t ip, char buf[16]);
-uint32_t roce_mac_low(const uint8_t mac[6]);
-uint32_t roce_mac_high(const uint8_t mac[6]);
-void roce_mac_from_regs(uint32_t low, uint32_t high, uint8_t mac[6]);
+/* MAC register pair: roce_mac_low() and the others in roce/layout.h. */
 /* "rc", "local_write,remote_read" ("none" for 0); "?" if unknown. State
  * names: roce_qp_state_name() in roce/tables.h. */
 const char *roce_qp_type_name(unsigned type);

@@ -59,20 +59,22 @@
 #define ROCE_REG_MEM_SIZE_KB     0x03Cu   /* RO: device memory size in KiB */
 
 /* ---- QP_TABLE window 0x40-0x7F ----------------------------------------- */
+/* The fields of the shadow registers (QP_STATE..QP_PD, MR_ACCESS..MR_PD)
+ * are named, packed and unpacked in roce/layout.h. */
 #define ROCE_REG_QP_INDEX        0x040u   /* RW: QPN selected */
 #define ROCE_REG_QP_COMMIT       0x044u   /* W: command; R: BUSY bit */
 #define ROCE_REG_QP_CMD_STATUS   0x048u   /* RO: result of the last command */
-#define ROCE_REG_QP_STATE        0x04Cu   /* enum roce_qp_state */
-#define ROCE_REG_QP_TYPE_MTU     0x050u   /* [7:0] type, [15:8] path MTU enum, [23:16] access */
-#define ROCE_REG_QP_DEST_QPN     0x054u   /* [23:0] */
-#define ROCE_REG_QP_SQ_PSN       0x058u   /* [23:0] */
-#define ROCE_REG_QP_RQ_PSN       0x05Cu   /* [23:0] expected receive PSN */
+#define ROCE_REG_QP_STATE        0x04Cu
+#define ROCE_REG_QP_TYPE_MTU     0x050u
+#define ROCE_REG_QP_DEST_QPN     0x054u
+#define ROCE_REG_QP_SQ_PSN       0x058u
+#define ROCE_REG_QP_RQ_PSN       0x05Cu   /* expected receive PSN */
 #define ROCE_REG_QP_PEER_IP      0x060u
 #define ROCE_REG_QP_PEER_MAC_LOW 0x064u
 #define ROCE_REG_QP_PEER_MAC_HIGH 0x068u
-#define ROCE_REG_QP_PKEY         0x06Cu   /* [15:0] */
-#define ROCE_REG_QP_TIMERS       0x070u   /* [4:0] timeout, [10:8] retry_cnt, [18:16] rnr_retry, [28:24] min_rnr_timer */
-#define ROCE_REG_QP_RD_ATOMIC    0x074u   /* [7:0] max_rd_atomic, [15:8] max_dest_rd_atomic */
+#define ROCE_REG_QP_PKEY         0x06Cu
+#define ROCE_REG_QP_TIMERS       0x070u
+#define ROCE_REG_QP_RD_ATOMIC    0x074u
 #define ROCE_REG_QP_QKEY         0x078u
 #define ROCE_REG_QP_PD           0x07Cu
 

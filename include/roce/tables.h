@@ -17,38 +17,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "roce/layout.h"
 #include "roce/regs.h"
 
 struct roce_qp_table; /* opaque */
 struct roce_mr_table; /* opaque */
 
-/* A QP context. qpn is the table index (QPN = index). */
-struct roce_qp_cfg {
-	uint32_t qpn, dest_qpn, sq_psn, rq_psn, peer_ip, qkey, pd;
-	uint8_t peer_mac[6];
-	uint16_t pkey;
-	uint8_t state;              /* enum roce_qp_state */
-	uint8_t type;               /* enum roce_qp_type, 0 = unset */
-	uint8_t mtu;                /* enum roce_mtu, 0 = unset */
-	uint8_t access;             /* enum roce_access bits */
-	uint8_t timeout;            /* 5 bits: 4.096 us * 2^timeout, 0 = infinite */
-	uint8_t retry_cnt;          /* 3 bits */
-	uint8_t rnr_retry;          /* 3 bits, 7 = infinite */
-	uint8_t min_rnr_timer;      /* 5 bits, IBA table 45 encoding */
-	uint8_t max_rd_atomic;      /* outstanding READ/atomic as requester */
-	uint8_t max_dest_rd_atomic; /* ... as responder */
-};
-
-/* An MR entry. Keys: bits 31:8 = MR index, bits 7:0 = key byte. */
-struct roce_mr_entry {
-	uint64_t va, pa, len;
-	uint32_t rkey, lkey, pd;
-	uint32_t access;            /* enum roce_access bits */
-	bool valid;
-};
-
-#define ROCE_MR_KEY(index, key_byte) (((uint32_t)(index) << 8) | ((key_byte) & 0xFFu))
-#define ROCE_MR_KEY_INDEX(key)       ((key) >> 8)
+#define ROCE_MR_KEY(index, key_byte) \
+	(((uint32_t)(index) << ROCE_MR_KEY_INDEX_SHIFT) | ((key_byte) & 0xFFu))
+#define ROCE_MR_KEY_INDEX(key)       ((key) >> ROCE_MR_KEY_INDEX_SHIFT)
 
 const char *roce_qp_state_name(int state); /* "RTS"; "?" if unknown */
 

@@ -273,10 +273,7 @@ int roce_cfg_set_value(const struct cfg_key *k, void *obj, const char *val,
 	case CFG_QP_TYPE: case CFG_QP_STATE: case CFG_MTU:
 		if (parse_named(val, &u, why, n, k->name) != ROCE_OK)
 			return ROCE_E_FORMAT;
-		if (k->kind == CFG_QP_STATE)
-			*(enum roce_qp_state *)p = (enum roce_qp_state)u;
-		else
-			*(uint8_t *)p = (uint8_t)u;
+		*(uint8_t *)p = (uint8_t)u;
 		return ROCE_OK;
 	case CFG_ACCESS_U8: case CFG_ACCESS_U32:
 		if (parse_access(val, &a, why, n) != ROCE_OK)

@@ -6,24 +6,14 @@
  */
 #include <stdio.h>
 
+#include "common/hex.h"
 #include "roce/driver.h"
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /* "02:00:00:00:00:01" (':' or '-' separators, two hex digits each) */
 int roce_parse_mac(const char *s, uint8_t mac[6])
 {
 	for (int i = 0; i < 6; i++) {
-		int hi = hexval(s[0]), lo = hi < 0 ? -1 : hexval(s[1]);
+		int hi = roce_hexval(s[0]), lo = hi < 0 ? -1 : roce_hexval(s[1]);
 
 		if (lo < 0)
 			return ROCE_E_FORMAT;
@@ -72,25 +62,4 @@ void roce_format_ipv4(uint32_t ip, char buf[16])
 {
 	snprintf(buf, 16, "%u.%u.%u.%u", ip >> 24, (ip >> 16) & 0xFFu,
 		 (ip >> 8) & 0xFFu, ip & 0xFFu);
-}
-
-uint32_t roce_mac_low(const uint8_t mac[6])
-{
-	return (uint32_t)mac[2] << 24 | (uint32_t)mac[3] << 16 |
-	       (uint32_t)mac[4] << 8 | mac[5];
-}
-
-uint32_t roce_mac_high(const uint8_t mac[6])
-{
-	return (uint32_t)mac[0] << 8 | mac[1];
-}
-
-void roce_mac_from_regs(uint32_t low, uint32_t high, uint8_t mac[6])
-{
-	mac[0] = (uint8_t)(high >> 8);
-	mac[1] = (uint8_t)high;
-	mac[2] = (uint8_t)(low >> 24);
-	mac[3] = (uint8_t)(low >> 16);
-	mac[4] = (uint8_t)(low >> 8);
-	mac[5] = (uint8_t)low;
 }

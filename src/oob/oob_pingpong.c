@@ -40,7 +40,7 @@ int roce_pp_parse(const char *msg, size_t len, struct roce_pp_dest *d)
 	    !oob_hexfield(&p, 6, ':', &psn))
 		return ROCE_E_FORMAT;
 	for (int i = 0; i < 16; i++) {
-		int hi = oob_hexval(p[2 * i]), lo = oob_hexval(p[2 * i + 1]);
+		int hi = roce_hexval(p[2 * i]), lo = roce_hexval(p[2 * i + 1]);
 
 		if (hi < 0 || lo < 0)
 			return ROCE_E_FORMAT;

@@ -12,16 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-static inline int oob_hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
+#include "common/hex.h"
 
 /* width hex digits at *p, then the separator sep ('\0' = end of text);
  * advances *p past the separator. */
@@ -31,7 +22,7 @@ static inline bool oob_hexfield(const char **p, unsigned width, char sep,
 	uint64_t v = 0;
 
 	for (unsigned i = 0; i < width; i++) {
-		int d = oob_hexval((*p)[i]);
+		int d = roce_hexval((*p)[i]);
 
 		if (d < 0)
 			return false;

@@ -12,6 +12,7 @@
 
 #include "roce/counters.h"
 #include "roce/params.h"
+#include "roce/layout.h"
 #include "roce/regmap.h"
 #include "roce/regs.h"
 #include "roce/status.h"
@@ -23,11 +24,23 @@
 #define FR(n, lsb, w, lo, hi, d)   { n, lsb, w, lo, hi, false, d }
 #define FRO(n, lsb, w, d)          { n, lsb, w, 0, 0, true, d }
 
+/* Fields of the QP and MR entries: lsb and width from the entry codecs
+ * (roce/layout.h), so the map, the document and the codecs agree. */
+#define QF(n, f, d)         F(n, ROCE_QP_##f##_SHIFT, ROCE_QP_##f##_WIDTH, d)
+#define QFR(n, f, lo, hi, d) \
+	FR(n, ROCE_QP_##f##_SHIFT, ROCE_QP_##f##_WIDTH, lo, hi, d)
+#define MF(n, f, d)         F(n, ROCE_MR_##f##_SHIFT, ROCE_MR_##f##_WIDTH, d)
+
 #define REG(off, n, acc, rst, flds, d) \
 	{ off, n, ROCE_ACC_##acc, rst, flds, ARRAY_SIZE(flds), d, -1, false }
 
 _Static_assert(ROCE_CNT_COUNT <= ROCE_REG_STAT_CNT_MAX,
 	       "the counters no longer fit the STAT region");
+
+_Static_assert((ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
+		ROCE_ACCESS_REMOTE_READ | ROCE_ACCESS_REMOTE_ATOMIC) <=
+	       ROCE_FIELD_MASK(ROCE_MR_ACCESS_WIDTH) << ROCE_MR_ACCESS_SHIFT,
+	       "MR_ACCESS's rights must lie inside the codec's ACCESS field");
 
 /* ---- fields ------------------------------------------------------------ */
 
@@ -104,40 +117,40 @@ static const struct roce_reg_field f_cmd_status[] = {
 	    "otherwise why the entry was rejected (table in the intro)"),
 };
 static const struct roce_reg_field f_qp_state[] = {
-	FR("STATE", 0, 3, 0, ROCE_QPS_ERR, "0 RESET, 1 INIT, 2 RTR, 3 RTS, "
+	QFR("STATE", STATE, 0, ROCE_QPS_ERR, "0 RESET, 1 INIT, 2 RTR, 3 RTS, "
 	   "4 SQD, 5 SQE, 6 ERR (IBA 10.3.1); COMMIT checks the transition"),
 };
 static const struct roce_reg_field f_qp_type_mtu[] = {
-	FR("TYPE", 0, 8, 0, ROCE_QPT_UD, "2 RC, 3 UC, 4 UD (ibverbs values), "
+	QFR("TYPE", TYPE, 0, ROCE_QPT_UD, "2 RC, 3 UC, 4 UD (ibverbs values), "
 	   "required from INIT on"),
-	FR("MTU", 8, 8, 0, ROCE_MTU_4096, "path MTU 1=256 .. 5=4096 "
+	QFR("MTU", MTU, 0, ROCE_MTU_4096, "path MTU 1=256 .. 5=4096 "
 	   "(IBA 9.7), required from RTR on"),
-	FR("ACCESS", 16, 8, 0, 0xF, "remote access the QP allows: bit0 local "
+	QFR("ACCESS", ACCESS, 0, 0xF, "remote access the QP allows: bit0 local "
 	   "write, bit1 remote write, bit2 remote read, bit3 remote atomic"),
 };
 static const struct roce_reg_field f_qpn[] = {
-	F("QPN", 0, 24, "24-bit QP number"),
+	QF("QPN", QPN, "24-bit QP number"),
 };
 static const struct roce_reg_field f_psn[] = {
-	F("PSN", 0, 24, "24-bit packet sequence number"),
+	QF("PSN", PSN, "24-bit packet sequence number"),
 };
 static const struct roce_reg_field f_pkey[] = {
-	F("PKEY", 0, 16, "partition key; low 15 bits must not be 0 from INIT on "
+	QF("PKEY", PKEY, "partition key; low 15 bits must not be 0 from INIT on "
 	  "(0xFFFF = default partition)"),
 };
 static const struct roce_reg_field f_qp_timers[] = {
-	F("TIMEOUT", 0, 5, "local ACK timeout 4.096 us * 2^TIMEOUT, 0 = "
+	QF("TIMEOUT", TIMEOUT, "local ACK timeout 4.096 us * 2^TIMEOUT, 0 = "
 	  "infinite (IBA 9.7.6.1.3)"),
-	F("RETRY_CNT", 8, 3, "retransmissions before the QP goes to ERR"),
-	F("RNR_RETRY", 16, 3, "RNR retries, 7 = infinite"),
-	F("MIN_RNR_TIMER", 24, 5, "RNR NAK timer field sent as responder "
+	QF("RETRY_CNT", RETRY_CNT, "retransmissions before the QP goes to ERR"),
+	QF("RNR_RETRY", RNR_RETRY, "RNR retries, 7 = infinite"),
+	QF("MIN_RNR_TIMER", MIN_RNR_TIMER, "RNR NAK timer field sent as responder "
 	  "(IBA table 45)"),
 };
 static const struct roce_reg_field f_qp_rd_atomic[] = {
-	FR("MAX_RD_ATOMIC", 0, 8, 0, ROCE_MAX_RD_ATOMIC, "outstanding RDMA "
-	   "READ/atomic requests as requester"),
-	FR("MAX_DEST_RD_ATOMIC", 8, 8, 0, ROCE_MAX_RD_ATOMIC, "outstanding "
-	   "RDMA READ/atomic requests accepted as responder"),
+	QFR("MAX_RD_ATOMIC", MAX_RD_ATOMIC, 0, ROCE_MAX_RD_ATOMIC,
+	    "outstanding RDMA READ/atomic requests as requester"),
+	QFR("MAX_DEST_RD_ATOMIC", MAX_DEST_RD_ATOMIC, 0, ROCE_MAX_RD_ATOMIC,
+	    "outstanding RDMA READ/atomic requests accepted as responder"),
 };
 static const struct roce_reg_field f_qkey[] = {
 	F("QKEY", 0, 32, "Q_Key (UD)"),
@@ -151,7 +164,7 @@ static const struct roce_reg_field f_mr_access[] = {
 	F("REMOTE_WRITE", 1, 1, "peers may RDMA WRITE into the region"),
 	F("REMOTE_READ", 2, 1, "peers may RDMA READ the region"),
 	F("REMOTE_ATOMIC", 3, 1, "peers may run atomics on the region"),
-	F("VALID", 31, 1, "1 = COMMIT registers the region, 0 = COMMIT "
+	MF("VALID", VALID, "1 = COMMIT registers the region, 0 = COMMIT "
 	  "invalidates the entry"),
 };
 static const struct roce_reg_field f_low64[] = {
@@ -161,9 +174,9 @@ static const struct roce_reg_field f_high64[] = {
 	F("HIGH", 0, 32, "bits 63:32"),
 };
 static const struct roce_reg_field f_key[] = {
-	F("KEY_BYTE", 0, 8, "driver-chosen random byte, so a key cannot be "
+	MF("KEY_BYTE", KEY_BYTE, "driver-chosen random byte, so a key cannot be "
 	  "guessed from the index"),
-	F("INDEX", 8, 24, "must equal MR_INDEX"),
+	MF("INDEX", KEY_INDEX, "must equal MR_INDEX"),
 };
 static const struct roce_reg_field f_link_status[] = {
 	FRO("LINK_READY", 0, 1, "as STATUS.LINK_READY"),
