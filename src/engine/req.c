@@ -143,6 +143,21 @@ static int emit_data(struct roce_engine *e, struct eng_qp *qp, struct swqe *w)
 	return ROCE_OK;
 }
 
+/* A READ or atomic request: one packet at the next PSN, AckReq set; a
+ * request that cannot be built fails its WQE. */
+static bool send_request(struct roce_engine *e, struct eng_qp *qp, struct swqe *w,
+			 struct tx_pkt *p)
+{
+	p->psn = qp->req.psn;
+	p->ackreq = true;
+	if (tx_build(e, qp, p) != ROCE_OK) {
+		req_fail(e, qp, w, ROCE_WC_LOC_QP_OP_ERR);
+		return false;
+	}
+	sent_one(e, qp);
+	return true;
+}
+
 /* READ: one READ REQUEST; the responses take the PSNs after it. */
 static enum req_state step_read(struct roce_engine *e, struct eng_qp *qp)
 {
@@ -158,14 +173,9 @@ static enum req_state step_read(struct roce_engine *e, struct eng_qp *qp)
 	ext.reth.rkey = w->rkey;
 	ext.reth.len = left;
 	p.opcode = ROCE_OP_RC_READ_REQUEST;
-	p.psn = qp->req.psn;
-	p.ackreq = true;
 	p.ext = &ext;
-	if (tx_build(e, qp, &p) != ROCE_OK) {
-		req_fail(e, qp, w, ROCE_WC_LOC_QP_OP_ERR);
+	if (!send_request(e, qp, w, &p))
 		return REQ_IDLE;
-	}
-	sent_one(e, qp);
 	/* the responses take the following PSNs */
 	qp->req.psn = roce_psn_add(qp->req.psn, n - 1);
 	if (roce_psn_cmp(qp->req.psn, qp->req.psn_max) > 0)
@@ -189,14 +199,9 @@ static enum req_state step_atomic(struct roce_engine *e, struct eng_qp *qp)
 	ext.atomic.compare = w->opcode == ROCE_WR_ATOMIC_CMP_AND_SWP ? w->compare_add : 0;
 	p.opcode = w->opcode == ROCE_WR_ATOMIC_CMP_AND_SWP ? ROCE_OP_RC_CMP_SWAP
 							   : ROCE_OP_RC_FETCH_ADD;
-	p.psn = qp->req.psn;
-	p.ackreq = true;
 	p.ext = &ext;
-	if (tx_build(e, qp, &p) != ROCE_OK) {
-		req_fail(e, qp, w, ROCE_WC_LOC_QP_OP_ERR);
+	if (!send_request(e, qp, w, &p))
 		return REQ_IDLE;
-	}
-	sent_one(e, qp);
 	qp->req.offset = 8;
 	return REQ_DONE;
 }
