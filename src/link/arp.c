@@ -17,7 +17,7 @@ int roce_arp_parse(const uint8_t *frame, size_t len, struct roce_arp *out)
 
 	if (len < ROCE_ETH_HLEN + ROCE_ARP_LEN)
 		return ROCE_E_TOO_SHORT;
-	if (roce_get_be16(frame + 12) != ROCE_ETHERTYPE_ARP)
+	if (roce_eth_type((const struct roce_eth_hdr *)frame) != ROCE_ETHERTYPE_ARP)
 		return ROCE_E_ETHERTYPE;
 	h = (const struct roce_arp_hdr *)(frame + ROCE_ETH_HLEN);
 	if (roce_get_be16(h->htype) != ROCE_ARP_HTYPE_ETHER ||
@@ -37,12 +37,13 @@ int roce_arp_parse(const uint8_t *frame, size_t len, struct roce_arp *out)
 size_t roce_arp_build(uint8_t *buf, const uint8_t dst[6], const uint8_t src[6],
 		      const struct roce_arp *a)
 {
+	struct roce_eth_hdr *eth = (struct roce_eth_hdr *)buf;
 	struct roce_arp_hdr *h = (struct roce_arp_hdr *)(buf + ROCE_ETH_HLEN);
 
 	memset(buf, 0, ROCE_ARP_FRAME_LEN);
-	memcpy(buf, dst, 6);
-	memcpy(buf + 6, src, 6);
-	roce_put_be16(buf + 12, ROCE_ETHERTYPE_ARP);
+	memcpy(eth->dst, dst, 6);
+	memcpy(eth->src, src, 6);
+	roce_eth_set_type(eth, ROCE_ETHERTYPE_ARP);
 	roce_put_be16(h->htype, ROCE_ARP_HTYPE_ETHER);
 	roce_put_be16(h->ptype, ROCE_ETHERTYPE_IPV4);
 	h->hlen = 6;

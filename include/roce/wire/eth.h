@@ -34,6 +34,11 @@ static inline uint16_t roce_eth_type(const struct roce_eth_hdr *h)
 	return roce_get_be16(h->type);
 }
 
+static inline void roce_eth_set_type(struct roce_eth_hdr *h, uint16_t type)
+{
+	roce_put_be16(h->type, type);
+}
+
 static inline uint16_t roce_vlan_type(const struct roce_vlan_tag *t)
 {
 	return roce_get_be16(t->type);
