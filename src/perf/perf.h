@@ -127,7 +127,8 @@ void perf_print_bw(FILE *f, const struct perf_bw_result *r);
 /* The bandwidth table's header in the unit of fmt (RESULT_FMT, RESULT_FMT_G). */
 const char *perf_bw_header(enum perf_fmt fmt);
 /* print_full_bw_report(): my line, or with rem (-b) the sum of both sides';
- * in Gb/sec an average under 0.1 gets six decimals (REPORT_FMT_EXT). */
+ * in Gb/sec a line gets six decimals (REPORT_FMT_EXT) when this side's
+ * own average is under 0.1, whatever the sum. */
 void perf_print_full_bw(FILE *f, enum perf_fmt fmt, const struct perf_bw_result *my,
 			const struct perf_bw_result *rem);
 /* --report-both with -b: the "Local results" and "Remote results" tables

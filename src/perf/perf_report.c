@@ -30,13 +30,16 @@ void perf_print_full_bw(FILE *f, enum perf_fmt fmt, const struct perf_bw_result 
 			const struct perf_bw_result *rem)
 {
 	struct perf_bw_result t = *my;
+	/* inc_accuracy (REPORT_FMT_EXT): from this side's own average, as
+	 * perftest takes it before it adds the remote report */
+	bool ext = my->bw_avg < 0.1 && fmt == PERF_GBS;
 
 	if (rem) {              /* -b: the size and iterations stay mine */
 		t.bw_peak += rem->bw_peak;
 		t.bw_avg += rem->bw_avg;
 		t.msg_rate += rem->msg_rate;
 	}
-	if (t.bw_avg < 0.1 && fmt == PERF_GBS)  /* inc_accuracy: REPORT_FMT_EXT */
+	if (ext)
 		fprintf(f, " %-7lu    %" PRIu64 "           %-7.6lf            %-7.6lf"
 			"            %-7.6lf\n", (unsigned long)t.size, t.iters, t.bw_peak,
 			t.bw_avg, t.msg_rate);

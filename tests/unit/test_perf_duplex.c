@@ -168,10 +168,18 @@ static void test_full_report(void **state)
 	assert_string_equal(s, " 65536      1000             300.50             170.25 "
 			    "\t\t   0.002644\n");
 	free(s);
-	/* two slow directions whose sum is not slow: the short format */
+	/* the format follows this side's own average, taken before the sum
+	 * (print_full_bw_report sets inc_accuracy where it declares bw_avg,
+	 * before adding the remote report): a slow side prints the sum of two
+	 * slow directions in the long format although the sum is not slow... */
 	slow.bw_avg = 0.06;
 	s = full_bw(PERF_GBS, &slow, &slow);
-	assert_string_equal(s, " 64         20               0.60               0.12   "
+	assert_string_equal(s, " 64         20           0.600000            0.120000"
+			    "            0.008398\n");
+	free(s);
+	/* ...and a fast side a sum with a slow peer in the short one */
+	s = full_bw(PERF_GBS, &fast, &slow);
+	assert_string_equal(s, " 64         20               0.60               0.21   "
 			    "\t\t   0.008398\n");
 	free(s);
 }
