@@ -4,9 +4,9 @@
  * link up; the destination MAC is ours; IPv4, UDP port 4791, lengths and
  * ICRC (roce_parse); the destination IP is ours; the QP exists and its
  * state accepts the packet; the source is the QP's peer; the P_Key
- * matches. A frame that fails a check
- * is dropped and counted under the reason, never answered. Requests go to
- * the responder, responses to the completer.
+ * matches. A frame that fails a check is dropped and counted under the
+ * reason, never answered. Requests go to the responder, responses to the
+ * completer.
  */
 #include <string.h>
 
