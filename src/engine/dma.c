@@ -2,8 +2,8 @@
 /*
  * Protection and translation, the one place the data path checks memory
  * access: an L_Key or R_Key names an MR entry (through a per-engine cache
- * of the MR table, re-read when the table's generation for the entry
- * moves); the entry must be valid, its key match, its PD be the QP's (for
+ * of the MR table, whose copies ctx.c drops when a COMMIT changes their
+ * entry); the entry must be valid, its key match, its PD be the QP's (for
  * remote access), its rights cover the access and [va, va + len) lie in
  * it; the virtual range then translates to a DDR range. A DMA (an SGE
  * list) is resolved whole before a byte moves, so a failing gather or
@@ -35,8 +35,8 @@ static int mem_check(struct roce_engine *e, const struct roce_mr_entry *mr,
 	return ROCE_OK;
 }
 
-/* The entry of the MR a key names, from the cache while the table says it
- * did not change; NULL for an unknown index. */
+/* The entry of the MR a key names, from the cache unless a commit changed
+ * it since (ctx.c empties the copy); NULL for an unknown index. */
 static const struct roce_mr_entry *mr_entry(struct roce_engine *e, uint32_t key)
 {
 	uint32_t index = ROCE_MR_KEY_INDEX(key);
@@ -44,7 +44,7 @@ static const struct roce_mr_entry *mr_entry(struct roce_engine *e, uint32_t key)
 
 	if (index >= ROCE_MAX_MR)
 		return NULL;
-	if (c->index != index || c->gen != roce_mr_table_generation(e->mrt, index)) {
+	if (c->index != index || (c->gen & 1u)) {
 		roce_mr_table_lookup_gen(e->mrt, index, &c->e, &c->gen);
 		c->index = index;
 	}

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The engine's top level: it only wires the stages together (STYLE: the
- * top level wires, the stages work). One poll = receive a burst, follow the
- * QP contexts the register file changed, run timers, let every QP's
- * responder and requester fill the transmit burst, send it.
+ * top level wires, the stages work). One poll = follow the contexts the
+ * register file changed (ctx.c), take the doorbells, receive a burst, run
+ * the timers that came due, let the arbiter's QPs fill the transmit burst
+ * (sched.c), send it. No step walks the QPs that have nothing to do.
  */
 #include <poll.h>
 #include <sched.h>
@@ -55,7 +56,7 @@ int engine_init(struct roce_engine *e, const struct engine_config *cfg)
 	atomic_init(&e->has_thread, false);
 	e->tx = calloc(ROCE_TX_BURST, sizeof(*e->tx));
 	e->active = calloc(ROCE_MAX_QP, sizeof(*e->active));
-	if (!e->tx || !e->active) {
+	if (!e->tx || !e->active || !idxq_init(&e->doorbells, ROCE_MAX_QP)) {
 		free(e->tx);
 		free(e->active);
 		return ROCE_E_NOMEM;
@@ -72,19 +73,27 @@ void engine_fini(struct roce_engine *e)
 {
 	free(e->tx);
 	free(e->active);
+	idxq_fini(&e->doorbells);
 	pthread_mutex_destroy(&e->lock);
 }
 
+/* The caller holds the engine lock (engine_lock), as for del. */
 void engine_add_qp(struct roce_engine *e, struct eng_qp *qp)
 {
 	qp->active_idx = e->n_active;
 	e->active[e->n_active++] = qp;
 	e->qp_by_qpn[qp->qpn] = qp;
+	ctx_sync_qp(e, qp);             /* its context as the table has it */
 }
 
 void engine_del_qp(struct roce_engine *e, struct eng_qp *qp)
 {
 	struct eng_qp *last = e->active[--e->n_active];
+
+	/* out of the arbiter and the wheel; a doorbell or a change still
+	 * queued for its QPN finds no QP and is dropped */
+	sched_remove(e, qp);
+	tw_cancel(&e->timers, &qp->timer);
 
 	e->active[qp->active_idx] = last;
 	last->active_idx = qp->active_idx;
@@ -120,71 +129,14 @@ void engine_qp_error(struct roce_engine *e, struct eng_qp *qp)
 	qp->flushed = true;
 }
 
-/* Follow the register file: a commit changed the QP context. */
-static void sync_cfg(struct roce_engine *e, struct eng_qp *qp)
-{
-	uint32_t gen = roce_qp_table_generation(e->qpt, qp->qpn);
-	struct roce_qp_cfg c;
-	uint8_t old;
-
-	if (gen == qp->cfg_gen)
-		goto flush;
-	old = qp->cfg.state;
-	roce_qp_table_lookup(e->qpt, qp->qpn, &c, &qp->cfg_gen);
-	qp->cfg = c;
-	qp->mtu = roce_mtu_bytes((enum roce_mtu)c.mtu);
-	if (!qp->mtu)
-		qp->mtu = ROCE_MIN_MTU;
-	qp->sport = roce_udp_sport(qp->qpn, c.dest_qpn);
-	tx_template(e, qp);
-	if (c.state == old)
-		goto flush;
-	if (c.state == ROCE_QPS_RESET) {
-		/* RESET empties both queues without completions (IBA 10.3.1) */
-		atomic_store_explicit(&qp->sq.cons,
-				      atomic_load_explicit(&qp->sq.prod, memory_order_acquire),
-				      memory_order_release);
-		atomic_store_explicit(&qp->rq.cons,
-				      atomic_load_explicit(&qp->rq.prod, memory_order_acquire),
-				      memory_order_release);
-	}
-	if (c.state <= ROCE_QPS_INIT) {
-		req_reset(qp);
-		comp_reset(qp);
-		resp_reset(qp);
-		qp->flushed = false;
-	}
-	/* The application may climb several steps between two polls: what
-	 * matters is which thresholds the QP crossed. Entering RTR (or
-	 * beyond) from below starts the responder at rq_psn ... */
-	if (old <= ROCE_QPS_INIT && c.state >= ROCE_QPS_RTR && c.state <= ROCE_QPS_SQE) {
-		resp_reset(qp);
-		qp->resp.psn = c.rq_psn;
-	}
-	/* ... entering RTS (or beyond) from below starts the requester */
-	if (old <= ROCE_QPS_RTR && c.state >= ROCE_QPS_RTS && c.state <= ROCE_QPS_SQE) {
-		req_reset(qp);
-		comp_reset(qp);
-		qp->req.psn = qp->req.psn_max = qp->comp.una = c.sq_psn;
-		qp->comp.retry_left = c.retry_cnt;
-		qp->comp.rnr_left = c.rnr_retry;
-	}
-flush:
-	/* ERR flushes whatever is posted, now and later (IBA 10.3.1) */
-	if (qp->cfg.state == ROCE_QPS_ERR) {
-		comp_flush(e, qp);
-		qp->flushed = true;
-	}
-}
-
 static unsigned poll_once(struct roce_engine *e)
 {
 	struct roce_frame rx[ROCE_RX_BURST];
 	unsigned n, moved, i;
 
 	e->now_valid = false;
-	for (i = 0; i < e->n_active; i++)
-		sync_cfg(e, e->active[i]);
+	ctx_changes(e);
+	sched_doorbells(e);
 
 	n = roce_port_rx(e->port, rx, ROCE_RX_BURST);
 	for (i = 0; i < n; i++)
@@ -193,18 +145,8 @@ static unsigned poll_once(struct roce_engine *e)
 		roce_port_rx_release(e->port, n);
 	moved = n;
 
-	for (i = 0; i < e->n_active; i++)
-		comp_timers(e, e->active[i]);
-	/* replies first (they free the peer's window), then new requests;
-	 * a rotating start keeps one busy QP from starving the others */
-	for (i = 0; i < e->n_active && tx_room(e); i++) {
-		struct eng_qp *qp = e->active[(e->rr + i) % e->n_active];
-
-		resp_tx(e, qp);
-		req_tx(e, qp);
-	}
-	if (e->n_active)
-		e->rr = (e->rr + 1) % e->n_active;
+	sched_timers(e);
+	sched_arbiter(e);
 	moved += tx_flush(e);
 	return moved;
 }
@@ -234,24 +176,6 @@ static inline void cpu_relax(void)
 /* Empty polls between two looks at the clock while spinning. */
 #define IDLE_CHECK_POLLS 256
 
-/* Nothing can start again but through a doorbell or a frame: no timer
- * runs (retransmission, RNR wait, DMA), nothing is posted and unsent or
- * staged, no reply is queued, and the port rings us for every frame. */
-static bool engine_may_sleep(struct roce_engine *e)
-{
-	if (e->dma_stall || e->tx_n || !roce_port_can_sleep(e->port))
-		return false;
-	for (unsigned i = 0; i < e->n_active; i++) {
-		const struct eng_qp *qp = e->active[i];
-
-		if (qp->comp.timer || qp->comp.rnr_until || qp->req.dma_deadline ||
-		    qp->req.cur != atomic_load_explicit(&qp->sq.prod, memory_order_acquire) ||
-		    qp->resp.rep_head != qp->resp.rep_tail)
-			return false;
-	}
-	return true;
-}
-
 static void add_relaxed(_Atomic uint64_t *c)
 {
 	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1,
@@ -276,7 +200,7 @@ static bool engine_sleep(struct roce_engine *e, uint32_t max_ms)
 	bool may, broken = false;
 
 	pthread_mutex_lock(&e->lock);
-	may = engine_may_sleep(e);
+	may = sched_idle(e);
 	pthread_mutex_unlock(&e->lock);
 	if (!may)
 		return false;
@@ -412,7 +336,7 @@ void engine_stop(struct roce_engine *e)
 	if (!e->has_thread)
 		return;
 	atomic_store(&e->running, false);
-	engine_doorbell(e);             /* out of its sleep, to see it stop */
+	engine_wake(e);                 /* out of its sleep, to see it stop */
 	pthread_join(e->thread, NULL);
 	roce_port_set_wake(e->port, NULL);
 	atomic_store(&e->has_thread, false);
@@ -425,5 +349,10 @@ void engine_set_dma_stall(struct roce_engine *e, bool stall, uint32_t timeout_us
 	pthread_mutex_lock(&e->lock);
 	e->dma_stall = stall;
 	e->dma_timeout_us = timeout_us ? timeout_us : ROCE_DMA_TIMEOUT_US;
+	/* the data came back: every QP waiting for it may go on (a fault
+	 * hook of the model, not a per-packet path: a walk is fine) */
+	if (!stall)
+		for (uint32_t i = 0; i < e->n_active; i++)
+			sched_kick(e, e->active[i]);
 	pthread_mutex_unlock(&e->lock);
 }

@@ -30,6 +30,8 @@
 #include "roce/params.h"
 #include "roce/tables.h"
 #include "roce/verbs.h"        /* the WQE and CQE fields: SGEs, opcodes, roce_wc */
+#include "common/idxq.h"
+#include "engine/timer.h"
 
 /* ---- SPSC ring indices ---------------------------------------------------- */
 
@@ -197,7 +199,6 @@ struct eng_qp {
 
 	/* the QP context as last read from the table (engine thread) */
 	struct roce_qp_cfg cfg;
-	uint32_t cfg_gen;
 	uint32_t mtu;                   /* bytes */
 	uint16_t sport;                 /* UDP source port */
 	uint8_t tmpl[ROCE_ETH_HLEN + ROCE_IPV4_HLEN + ROCE_UDP_HLEN]; /* tx_template() */
@@ -209,12 +210,17 @@ struct eng_qp {
 	struct comp_ctx comp;
 	struct resp_ctx resp;
 	uint32_t active_idx;            /* position in engine.active[] */
+
+	/* scheduling (sched.c): the transmit arbiter's queue, the timer */
+	struct eng_qp *run_next, *run_prev;
+	bool in_run;
+	struct eng_timer timer;         /* its earliest deadline */
 };
 
 /* ---- engine ----------------------------------------------------------------- */
 
-/* A copy of an MR entry, good while the table's generation matches: the
- * per-packet key checks read one word instead of the whole entry. */
+/* A copy of an MR entry, good until a commit changes the entry (ctx.c
+ * empties it then): the per-packet key checks read no table at all. */
 struct mr_cached {
 	uint32_t index;
 	uint32_t gen;                   /* odd = empty */
@@ -242,8 +248,8 @@ struct engine_config {
 struct roce_engine {
 	struct roce_device *dev;
 	struct roce_counters *cnt;
-	const struct roce_qp_table *qpt;
-	const struct roce_mr_table *mrt;
+	struct roce_qp_table *qpt;
+	struct roce_mr_table *mrt;
 	uint8_t *mem;                   /* device DDR */
 	uint64_t mem_size;
 	struct roce_port *port;
@@ -257,9 +263,17 @@ struct roce_engine {
 	bool now_valid;                 /* read this poll (engine_now) */
 
 	struct eng_qp *qp_by_qpn[ROCE_MAX_QP];
-	struct eng_qp **active;         /* QPs that exist, dense */
+	struct eng_qp **active;         /* QPs that exist, dense: for the
+					 * control path only, never per poll */
 	uint32_t n_active;
-	uint32_t rr;                    /* round-robin start for TX */
+
+	/* the work that finds the engine (sched.c): QPNs rung by their
+	 * doorbells; QPs with something to send, served round robin; the
+	 * QPs' deadlines */
+	struct idxq doorbells;
+	struct eng_qp *run_head, *run_tail;
+	uint32_t n_run;
+	struct timer_wheel timers;
 
 	/* TX staging: frames built here go to the port in one burst */
 	struct tx_slot *tx;
@@ -285,9 +299,19 @@ struct roce_engine {
 	_Atomic bool has_thread;
 };
 
-/* A work request or a state change for the engine thread: wake it if it
- * sleeps (the caller has published the work). No cost without a thread. */
-static inline void engine_doorbell(struct roce_engine *e)
+/* The doorbell of a QP (any thread, after publishing a work request):
+ * queue the QP for the engine and wake the engine thread if it sleeps.
+ * The fence orders the published work before both (common/idxq.h). */
+static inline void engine_doorbell(struct roce_engine *e, struct eng_qp *qp)
+{
+	atomic_thread_fence(memory_order_seq_cst);
+	idxq_push(&e->doorbells, qp->qpn);
+	if (e->has_thread)
+		roce_wake_if_asleep(&e->wake);
+}
+
+/* Wake the engine thread for work that is not a QP's (e.g. stopping). */
+static inline void engine_wake(struct roce_engine *e)
 {
 	if (!e->has_thread)
 		return;
@@ -336,6 +360,38 @@ int engine_set_idle(struct roce_engine *e, uint32_t after_us, uint32_t nap_us);
 int engine_set_sleep(struct roce_engine *e, uint32_t max_ms);
 void engine_sleep_stats(struct roce_engine *e, uint64_t *sleeps, uint64_t *wakeups);
 void engine_set_dma_stall(struct roce_engine *e, bool stall, uint32_t timeout_us);
+
+/* sched.c: the transmit arbiter, doorbells, timers, the sleep decision.
+ * Every event that may give a QP something to send (a doorbell, a frame
+ * for it, a context change, a timer) kicks it into the arbiter's queue;
+ * the arbiter serves the queue round robin and drops a QP once a turn
+ * leaves it with nothing it can send. After every event a QP is settled:
+ * its timer follows its earliest deadline. */
+static inline void sched_kick(struct roce_engine *e, struct eng_qp *qp)
+{
+	if (qp->in_run)
+		return;
+	qp->in_run = true;
+	qp->run_next = NULL;
+	qp->run_prev = e->run_tail;
+	if (e->run_tail)
+		e->run_tail->run_next = qp;
+	else
+		e->run_head = qp;
+	e->run_tail = qp;
+	e->n_run++;
+}
+void sched_remove(struct roce_engine *e, struct eng_qp *qp);
+void sched_settle(struct roce_engine *e, struct eng_qp *qp);
+void sched_doorbells(struct roce_engine *e);
+void sched_timers(struct roce_engine *e);
+void sched_arbiter(struct roce_engine *e);
+bool sched_idle(struct roce_engine *e);
+
+/* ctx.c: the context cache, following the register file's commits */
+void ctx_changes(struct roce_engine *e);
+void ctx_sync_qp(struct roce_engine *e, struct eng_qp *qp);
+bool ctx_changes_pending(struct roce_engine *e);
 
 /* tx.c: staging, frame building and local memory (DMA) */
 static inline bool tx_room(const struct roce_engine *e)

@@ -90,4 +90,7 @@ void recv_frame(struct roce_engine *e, const uint8_t *frame, uint32_t len)
 		resp_request(e, qp, &p);
 	else
 		comp_response(e, qp, &p);
+	/* a reply to send, a window opened, a go-back: the arbiter looks */
+	sched_kick(e, qp);
+	sched_settle(e, qp);
 }

@@ -297,6 +297,7 @@ static enum req_state step_write_data(struct roce_engine *e, struct eng_qp *qp)
 		req_fail(e, qp, w, ROCE_WC_GENERAL_ERR);
 		return REQ_IDLE;
 	}
+	qp->req.dma_deadline = 0;               /* the data is there */
 	if (emit_data(e, qp, w)) {
 		req_fail(e, qp, w, ROCE_WC_LOC_PROT_ERR);
 		return REQ_IDLE;

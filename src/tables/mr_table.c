@@ -14,6 +14,7 @@
 #include "roce/params.h"
 #include "roce/status.h"
 #include "roce/tables.h"
+#include "common/idxq.h"
 #include "tables/seqlock.h"
 
 #define MR_WORDS (sizeof(struct roce_mr_entry) / sizeof(uint32_t))
@@ -30,6 +31,7 @@ struct mr_slot {
 
 struct roce_mr_table {
 	uint64_t mem_size;
+	struct idxq changed;            /* entries the data path must re-read */
 	struct mr_slot slot[ROCE_MAX_MR];
 };
 
@@ -42,6 +44,10 @@ int roce_mr_table_create(size_t mem_size, struct roce_mr_table **out)
 	t = calloc(1, sizeof(*t)); /* all words zero: every entry invalid */
 	if (!t)
 		return ROCE_E_NOMEM;
+	if (!idxq_init(&t->changed, ROCE_MAX_MR)) {
+		free(t);
+		return ROCE_E_NOMEM;
+	}
 	t->mem_size = mem_size;
 	*out = t;
 	return ROCE_OK;
@@ -49,6 +55,9 @@ int roce_mr_table_create(size_t mem_size, struct roce_mr_table **out)
 
 void roce_mr_table_destroy(struct roce_mr_table *t)
 {
+	if (!t)
+		return;
+	idxq_fini(&t->changed);
 	free(t);
 }
 
@@ -75,14 +84,19 @@ static int mr_check(const struct roce_mr_table *t, uint32_t index,
 	return ROCE_OK;
 }
 
-static void mr_store(struct mr_slot *slot, const struct roce_mr_entry *e)
+/* Store an entry and queue it for the data path (see take_changed). */
+static void mr_store(struct roce_mr_table *t, uint32_t index,
+		     const struct roce_mr_entry *e)
 {
+	struct mr_slot *slot = &t->slot[index];
 	uint32_t w[MR_WORDS], s;
 
 	memcpy(w, e, sizeof(*e));
 	s = seq_write_begin(&slot->seq);
 	seq_store_held(slot->w, w, MR_WORDS);
 	seq_write_end(&slot->seq, s);
+	atomic_thread_fence(memory_order_seq_cst);      /* idxq.h: ordering */
+	idxq_push(&t->changed, index);
 }
 
 int roce_mr_table_commit(struct roce_mr_table *t, uint32_t index,
@@ -103,7 +117,7 @@ int roce_mr_table_commit(struct roce_mr_table *t, uint32_t index,
 		next = *e;
 		next.valid = true;
 	}
-	mr_store(&t->slot[index], &next);
+	mr_store(t, index, &next);
 	return ROCE_OK;
 }
 
@@ -170,5 +184,15 @@ void roce_mr_table_clear_all(struct roce_mr_table *t)
 
 	memset(&none, 0, sizeof(none));
 	for (uint32_t i = 0; i < ROCE_MAX_MR; i++)
-		mr_store(&t->slot[i], &none);
+		mr_store(t, i, &none);
+}
+
+bool roce_mr_table_take_changed(struct roce_mr_table *t, uint32_t *index)
+{
+	return idxq_take(&t->changed, index);
+}
+
+bool roce_mr_table_changes_pending(struct roce_mr_table *t)
+{
+	return idxq_pending(&t->changed);
 }

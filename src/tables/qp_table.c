@@ -12,6 +12,7 @@
 #include "roce/params.h"
 #include "roce/status.h"
 #include "roce/tables.h"
+#include "common/idxq.h"
 #include "tables/seqlock.h"
 
 #define QP_WORDS (sizeof(struct roce_qp_cfg) / sizeof(uint32_t))
@@ -26,8 +27,16 @@ struct qp_slot {
 };
 
 struct roce_qp_table {
+	struct idxq changed;            /* entries the data path must re-read */
 	struct qp_slot slot[ROCE_MAX_QP];
 };
+
+/* After a write: queue the entry for the data path (see take_changed). */
+static void mark_changed(struct roce_qp_table *t, uint32_t qpn)
+{
+	atomic_thread_fence(memory_order_seq_cst);      /* idxq.h: ordering */
+	idxq_push(&t->changed, qpn);
+}
 
 static const char *const qp_state_names[] = {
 	[ROCE_QPS_RESET] = "RESET", [ROCE_QPS_INIT] = "INIT",
@@ -64,6 +73,10 @@ int roce_qp_table_create(struct roce_qp_table **out)
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return ROCE_E_NOMEM;
+	if (!idxq_init(&t->changed, ROCE_MAX_QP)) {
+		free(t);
+		return ROCE_E_NOMEM;
+	}
 	/* power-on: every QP in RESET, default partition */
 	memset(&c, 0, sizeof(c));
 	c.pkey = 0xFFFF;
@@ -79,6 +92,9 @@ int roce_qp_table_create(struct roce_qp_table **out)
 
 void roce_qp_table_destroy(struct roce_qp_table *t)
 {
+	if (!t)
+		return;
+	idxq_fini(&t->changed);
 	free(t);
 }
 
@@ -182,6 +198,7 @@ int roce_qp_table_commit(struct roce_qp_table *t, uint32_t qpn,
 	cfg_to_words(&next, w);
 	seq_store_held(slot->w, w, QP_WORDS);
 	seq_write_end(&slot->seq, s);
+	mark_changed(t, qpn);
 	return ROCE_OK;
 }
 
@@ -235,6 +252,7 @@ int roce_qp_table_set_state(struct roce_qp_table *t, uint32_t qpn,
 	cfg_to_words(&c, w);
 	seq_store_held(slot->w, w, QP_WORDS);
 	seq_write_end(&slot->seq, s);
+	mark_changed(t, qpn);
 	return ROCE_OK;
 }
 
@@ -256,7 +274,18 @@ void roce_qp_table_reset_all(struct roce_qp_table *t)
 		cfg_to_words(&c, w);
 		seq_store_held(slot->w, w, QP_WORDS);
 		seq_write_end(&slot->seq, s);
+		mark_changed(t, i);
 	}
+}
+
+bool roce_qp_table_take_changed(struct roce_qp_table *t, uint32_t *qpn)
+{
+	return idxq_take(&t->changed, qpn);
+}
+
+bool roce_qp_table_changes_pending(struct roce_qp_table *t)
+{
+	return idxq_pending(&t->changed);
 }
 
 uint32_t roce_qp_table_generation(const struct roce_qp_table *t, uint32_t qpn)

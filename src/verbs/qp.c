@@ -82,7 +82,6 @@ struct roce_qp *roce_create_qp(struct roce_pd *pd, const struct roce_qp_init_att
 		ctx->qpn_used[qp->eng.qpn / 8] &= (uint8_t)~(1u << (qp->eng.qpn % 8));
 		goto fail;
 	}
-	qp->eng.cfg_gen = ~0u;      /* the engine reads the context at its next poll */
 	qp->eng.cfg.state = ROCE_QPS_RESET;
 	engine_add_qp(&ctx->eng, &qp->eng);
 	engine_unlock(&ctx->eng);
@@ -161,7 +160,7 @@ int roce_modify_qp(struct roce_qp *qp, const struct roce_qp_attr *a, unsigned ma
 out:
 	engine_unlock(&ctx->eng);
 	if (rc == ROCE_OK)
-		engine_doorbell(&ctx->eng);     /* e.g. ERR: flush now */
+		engine_wake(&ctx->eng);         /* the commit queued the change */
 	return rc;
 }
 
@@ -285,7 +284,7 @@ int roce_post_send(struct roce_qp *qp, struct roce_send_wr *wr,
 		/* the doorbell: the engine sees the WQE only once it is whole */
 		atomic_store_explicit(&qp->eng.sq.prod, prod, memory_order_release);
 	}
-	engine_doorbell(&qp->ctx->eng);
+	engine_doorbell(&qp->ctx->eng, &qp->eng);
 	if (rc && bad_wr)
 		*bad_wr = wr;
 	return rc;
@@ -327,7 +326,7 @@ int roce_post_recv(struct roce_qp *qp, struct roce_recv_wr *wr,
 		prod++;
 		atomic_store_explicit(&qp->eng.rq.prod, prod, memory_order_release);
 	}
-	engine_doorbell(&qp->ctx->eng);
+	engine_doorbell(&qp->ctx->eng, &qp->eng);
 	if (rc && bad_wr)
 		*bad_wr = wr;
 	return rc;

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The context cache: the engine's copies of QP contexts and MR entries,
+ * following the register file. A COMMIT queues the entry it changed
+ * (roce_qp_table_take_changed), as a NIC's context cache is invalidated by
+ * the command that writes the context; the engine takes the queue at the
+ * start of every poll, so a change takes effect within one poll, and an
+ * unchanged QP costs nothing, however many exist.
+ */
+#include "engine/engine.h"
+#include "roce/device.h"
+#include "roce/psn.h"
+#include "roce/status.h"
+
+/* Read qp's context again and act on what changed. */
+void ctx_sync_qp(struct roce_engine *e, struct eng_qp *qp)
+{
+	struct roce_qp_cfg c;
+	uint8_t old = qp->cfg.state;
+
+	roce_qp_table_lookup(e->qpt, qp->qpn, &c, NULL);
+	qp->cfg = c;
+	qp->mtu = roce_mtu_bytes((enum roce_mtu)c.mtu);
+	if (!qp->mtu)
+		qp->mtu = ROCE_MIN_MTU;
+	qp->sport = roce_udp_sport(qp->qpn, c.dest_qpn);
+	tx_template(e, qp);
+	if (c.state != old) {
+		if (c.state == ROCE_QPS_RESET) {
+			/* RESET empties both queues without completions (IBA 10.3.1) */
+			atomic_store_explicit(&qp->sq.cons,
+					      atomic_load_explicit(&qp->sq.prod, memory_order_acquire),
+					      memory_order_release);
+			atomic_store_explicit(&qp->rq.cons,
+					      atomic_load_explicit(&qp->rq.prod, memory_order_acquire),
+					      memory_order_release);
+		}
+		if (c.state <= ROCE_QPS_INIT) {
+			req_reset(qp);
+			comp_reset(qp);
+			resp_reset(qp);
+			qp->flushed = false;
+		}
+		/* The application may climb several steps between two polls:
+		 * what matters is which thresholds the QP crossed. Entering
+		 * RTR (or beyond) from below starts the responder at rq_psn ... */
+		if (old <= ROCE_QPS_INIT && c.state >= ROCE_QPS_RTR && c.state <= ROCE_QPS_SQE) {
+			resp_reset(qp);
+			qp->resp.psn = c.rq_psn;
+		}
+		/* ... entering RTS (or beyond) from below starts the requester */
+		if (old <= ROCE_QPS_RTR && c.state >= ROCE_QPS_RTS && c.state <= ROCE_QPS_SQE) {
+			req_reset(qp);
+			comp_reset(qp);
+			qp->req.psn = qp->req.psn_max = qp->comp.una = c.sq_psn;
+			qp->comp.retry_left = c.retry_cnt;
+			qp->comp.rnr_left = c.rnr_retry;
+		}
+	}
+	/* ERR flushes whatever is posted (the arbiter flushes what comes
+	 * later, rung by its doorbell) */
+	if (qp->cfg.state == ROCE_QPS_ERR) {
+		comp_flush(e, qp);
+		qp->flushed = true;
+	}
+	sched_kick(e, qp);
+	sched_settle(e, qp);
+}
+
+/* An MR entry changed: drop the cached copy, the next key check reads it. */
+static void mr_changed(struct roce_engine *e, uint32_t index)
+{
+	struct mr_cached *c = &e->mrc[index % MR_CACHE];
+
+	if (c->index == index)
+		c->gen = 1;             /* empty */
+}
+
+void ctx_changes(struct roce_engine *e)
+{
+	uint32_t i;
+
+	while (roce_qp_table_take_changed(e->qpt, &i)) {
+		struct eng_qp *qp = e->qp_by_qpn[i];
+
+		if (qp)
+			ctx_sync_qp(e, qp);
+	}
+	while (roce_mr_table_take_changed(e->mrt, &i))
+		mr_changed(e, i);
+}
+
+bool ctx_changes_pending(struct roce_engine *e)
+{
+	return roce_qp_table_changes_pending(e->qpt) ||
+	       roce_mr_table_changes_pending(e->mrt);
+}
