@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -68,6 +69,11 @@ static int side_open(struct pair *p, struct pair_side *s, uint32_t ip,
 	qa.cap.max_send_wr = o->sq_depth ? o->sq_depth : 256;
 	qa.cap.max_recv_wr = o->rq_depth ? o->rq_depth : 256;
 	qa.cap.max_send_sge = qa.cap.max_recv_sge = o->max_sge ? o->max_sge : ROCE_MAX_SGE;
+	s->qps = calloc(p->nqp, sizeof(*s->qps));
+	if (!s->qps)
+		return fail(p, ROCE_E_NOMEM, "%c: cannot allocate %u QP pointers", name(p, s),
+			    p->nqp);
+	s->nqp = p->nqp;
 	for (unsigned i = 0; i < p->nqp; i++)
 		if (!(s->qps[i] = roce_create_qp(s->pd, &qa)))
 			return fail(p, ROCE_E_NOMEM, "%c: cannot create QP %u", name(p, s), i);
@@ -222,9 +228,10 @@ int pair_setup(struct pair *p, const struct pair_opts *o)
 static void side_close(struct pair_side *s)
 {
 	pair_stop(s);
-	for (unsigned i = 0; i < PAIR_MAX_QPS; i++)
+	for (unsigned i = 0; i < s->nqp; i++)
 		if (s->qps[i])
 			roce_destroy_qp(s->qps[i]);
+	free(s->qps);
 	if (s->mr)
 		roce_dereg_mr(s->mr);
 	if (s->buf)

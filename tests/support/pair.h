@@ -22,9 +22,12 @@
 #include "roce/counters.h"
 #include "roce/link.h"
 #include "roce/memlink.h"
+#include "roce/params.h"
 #include "roce/verbs.h"
 
-#define PAIR_MAX_QPS 16u
+/* As many QP pairs as a device holds (QPNs below ROCE_FIRST_QPN are
+ * reserved) */
+#define PAIR_MAX_QPS (ROCE_MAX_QP - ROCE_FIRST_QPN)
 /* For the uint8_t options (timeout .. max_rd_atomic): a real 0, where 0
  * means the default. */
 #define PAIR_ZERO 0xFF
@@ -68,7 +71,8 @@ struct pair_side {
 	struct roce_pd *pd;
 	struct roce_cq *scq, *rcq;
 	struct roce_qp *qp;             /* qps[0] */
-	struct roce_qp *qps[PAIR_MAX_QPS];
+	struct roce_qp **qps;           /* nqp of them */
+	unsigned nqp;
 	struct roce_mr *mr;
 	uint8_t *buf;
 	size_t buf_len;
