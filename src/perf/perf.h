@@ -48,7 +48,9 @@ enum perf_fmt { PERF_MBS, PERF_GBS };
 #define PERF_MAX_TX             15000u
 #define PERF_MAX_RX             16384u
 #define PERF_MAX_SIZE           8388608u   /* -a goes up to 2^23 */
-#define PERF_MAX_QP             16u        /* of ours; perftest allows more */
+#define PERF_MIN_QP             1u         /* MIN_QP_NUM */
+#define PERF_MAX_QP             16384u     /* MAX_QP_NUM; the device may offer
+					    * fewer (perf_ep_qp_limit) */
 #define PERF_CACHE_LINE         64u
 #define PERF_MAX_CYCLE          65536u     /* largest page/cache line we accept */
 #define PERF_CQ_MOD_LIMIT       8192u      /* MSG_SIZE_CQ_MOD_LIMIT */

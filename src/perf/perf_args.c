@@ -56,7 +56,8 @@ void perf_usage(FILE *f, const char *argv0)
 "  -D, --duration=<sec>     run for a time instead of -n\n"
 "  -f, --margin=<sec>       -D: warm-up and cool-down margins (default duration/4)\n"
 "  -a, --all                all sizes 2 .. 2^23\n"
-"  -q, --qp=<n>             QPs (bandwidth tests; default 1, at most %u)\n"
+"  -q, --qp=<n>             QPs (bandwidth tests; default 1): %u..%u as perftest,\n"
+"                           and no more than the device offers (%u here)\n"
 "  -m, --mtu=<mtu>          path MTU 256..4096 (default the link's)\n"
 "  -x, --gid-index=<idx>    accepted; our GID is always ::ffff:<ip>\n"
 "  -u, --qp-timeout=<n>     QP timeout, 4.096 us * 2^n (default 14)\n"
@@ -84,7 +85,8 @@ void perf_usage(FILE *f, const char *argv0)
 "  --check                  receiver verifies a known pattern (both sides ours)\n"
 "  --counters               print the engine's non-zero counters at the end\n"
 "  --timeout=SEC            bound of every wait (default %u)\n",
-		argv0, PERF_MAX_QP, ROCE_PT_VERSION, PERF_TIMEOUT_S_DEFAULT);
+		argv0, PERF_MIN_QP, PERF_MAX_QP, perf_ep_qp_limit(NULL), ROCE_PT_VERSION,
+		PERF_TIMEOUT_S_DEFAULT);
 }
 
 static int bad(FILE *err, const char *what, const char *val, const char *why)
@@ -209,7 +211,16 @@ static int one_opt(int c, const char *a, struct perf_opts *o, FILE *out, FILE *e
 		o->margin = (unsigned)v + 1; return 0;   /* +1: set (0 is a value) */
 	case 'a': o->run_all = true; return 0;
 	case 'q': if (o->tst != PERF_BW) return bad(err, "-q", a, "multiple QPs only on bw tests");
-		if (!num(a, 1, PERF_MAX_QP, &v)) return bad(err, "QPs", a, "not 1..16");
+		/* parser(): CHECK_VALUE_IN_RANGE(num_of_qps, MIN_QP_NUM,
+		 * MAX_QP_NUM, "num of Qps"); what the device offers is
+		 * checked when it is open (perf_ep_open) */
+		if (!num(a, PERF_MIN_QP, PERF_MAX_QP, &v)) {
+			char why[64];
+
+			snprintf(why, sizeof(why), "should be between %u and %u",
+				 PERF_MIN_QP, PERF_MAX_QP);
+			return bad(err, "num of Qps", a, why);
+		}
 		o->nqp = (unsigned)v; return 0;
 	case 'm': if (!num(a, 256, 4096, &v) || (v & (v - 1)))
 			return bad(err, "MTU", a, "not 256, 512, 1024, 2048 or 4096");

@@ -15,12 +15,13 @@
  * included. The receives were posted before the sync (ctx_set_recv_wqes).
  */
 #include <inttypes.h>
+#include <string.h>
 
 #include "perf/perf_run.h"
 #include "roce/status.h"
 
 struct bi {
-	uint64_t scnt[PERF_EP_MAX_QP], ccnt[PERF_EP_MAX_QP];
+	uint64_t *scnt, *ccnt;          /* the session's, per QP */
 	uint64_t tot_s, tot_c, tot_r;
 	bool sending;                   /* !before_first_rx */
 	bool clock;                     /* -D: the duration's clock runs */
@@ -95,9 +96,12 @@ int perf_bw_bi(struct perf_run *r, struct perf_bw_result *res)
 	uint64_t total = o->iters * r->ep.nqp;
 	uint64_t start = perf_now_ns(), last = start;
 	struct roce_wc wc[PERF_POLL_BATCH];
-	struct bi b = { .sending = o->server != NULL, .d = { .st = DUR_START } };
+	struct bi b = { .scnt = r->scnt, .ccnt = r->ccnt, .sending = o->server != NULL,
+			.d = { .st = DUR_START } };
 	int st;
 
+	memset(b.scnt, 0, r->ep.nqp * sizeof(*b.scnt));
+	memset(b.ccnt, 0, r->ep.nqp * sizeof(*b.ccnt));
 	r->iters_done = 0;
 	if (b.sending && o->duration_mode) {
 		dur_init(&b.d, o, start);

@@ -115,7 +115,7 @@ int perf_post_window(struct perf_run *r, uint64_t *scnt, const uint64_t *ccnt,
 int perf_bw_client(struct perf_run *r, struct perf_bw_result *res)
 {
 	const struct perf_opts *o = r->o;
-	uint64_t scnt[PERF_EP_MAX_QP] = { 0 }, ccnt[PERF_EP_MAX_QP] = { 0 };
+	uint64_t *scnt = r->scnt, *ccnt = r->ccnt;
 	uint64_t total = o->iters * r->ep.nqp, tot_s = 0, tot_c = 0;
 	uint64_t start = perf_now_ns(), last = start;
 	struct dur d;
@@ -123,6 +123,8 @@ int perf_bw_client(struct perf_run *r, struct perf_bw_result *res)
 	bool dm = o->duration_mode;
 	int st;
 
+	memset(scnt, 0, r->ep.nqp * sizeof(*scnt));
+	memset(ccnt, 0, r->ep.nqp * sizeof(*ccnt));
 	dur_init(&d, o, start);
 	r->iters_done = 0;
 	while (dm ? dur_step(&d, r, perf_now_ns()) != DUR_END : tot_c < total) {

@@ -10,6 +10,7 @@
 #include <net/if.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -179,16 +180,62 @@ static int open_link(struct perf_ep *ep, const struct perf_ep_config *c,
 #endif
 }
 
+unsigned perf_ep_qp_limit(const struct perf_ep *ep)
+{
+	/* QP_COUNT, the device's QP entries, read as the driver's probe
+	 * reads it; the verbs hand out QPNs from ROCE_FIRST_QPN on (0 and 1
+	 * are special, IBA 3.5.1) and below ROCE_MAX_QP */
+	uint32_t count = 0;
+
+	if (!ep || !ep->ctx || roce_drv_read(roce_context_driver(ep->ctx),
+					     ROCE_REG_QP_COUNT, &count) != ROCE_OK ||
+	    count > ROCE_MAX_QP)
+		count = ROCE_MAX_QP;
+	return count > ROCE_FIRST_QPN ? count - ROCE_FIRST_QPN : 0;
+}
+
+/* create_reg_cqs() (perftest_resources.c:1593): a CQ as deep as the
+ * completions every QP may leave unpolled (perftest: tx_depth and rx_depth
+ * times num_of_qps), so that it never overruns (IBA 11.4.2.1) however
+ * they pile up before a poll; a depth the device cannot make is refused,
+ * as ibv_create_cq() refuses it there. */
+static int open_cq(struct perf_ep *ep, const char *which, uint32_t per_qp, unsigned nqp,
+		   struct roce_cq **cq)
+{
+	uint64_t cqe = (uint64_t)per_qp * nqp;
+
+	if (cqe > ROCE_MAX_CQE)
+		return ep_fail(ep, ROCE_E_RANGE, "Couldn't create a %s CQ: %u QPs of "
+			       "%u completions need %" PRIu64 " entries, the device's "
+			       "CQs hold %u (fewer QPs or a smaller depth)", which, nqp,
+			       per_qp, cqe, ROCE_MAX_CQE);
+	*cq = roce_create_cq(ep->ctx, (int)cqe);
+	if (!*cq)
+		return ep_fail(ep, ROCE_E_NOMEM, "Couldn't create a %s CQ of %" PRIu64
+			       " entries: out of memory", which, cqe);
+	return ROCE_OK;
+}
+
 static int open_queues(struct perf_ep *ep, const struct perf_ep_config *c)
 {
 	struct roce_qp_init_attr qa = { .qp_type = ROCE_QPT_RC };
-	uint32_t cqe = (c->sq_depth + c->rq_depth) * c->nqp + 16;
+	unsigned limit = perf_ep_qp_limit(ep);
+	int st;
 
+	if (c->nqp > limit)
+		return ep_fail(ep, ROCE_E_RANGE, "Couldn't create %u QPs: the device "
+			       "offers %u (QPNs %#x to %#x)", c->nqp, limit,
+			       ROCE_FIRST_QPN, ROCE_FIRST_QPN + limit - 1);
+	ep->qp = calloc(c->nqp, sizeof(*ep->qp));
+	ep->init_done = calloc(c->nqp, sizeof(*ep->init_done));
 	ep->pd = roce_alloc_pd(ep->ctx);
-	ep->scq = roce_create_cq(ep->ctx, (int)(cqe > ROCE_MAX_CQE ? ROCE_MAX_CQE : cqe));
-	ep->rcq = roce_create_cq(ep->ctx, (int)(cqe > ROCE_MAX_CQE ? ROCE_MAX_CQE : cqe));
-	if (!ep->pd || !ep->scq || !ep->rcq)
-		return ep_fail(ep, ROCE_E_NOMEM, "PD or CQ: out of memory");
+	if (!ep->qp || !ep->init_done || !ep->pd)
+		return ep_fail(ep, ROCE_E_NOMEM, "%u QPs or the PD: out of memory", c->nqp);
+	if ((st = open_cq(ep, "send", c->scq_per_qp ? c->scq_per_qp : c->sq_depth,
+			  c->nqp, &ep->scq)) != ROCE_OK ||
+	    (st = open_cq(ep, "receive", c->rcq_per_qp ? c->rcq_per_qp : c->rq_depth,
+			  c->nqp, &ep->rcq)) != ROCE_OK)
+		return st;
 	qa.send_cq = ep->scq;
 	qa.recv_cq = ep->rcq;
 	qa.cap = (struct roce_qp_cap){ c->sq_depth, c->rq_depth, 1, 1 };
@@ -275,9 +322,8 @@ int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c)
 	ep->timeout_ms = c->timeout_ms;
 	ep->counters = c->counters;
 	ep->qp_access = c->qp_access;
-	if (c->nqp == 0 || c->nqp > PERF_EP_MAX_QP)
-		return ep_fail(ep, ROCE_E_RANGE, "%u QPs: this tool runs 1 to %u",
-			       c->nqp, PERF_EP_MAX_QP);
+	if (c->nqp == 0)
+		return ep_fail(ep, ROCE_E_RANGE, "no QP asked for");
 	st = open_link(ep, c, &port);
 	if (st) {
 		perf_ep_close(ep);
@@ -343,6 +389,10 @@ void perf_ep_close(struct perf_ep *ep)
 			roce_dealloc_pd(ep->pd);
 		roce_close(ep->ctx);
 	}
+	free(ep->qp);
+	free(ep->init_done);
+	ep->qp = NULL;
+	ep->init_done = NULL;
 #ifdef ROCE_HAVE_AFPACKET
 	roce_afpacket_close(ep->afp);
 #endif

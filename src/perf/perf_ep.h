@@ -3,12 +3,12 @@
  * The local end of a test tool (roce-pingpong, roce-perf): a link port
  * (AF_PACKET or AF_XDP on a network interface, or the in-memory link for the
  * self-test), an engine powered on through its register file, one PD, a
- * send and a receive CQ, nqp RC QPs and one registered buffer in device
- * DDR, with the rights and the layout the original tool gives them
- * (perf_layout.h). The tools are single-threaded as the originals are: the
- * thread that polls the CQs also runs the engine (perf_ep_progress), so a
- * machine with few cores does not lose one to an engine thread spinning
- * beside it.
+ * send and a receive CQ, nqp RC QPs (as many as the device offers) and
+ * one registered buffer in device DDR, with the rights and the layout the
+ * original tool gives them (perf_layout.h). The tools are single-threaded
+ * as the originals are: the thread that polls the CQs also runs the engine
+ * (perf_ep_progress), so a machine with few cores does not lose one to an
+ * engine thread spinning beside it.
  */
 #ifndef ROCE_PERF_EP_H
 #define ROCE_PERF_EP_H
@@ -20,8 +20,6 @@
 #include "roce/afxdp.h"
 #include "roce/memlink.h"
 #include "roce/verbs.h"
-
-#define PERF_EP_MAX_QP 16u
 
 /* The port a tool opens on its --netdev (--link). */
 enum perf_link {
@@ -46,6 +44,10 @@ struct perf_ep_config {
 					 * buffer can be seen through it */
 	uint64_t mmap_offset;
 	uint32_t sq_depth, rq_depth;
+	uint32_t scq_per_qp, rcq_per_qp; /* completions a QP may leave unpolled
+					 * in the send, the receive CQ (the
+					 * CQs hold that times nqp); 0: the
+					 * queue's depth */
 	unsigned timeout_ms;            /* ARP resolution */
 	bool counters;                  /* print the engine's counters on close */
 };
@@ -62,9 +64,9 @@ struct perf_ep {
 	enum roce_mtu link_mtu;         /* largest path MTU the link carries */
 	struct roce_pd *pd;
 	struct roce_cq *scq, *rcq;
-	struct roce_qp *qp[PERF_EP_MAX_QP];
-	bool init_done[PERF_EP_MAX_QP];
-	unsigned nqp;
+	struct roce_qp **qp;            /* nqp of them, allocated at open */
+	bool *init_done;
+	unsigned nqp;                   /* QPs made so far */
 	unsigned qp_access;
 	uint8_t *buf;
 	size_t len;
@@ -85,9 +87,13 @@ struct perf_conn {
 	uint8_t max_rd_atomic, max_dest_rd_atomic;
 };
 
-/* ROCE_OK or a status with ep->err saying what failed. On failure the
- * endpoint is closed again. */
+/* ROCE_OK or a status with ep->err saying what failed: ROCE_E_RANGE for
+ * more QPs than the device offers, or CQs deeper than it makes. On
+ * failure the endpoint is closed again. */
 int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c);
+/* The RC QPs the device offers a tool: its QP entries less the reserved
+ * QPNs below ROCE_FIRST_QPN. ep NULL (or not open): a full-size device's. */
+unsigned perf_ep_qp_limit(const struct perf_ep *ep);
 /* The buffer: len bytes of DDR at an align-aligned address (the file
  * window's start with --mmap), zeroed, and one MR over it with access
  * (enum roce_access bits). Once, after perf_ep_open; ROCE_OK or a status

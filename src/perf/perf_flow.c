@@ -186,6 +186,10 @@ static int open_ep(struct perf_run *r, struct roce_memlink *ml)
 		.ip = o->ip, .memlink = ml, .nqp = o->nqp,
 		.sq_depth = o->tx_depth + 1,
 		.rq_depth = o->verb == PERF_SEND ? o->rx_depth + 1 : 1,
+		/* the bandwidth loops keep at most tx_depth sends and
+		 * rx_depth receives of a QP outstanding */
+		.scq_per_qp = o->tx_depth,
+		.rcq_per_qp = o->verb == PERF_SEND ? o->rx_depth : 1,
 		.timeout_ms = o->timeout_s * 1000u,
 		.counters = o->counters,
 		.mmap_file = o->mmap_file, .mmap_offset = o->mmap_offset,
@@ -345,9 +349,14 @@ static int connect_peer(struct perf_run *r)
 int perf_flow_bw(struct perf_run *r);
 int perf_flow_lat(struct perf_run *r);
 
-static int alloc_times(struct perf_run *r)
+/* What the session keeps per message and per QP, before it starts: the
+ * time stamps (perftest's tposted and tcompleted: iters of every QP, one
+ * of each when no peak is computed from them) and the QPs' keys and
+ * counters; freed by free_run() on every path. */
+static int alloc_run(struct perf_run *r)
 {
-	uint64_t n = r->o->iters * r->o->nqp;
+	const struct perf_opts *o = r->o;
+	uint64_t n = o->tst == PERF_BW && o->no_peak ? 1 : o->iters * o->nqp;
 
 	r->n_times = n ? n : 1;
 	r->t_post = calloc(r->n_times, sizeof(uint64_t));
@@ -355,7 +364,29 @@ static int alloc_times(struct perf_run *r)
 	if (!r->t_post || !r->t_done)
 		return perf_fail(r, ROCE_E_NOMEM, "%" PRIu64 " time stamps: out of memory",
 				 r->n_times);
+	r->my = calloc(o->nqp, sizeof(*r->my));
+	r->rem = calloc(o->nqp, sizeof(*r->rem));
+	r->scnt = calloc(o->nqp, sizeof(*r->scnt));
+	r->ccnt = calloc(o->nqp, sizeof(*r->ccnt));
+	r->rposted = calloc(o->nqp, sizeof(*r->rposted));
+	if (!r->my || !r->rem || !r->scnt || !r->ccnt || !r->rposted)
+		return perf_fail(r, ROCE_E_NOMEM, "the state of %u QPs: out of memory",
+				 o->nqp);
 	return ROCE_OK;
+}
+
+static void free_run(struct perf_run *r)
+{
+	free(r->t_post);
+	free(r->t_done);
+	free(r->my);
+	free(r->rem);
+	free(r->scnt);
+	free(r->ccnt);
+	free(r->rposted);
+	r->t_post = r->t_done = NULL;
+	r->my = r->rem = NULL;
+	r->scnt = r->ccnt = r->rposted = NULL;
 }
 
 /* The whole session; ml is the in-memory link of the self-test or NULL. */
@@ -365,7 +396,7 @@ int perf_session_on(struct perf_run *r, struct roce_memlink *ml)
 	int st;
 
 	r->size = o->size;
-	if ((st = alloc_times(r)) == ROCE_OK && (st = open_ep(r, ml)) == ROCE_OK &&
+	if ((st = alloc_run(r)) == ROCE_OK && (st = open_ep(r, ml)) == ROCE_OK &&
 	    (st = connect_oob(r)) == ROCE_OK && (st = prelude(r)) == ROCE_OK &&
 	    (st = make_buffer(r)) == ROCE_OK) {
 		set_up(r);
@@ -388,9 +419,7 @@ int perf_session_on(struct perf_run *r, struct roce_memlink *ml)
 		close(r->lfd);
 	r->lfd = -1;
 	perf_ep_close(&r->ep);
-	free(r->t_post);
-	free(r->t_done);
-	r->t_post = r->t_done = NULL;
+	free_run(r);
 	return st;
 }
 

@@ -17,7 +17,11 @@ struct perf_run {
 	int lfd;                        /* listening socket made beforehand, or -1 */
 	struct perf_ep ep;
 	struct roce_oob oob;
-	struct roce_pt_dest my[PERF_EP_MAX_QP], rem[PERF_EP_MAX_QP];
+	/* per QP, o->nqp of each, allocated with the session (perftest's
+	 * my_dest, rem_dest, scnt, ccnt): the runs allocate nothing */
+	struct roce_pt_dest *my, *rem;  /* the keys sent and received */
+	uint64_t *scnt, *ccnt;          /* a bw run's sends posted, completed */
+	uint64_t *rposted;              /* receives posted */
 	uint32_t cycle_buffer, cache_line;
 	int mtu;                        /* ibverbs enum, agreed with the peer */
 	uint64_t size;                  /* the size being run */
@@ -28,7 +32,6 @@ struct perf_run {
 	uint64_t iters_done;            /* -D: messages counted in the window */
 	uint64_t t_begin, t_end;        /* -D: the sampling window (ns) */
 	uint64_t posted;                /* -D: messages posted per QP */
-	uint64_t rposted[PERF_EP_MAX_QP]; /* receives posted per QP */
 	char msg[320];                  /* why the session failed */
 };
 

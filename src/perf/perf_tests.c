@@ -176,7 +176,7 @@ static int send_bw(struct perf_run *r)
 		if (o->run_all)
 			r->size = 1ull << i;
 		if (recv) {
-			memset(r->rposted, 0, sizeof(r->rposted));
+			memset(r->rposted, 0, r->ep.nqp * sizeof(*r->rposted));
 			for (unsigned q = 0; q < r->ep.nqp; q++)
 				if ((st = perf_post_recvs(r, r->rposted, o->rx_depth, q)))
 					return st;
@@ -227,7 +227,7 @@ static int lat_sizes(struct perf_run *r)
 		if (o->run_all)
 			r->size = 1ull << i;
 		if (o->verb == PERF_SEND) {
-			memset(r->rposted, 0, sizeof(r->rposted));
+			memset(r->rposted, 0, r->ep.nqp * sizeof(*r->rposted));
 			if ((st = perf_post_recvs(r, r->rposted, o->rx_depth, 0)) ||
 			    (st = sync0(r)))
 				return st;

@@ -2,7 +2,8 @@
 # roce-perf and roce-pingpong without a network: server and client in one
 # process over the in-memory link (--memlink-selftest), every test with the
 # content check, the bandwidth tests with -b, --report-both and
-# --report_gbits too; and the command-line errors (exit status 2, a message).
+# --report_gbits too, write_bw and send_bw on 256 QPs; and the command-line
+# errors (exit status 2, a message), -q beyond the device (exit status 1).
 # Usage: perf_selftest.sh BUILD_DIR SOURCE_DIR
 set -u
 B=${1:?build dir}
@@ -39,6 +40,28 @@ pat='^ 8388608 +5 '
 check "write_bw -a" "$PERF" write_bw --memlink-selftest -a -n 5 --check --timeout 20
 pat='content check: passed'
 check "send_bw -q 4" "$PERF" send_bw --memlink-selftest -q 4 -n 100 -s 1000 --check --timeout 20
+# many QPs (perftest allows up to 16384): every QP's keys cross the TCP
+# exchange, every QP's region gets its own pattern and is checked, and
+# the table counts the messages of all QPs (perftest: iters x QPs)
+manyqp() { # name, then roce-perf's arguments (-q 256 -n 50)
+	local name=$1 why=; shift
+	timeout 120 "$PERF" "$@" >"$OUT" 2>&1
+	local rc=$?
+	[ $rc -eq 0 ] || why="rc=$rc"
+	[ "$(grep -c '^ Number of qps   : 256' "$OUT")" = 2 ] || why="$why; not 256 QPs on both sides"
+	[ "$(grep -c ' remote address: ' "$OUT")" = 512 ] || why="$why; not 256 remote keys on each side"
+	for a in local remote; do
+		[ "$(side client | grep " $a address: " | grep -o 'QPN 0x[0-9a-f]*' | sort -u | wc -l)" = 256 ] ||
+			why="$why; the client's $a QPNs are not 256 distinct ones"
+	done
+	grep -q 'content check: passed' "$OUT" || why="$why; no content check"
+	[ "$(grep -cE '^ 4096 +12800 ' "$OUT")" = 2 ] || why="$why; not 12800 messages on both sides"
+	if [ -z "$why" ]; then
+		pass=$((pass + 1)); echo "ok   $name"
+	else
+		fails=$((fails + 1)); echo "FAIL $name (${why#; })"; grep -v 'address\|GID' "$OUT" | tail -30
+	fi
+}
 pat='^ 2 +[0-9]+ +[0-9.]+ +[0-9.]+ *$'
 check "send_lat -D" "$PERF" send_lat --memlink-selftest -D 2 --timeout 20
 pat='^100 iters in'
@@ -109,6 +132,10 @@ duplex "send_bw -b --report-both --report_gbits" " " send_bw --memlink-selftest 
 duplex "atomic_bw -b --report-both" "" atomic_bw --memlink-selftest -b -n 200 -u 20 --report-both --timeout 20
 duplex "read_bw -b -a" "" read_bw --memlink-selftest -b -a -n 5 -u 20 --check --timeout 30
 duplex "send_bw -b -a -q 2" "" send_bw --memlink-selftest -b -a -n 5 -q 2 -u 20 --check --timeout 30
+# -u 17: 256 QPs' ACK timers at once on a busy machine
+manyqp "write_bw -q 256" write_bw --memlink-selftest -q 256 -n 50 -s 4096 -u 17 --check --timeout 30
+manyqp "send_bw -q 256" send_bw --memlink-selftest -q 256 -n 50 -s 4096 -u 17 --check --timeout 30
+duplex "send_bw -b -q 64" "" send_bw --memlink-selftest -b -q 64 -n 50 -s 4096 -u 20 --check --timeout 30
 # without -b, --report-both changes nothing; --report_gbits the header
 pat='BW peak\[Gb/sec\]    BW average\[Gb/sec\]   MsgRate\[Mpps\]'
 check "write_bw --report_gbits" "$PERF" write_bw --memlink-selftest -n 100 --report_gbits --report-both --timeout 20
@@ -139,15 +166,28 @@ pat='Bidirectional is only available in BW test'
 for t in write_lat read_lat send_lat; do
 	check "$t -b refused" "$PERF" "$t" -b --memlink-selftest
 done
+# -q outside perftest's 1..16384: its words, a bad command line
+pat="num of Qps '0': should be between 1 and 16384"
+check "-q 0" "$PERF" write_bw -q 0 --memlink-selftest
+pat="num of Qps '16385': should be between 1 and 16384"
+check "-q 16385" "$PERF" send_bw -q 16385 --memlink-selftest
 pat="bad MTU '1000'"
 check "pingpong MTU" "$PP" -m 1000 --memlink-selftest
 want=1
 pat='on-demand paging'
 check "pingpong odp" "$PP" -o --memlink-selftest
+# -q within perftest's range but beyond the device's QPs: the test fails
+# (both sides), naming what the device offers
+pat="server\).*Couldn't create 16384 QPs: the device offers 16367 \(QPNs 0x11 to 0x3fff\)"
+check "-q 16384 beyond the device" "$PERF" write_bw -q 16384 --memlink-selftest --timeout 5
 want=0
 pat='Usage'
 check "perf --help" "$PERF" --help
 check "pingpong --help" "$PP" --help
+pat='-q, --qp=<n> .*1\.\.16384 as perftest'
+check "perf --help: -q's range" "$PERF" write_bw --help
+pat='no more than the device offers \(16367 here\)'
+check "perf --help: the device's QPs" "$PERF" --help
 pat='^Version: 6.06$'
 check "perf -V" "$PERF" write_bw -V
 

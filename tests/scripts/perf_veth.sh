@@ -2,8 +2,8 @@
 # roce-perf client against roce-perf server, every test, over a veth pair
 # between two network namespaces made here (the AF_PACKET link, ARP, the
 # TCP exchange on port 18515), with --check: exit codes, perftest's result
-# table and the content check's verdict on both sides. Also -q, -a, -D, and
-# -b (with --report-both, --report_gbits) on the bandwidth tests.
+# table and the content check's verdict on both sides. Also -q (up to 256),
+# -a, -D, and -b (with --report-both, --report_gbits) on the bandwidth tests.
 # Then the same checks with the AF_XDP port (--link xdp) on one side and
 # on both (skipped, saying why, where AF_XDP is unavailable), and the
 # --link errors: an MTU too big for AF_XDP, no rights, a bad value.
@@ -82,6 +82,16 @@ for t in write_bw read_bw send_bw atomic_bw write_lat read_lat send_lat; do
 done
 run write_bw -s 65536 -n 100 -q 2 --check
 run send_bw -s 4096 -n 100 -q 2 --check
+# 256 QPs between two processes: all keys over the TCP exchange, each QP
+# its region, checked; the table counts every QP's messages (50 x 256)
+for t in write_bw send_bw; do
+	run "$t" -s 4096 -n 50 -q 256 -u 17 --check
+	if grep -qE '^ 4096 +12800 ' "$TMP/cli" && [ "$(grep -c ' remote address: ' "$TMP/srv")" = 256 ]; then
+		pass=$((pass + 1)); echo "ok   $t -q 256: 12800 messages, 256 remote keys"
+	else
+		fails=$((fails + 1)); echo "FAIL $t -q 256: the table or the keys"; tail -5 "$TMP/cli"
+	fi
+done
 run read_bw -a -n 5 --check
 run send_lat -a -n 5 --check
 run write_bw -D 2 -s 4096 --check

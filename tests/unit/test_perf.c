@@ -179,6 +179,46 @@ static void test_args(void **state)
 	assert_true(o.check);
 }
 
+/* -q: perftest's range (parser(): CHECK_VALUE_IN_RANGE(num_of_qps, int,
+ * MIN_QP_NUM 1, MAX_QP_NUM 16384, "num of Qps"), perftest_parameters.h:172),
+ * refused outside it with perftest's words and exit status 2 (a bad
+ * command line); what the device offers is the endpoint's check. */
+static void test_args_qps(void **state)
+{
+	static const char *const bad[] = { "0", "16385", "-1", "4x", "100000" };
+	struct perf_opts o;
+
+	(void)state;
+	assert_int_equal(parse(&o, "x write_bw"), 0);
+	assert_int_equal(o.nqp, 1);
+	assert_int_equal(parse(&o, "x write_bw -q 256"), 0);
+	assert_int_equal(o.nqp, 256);
+	assert_int_equal(parse(&o, "x send_bw --qp=1"), 0);
+	assert_int_equal(o.nqp, 1);
+	assert_int_equal(parse(&o, "x send_bw -q 16384"), 0);
+	assert_int_equal(o.nqp, 16384);
+	assert_int_equal(PERF_MIN_QP, 1);
+	assert_int_equal(PERF_MAX_QP, 16384);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char line[64], *err = NULL;
+		size_t len = 0;
+		FILE *null = fopen("/dev/null", "w"), *e = open_memstream(&err, &len);
+		char *argv[] = { "x", "write_bw", "-q", (char *)bad[i], NULL };
+
+		assert_non_null(null);
+		assert_non_null(e);
+		assert_int_equal(perf_parse(4, argv, &o, null, e), 2);
+		fclose(null);
+		fclose(e);
+		snprintf(line, sizeof(line), "num of Qps '%s': should be between 1 and 16384",
+			 bad[i]);
+		assert_non_null(strstr(err, line));
+		free(err);
+	}
+	/* perftest: " Multiple QPs only available on bw tests" */
+	assert_int_equal(parse(&o, "x send_lat -q 2"), 2);
+}
+
 static void test_patterns(void **state)
 {
 	uint8_t buf[3000];
@@ -204,6 +244,7 @@ int main(void)
 		cmocka_unit_test(test_bw_compute),
 		cmocka_unit_test(test_lat_compute),
 		cmocka_unit_test(test_args),
+		cmocka_unit_test(test_args_qps),
 		cmocka_unit_test(test_patterns),
 	};
 

@@ -47,6 +47,7 @@
 #include "perf/perf_layout.h"
 #include "roce/driver.h"
 #include "roce/memlink.h"
+#include "roce/params.h"
 #include "roce/status.h"
 
 #define LW ROCE_ACCESS_LOCAL_WRITE
@@ -83,6 +84,18 @@ static const struct want wants[] = {
 	 * QP 3 advertises (4 + 3) * 4096 */
 	{ "write_bw -s 64 -q 4", 4096, 64, LW | RW, RW, 32768, 4096, 4096, 4096,
 	  4096, 16384, 28672, 16384, 28672 },
+	/* ib_write_bw -s 64 -q 256: 2 * 256 * 4096; QP 255 advertises
+	 * (256 + 255) * 4096 */
+	{ "write_bw -s 64 -q 256", 4096, 64, LW | RW, RW, 2097152, 4096, 4096, 4096,
+	  4096, 1048576, 2093056, 1048576, 2093056 },
+	/* ib_send_bw -s 4097 -q 256: receives at (256 + k) * 4160, the
+	 * advertised addresses at (256 + k) * 4097 */
+	{ "send_bw -s 4097 -q 256", 4096, 64, LW, RW | LW, 2129920, 4096, 4097, 4160,
+	  4097, 1048832, 2093567, 1064960, 2125760 },
+	/* ib_write_bw -q 16384 (MAX_QP_NUM): 2 * 16384 * 65536 = 2 GiB, QP
+	 * 16383's region the last 64 KiB */
+	{ "write_bw -q 16384", 4096, 64, LW | RW, RW, 2147483648ull, 4096, 65536, 65536,
+	  65536, 1073741824ull, 2147418112ull, 1073741824ull, 2147418112ull },
 	/* ib_write_bw -a: the largest size, 2^23, sets the buffer */
 	{ "write_bw -a", 4096, 64, LW | RW, RW, 16777216, 4096, 8388608, 8388608,
 	  8388608, 8388608, 8388608, 8388608, 8388608 },
@@ -150,6 +163,41 @@ static void test_perftest_layouts(void **state)
 	}
 }
 
+/* Many QPs: each QP's send region, advertised region and receive
+ * region follow the previous QP's by one stride, the send regions do not
+ * overlap the advertised ones, and every region of every QP lies in the
+ * MR, whatever the size against the cycle buffer and the cache line. */
+static void test_many_qp_regions(void **state)
+{
+	static const char *const lines[] = {
+		"write_bw -s 64 -q 300", "send_bw -s 4097 -q 1000", "read_bw -s 65536 -q 77",
+		"send_bw -s 1 -q 513", "atomic_bw -q 4096", "write_bw -s 100000 -q 129",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		struct perf_opts o;
+		struct perf_layout l;
+
+		opts(&o, lines[i]);
+		perf_layout(&o, 4096, 64, &l);
+		assert_int_equal(l.nqp, o.nqp);
+		assert_int_equal(l.len, 2ull * o.nqp * l.recv_stride);
+		for (unsigned q = 0; q < l.nqp; q++) {
+			uint64_t loc = perf_layout_local(&l, q), rem = perf_layout_remote(&l, q);
+			uint64_t rcv = perf_layout_recv(&l, q);
+
+			assert_int_equal(loc, (uint64_t)q * l.buff);
+			assert_int_equal(rem, (uint64_t)(o.nqp + q) * l.buff);
+			assert_int_equal(rcv, (uint64_t)(o.nqp + q) * l.recv_stride);
+			assert_true(loc + l.buff <= perf_layout_remote(&l, 0));
+			assert_true(rem + l.buff <= l.len);
+			assert_true(rcv + l.buff <= l.len);
+			assert_true(rcv >= perf_layout_remote(&l, 0));
+		}
+	}
+}
+
 static void test_pingpong_layout(void **state)
 {
 	struct perf_layout l;
@@ -174,6 +222,67 @@ static void test_cache_line(void **state)
 	(void)state;
 	assert_true(cl >= 16 && cl <= PERF_MAX_CYCLE);
 	assert_int_equal(cl & (cl - 1), 0);
+}
+
+/* ---- the endpoint's QPs: as many as -q asks, up to what the device
+ * offers (QP_COUNT less the QPNs below ROCE_FIRST_QPN), and CQs that hold
+ * every completion they may have to ---------------------------------- */
+
+static int ep_open(struct perf_ep *ep, struct roce_memlink *ml, unsigned nqp,
+		   uint32_t sq, uint32_t scq_per_qp)
+{
+	static uint32_t ip = 0x0A000010u;       /* a port (MAC) per endpoint */
+	struct perf_ep_config c = { .memlink = ml, .ip = ip++, .nqp = nqp,
+				    .sq_depth = sq, .rq_depth = 1,
+				    .scq_per_qp = scq_per_qp, .max_buf = 1u << 16,
+				    .timeout_ms = 1000 };
+
+	return perf_ep_open(ep, &c);
+}
+
+static void test_endpoint_qps(void **state)
+{
+	struct roce_memlink_config lc = { .seed = 3, .lossless = true };
+	struct roce_memlink *ml;
+	struct perf_ep ep;
+	unsigned limit = perf_ep_qp_limit(NULL);
+	char want[96];
+
+	(void)state;
+	assert_int_equal(limit, ROCE_MAX_QP - ROCE_FIRST_QPN);
+	assert_int_equal(roce_memlink_create(&lc, &ml), ROCE_OK);
+
+	/* 256 QPs, each its own QPN from 0x11 on; the device's own count */
+	assert_int_equal(ep_open(&ep, ml, 256, 4, 0), ROCE_OK);
+	assert_int_equal(ep.nqp, 256);
+	assert_int_equal(perf_ep_qp_limit(&ep), limit);
+	for (unsigned i = 0; i < ep.nqp; i++) {
+		assert_true(roce_qp_num(ep.qp[i]) >= ROCE_FIRST_QPN);
+		if (i > 0)
+			assert_true(roce_qp_num(ep.qp[i]) != roce_qp_num(ep.qp[i - 1]));
+		assert_int_equal(perf_ep_init(&ep, i), ROCE_OK);
+	}
+	perf_ep_close(&ep);
+	assert_null(ep.qp);
+
+	/* one more than the device offers: refused before any QP is made,
+	 * naming the device's count; the endpoint is closed again */
+	assert_int_equal(ep_open(&ep, ml, limit + 1, 4, 0), ROCE_E_RANGE);
+	snprintf(want, sizeof(want), "Couldn't create %u QPs: the device offers %u",
+		 limit + 1, limit);
+	assert_non_null(strstr(ep.err, want));
+	assert_null(ep.ctx);
+	assert_null(ep.qp);
+	assert_int_equal(ep_open(&ep, ml, 0, 4, 0), ROCE_E_RANGE);
+
+	/* the send CQ holds every QP's completions: 256 x 256 fits the
+	 * device's 65536 entries, 256 x 257 does not */
+	assert_int_equal(ep_open(&ep, ml, 256, 257, 256), ROCE_OK);
+	perf_ep_close(&ep);
+	assert_int_equal(ep_open(&ep, ml, 256, 257, 0), ROCE_E_RANGE);
+	assert_non_null(strstr(ep.err, "Couldn't create a send CQ: 256 QPs of 257 "
+			       "completions need 65792 entries"));
+	roce_memlink_destroy(ml);
 }
 
 /* ---- the rights in effect: our side as a test's server, a peer that
@@ -368,8 +477,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_perftest_layouts),
+		cmocka_unit_test(test_many_qp_regions),
 		cmocka_unit_test(test_pingpong_layout),
 		cmocka_unit_test(test_cache_line),
+		cmocka_unit_test(test_endpoint_qps),
 		cmocka_unit_test(test_rights_in_effect),
 	};
 

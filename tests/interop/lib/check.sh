@@ -333,3 +333,30 @@ check_bw_reports() {
 		done ;;
 	esac
 }
+
+# qps_of EXTRA: N of a "-q N" in the extra flags, or nothing
+qps_of() {
+	sed -nE 's/^.* (-q|--qp=?) *([0-9]+) .*$/\2/p' <<<" $1 "
+}
+
+# check_qps OURS_LOG RXE_LOG PCAP EXTRA: with -q N both sides run N QPs
+# and trade N keys (perftest's ctx_hand_shake, one message per QP), and
+# the RoCE frames our engine sent (PCAP) go to N destination QPs: every QP
+# carried traffic, requests or the ACKs of the peer's.
+check_qps() {
+	local ours=$1 rxe=$2 pcap=$3 n w log got
+	n=$(qps_of "$4")
+	[ -n "$n" ] || return 0
+	for w in ours rxe; do
+		log=$ours; [ $w = rxe ] && log=$rxe
+		grep -qE "^ Number of qps +: $n[^0-9]" "$log" || fail "$w: the banner does not say $n QPs"
+		got=$(grep -c ' remote address: ' "$log")
+		[ "$got" = "$n" ] || fail "$w: $got remote keys, not one per QP ($n)"
+	done
+	got=$(roce_tsv "$pcap" | cut -f3 | sort -u | wc -l)
+	if [ "$got" = "$n" ]; then
+		note "our frames went to $n QPs"
+	else
+		fail "our frames went to $got destination QPs, not $n"
+	fi
+}

@@ -93,7 +93,8 @@ run_ours() { # id tool role mtu size iters loss extra
 		check_requests "$RUN_DIR/rxe.pcap" rxe "$perf_tool"
 	fi
 	case "$perf_tool" in
-	*_bw) check_bw_reports "$RUN_DIR/ours.log" "$RUN_DIR/rxe.log" "$(extra_for rxe "$extra")" ;;
+	*_bw) check_bw_reports "$RUN_DIR/ours.log" "$RUN_DIR/rxe.log" "$(extra_for rxe "$extra")"
+		check_qps "$RUN_DIR/ours.log" "$RUN_DIR/rxe.log" "$RUN_DIR/ours.pcap" "$extra" ;;
 	esac
 	if [ "$loss" != 0 ]; then
 		pcap_select "$RUN_DIR/ours-port.pcap" "$RUN_DIR/to-ours.pcap" "ether dst $NET_US_MAC and udp dst port 4791"
