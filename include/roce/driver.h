@@ -63,7 +63,7 @@ struct roce_config {
 	struct roce_endpoint peer;
 	bool loopback;			/* CTRL bit2 */
 	uint32_t link_timeout_ms;	/* wait for link-ready */
-	uint32_t qp_count;		/* the device's QP_COUNT (key qps);
+	uint32_t qp_count;		/* the device's QP_COUNT (key qp_count);
 					 * 0 = not stated */
 	uint32_t n_qp;
 	uint32_t n_mr;

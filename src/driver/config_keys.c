@@ -30,7 +30,7 @@ const struct cfg_key roce_cfg_device_keys[] = {
 	DEV("loopback", CFG_BOOL, loopback, 0, 0, false),
 	DEV("link_timeout_ms", CFG_U32, link_timeout_ms, 0, 3600000, false),
 	/* QP_COUNT: QPN 17, the first after the reserved ones, must exist */
-	DEV("qps", CFG_U32, qp_count, ROCE_FIRST_QPN + 1, ROCE_MAX_QP, false),
+	DEV("qp_count", CFG_U32, qp_count, ROCE_FIRST_QPN + 1, ROCE_MAX_QP, false),
 	{ 0 },
 };
 

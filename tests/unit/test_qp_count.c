@@ -3,7 +3,7 @@
  * The device's QP count (roce_device_config.qp_count, register QP_COUNT)
  * from every side: the register file and the QP table refuse QPNs beyond
  * it, the driver's power-on and regression check compare it with the
- * config's qps, and a verbs context hands out exactly the QPNs below it,
+ * config's qp_count, and a verbs context hands out exactly the QPNs below it,
  * reusing freed ones.
  */
 #include <setjmp.h>
@@ -118,11 +118,11 @@ static void test_create_range(void **state)
 	assert_int_equal(roce_device_create(&cfg, &dev), ROCE_E_RANGE);
 }
 
-/* ---- driver: power-on and verify against the config's qps ------------- */
+/* ---- driver: power-on and verify against the config's qp_count ------------- */
 
 static const char cfg64[] =
 	"mac = 02:00:00:00:00:01\nip = 10.0.0.1\nlink_timeout_ms = 1000\n"
-	"qps = 64\n"
+	"qp_count = 64\n"
 	"[qp 63]\ntype = ud\nstate = init\n";
 
 struct drv_fix {
@@ -197,7 +197,7 @@ static void test_power_on_other_count(void **state)
 	(void)state;
 	assert_int_equal(roce_drv_power_on(&f->drv, &f->cfg), ROCE_E_MISMATCH);
 	assert_string_equal(f->drv.err, "step 1 (probe): QP_COUNT 16384, but "
-			    "the config says qps = 64");
+			    "the config says qp_count = 64");
 	assert_int_equal(roce_drv_verify(&f->drv, &f->cfg, keep_qp_count, &d,
 					 &nd), ROCE_E_MISMATCH);
 	assert_true(nd >= 1);
