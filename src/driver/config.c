@@ -9,8 +9,9 @@
  *   [qp 17]                    one QP context (QPN 17)
  *   [mr 3]                     one MR entry (index 3)
  *
- * The device key qp_count states the device's QP count (QP_COUNT, 18..16384):
- * [qp N] sections must then lie below it, wherever the key stands.
+ * The device key qp_count states the device's QP count (QP_COUNT,
+ * 18..16384): [qp N] sections must then lie below it, wherever the key
+ * stands.
  *
  * Keys are described by tables (one per section kind), so checking a value
  * is the same code for every key. Every error names the file and line.
@@ -159,8 +160,9 @@ static int cfg_open_section(struct cfg_parser *p, char *s)
 		return st;
 	if (p->sect == SECT_QP && c->qp_count && idx >= c->qp_count)
 		return cfg_error(p, ROCE_E_RANGE, p->line,
-				 "[qp %u] beyond the device's QPs (qp_count = %u: "
-				 "0..%u)", idx, c->qp_count, c->qp_count - 1);
+				 "[qp %u] beyond the device's QPs "
+				 "(qp_count = %u: 0..%u)", idx, c->qp_count,
+				 c->qp_count - 1);
 	if (cfg_dup_index(c, p->sect == SECT_QP, idx))
 		return cfg_error(p, ROCE_E_EXISTS, p->line,
 				 "[%s %u] defined twice", sect_name(p->sect), idx);
@@ -204,8 +206,8 @@ static int cfg_check_qp_count(struct cfg_parser *p)
 	for (uint32_t i = 0; c->qp_count && i < c->n_qp; i++)
 		if (c->qp[i].qpn >= c->qp_count)
 			return cfg_error(p, ROCE_E_RANGE, p->line,
-					 "qp_count = %u leaves out [qp %u] above "
-					 "(QPNs 0..%u)", c->qp_count,
+					 "qp_count = %u leaves out [qp %u] "
+					 "above (QPNs 0..%u)", c->qp_count,
 					 c->qp[i].qpn, c->qp_count - 1);
 	return ROCE_OK;
 }

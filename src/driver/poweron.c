@@ -26,8 +26,9 @@ static int poweron_check_sizes(struct roce_drv *drv,
 	 * another describes another device */
 	if (cfg->qp_count && cfg->qp_count != info->qp_count)
 		return roce_drv_fail(drv, ROCE_E_MISMATCH,
-				     "QP_COUNT %u, but the config says qp_count = %u",
-				     info->qp_count, cfg->qp_count);
+				     "QP_COUNT %u, but the config says "
+				     "qp_count = %u", info->qp_count,
+				     cfg->qp_count);
 	for (uint32_t i = 0; i < cfg->n_qp; i++)
 		if (cfg->qp[i].qpn >= info->qp_count)
 			return roce_drv_fail(drv, ROCE_E_RANGE,

@@ -69,7 +69,8 @@ int roce_create_qp_status(struct roce_pd *pd, const struct roce_qp_init_attr *at
 		return ROCE_E_INVAL;
 	*out = NULL;
 	if (!pd || !attr || !attr->send_cq || !attr->recv_cq ||
-	    attr->qp_type != ROCE_QPT_RC || attr->cap.max_send_wr > ROCE_MAX_WR || attr->cap.max_recv_wr > ROCE_MAX_WR ||
+	    attr->qp_type != ROCE_QPT_RC ||
+	    attr->cap.max_send_wr > ROCE_MAX_WR || attr->cap.max_recv_wr > ROCE_MAX_WR ||
 	    attr->cap.max_send_sge > ROCE_MAX_SGE || attr->cap.max_recv_sge > ROCE_MAX_SGE)
 		return ROCE_E_INVAL;
 	ctx = pd->ctx;

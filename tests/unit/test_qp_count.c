@@ -118,7 +118,7 @@ static void test_create_range(void **state)
 	assert_int_equal(roce_device_create(&cfg, &dev), ROCE_E_RANGE);
 }
 
-/* ---- driver: power-on and verify against the config's qp_count ------------- */
+/* ---- driver: power-on and verify against the config's qp_count ------ */
 
 static const char cfg64[] =
 	"mac = 02:00:00:00:00:01\nip = 10.0.0.1\nlink_timeout_ms = 1000\n"
