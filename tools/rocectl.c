@@ -32,7 +32,8 @@ static void usage(FILE *f)
 	      "                       (/dev/uioN, map N at OFF = N * page size),\n"
 	      "                       XDMA (/dev/xdma0_user), or a file served\n"
 	      "                       by roced --mmap FILE\n"
-	      "  --local              a throwaway in-process device\n"
+	      "  --local              a throwaway in-process device (for init and\n"
+	      "                       verify, with the config's qp_count)\n"
 	      "  --json               machine-readable output (every command\n"
 	      "                       but write)\n"
 	      "\n"
@@ -109,10 +110,27 @@ static int open_socket(struct ctl *c, const char *path)
 	return 0;
 }
 
+int ctl_local_device(struct ctl *c, uint32_t qp_count)
+{
+	struct roce_device_config dc = { .qp_count = qp_count };
+	int st;
+
+	roce_bus_close(&c->bus);	/* the local bus only borrows the device */
+	roce_device_destroy(c->dev);
+	c->dev = NULL;
+	st = roce_device_create(&dc, &c->dev);
+	if (st == ROCE_OK)
+		st = roce_bus_open_local(&c->bus, c->dev);
+	if (st != ROCE_OK)
+		return ctl_fail(c, EXIT_DEVICE, "local device: %s",
+				roce_status_str(st));
+	roce_drv_init(&c->drv, &c->bus);
+	return 0;
+}
+
 static int open_bus(struct ctl *c)
 {
 	const char *env = getenv("ROCECTL_BUS");
-	int st;
 
 	if (!c->sock && !c->mmap_spec && !c->local && env && *env) {
 		if (strncmp(env, "socket:", 7) == 0)
@@ -125,15 +143,8 @@ static int open_bus(struct ctl *c)
 			return ctl_fail(c, EXIT_USAGE, "ROCECTL_BUS='%s': expected "
 					"socket:PATH, mmap:FILE[@OFFSET] or local", env);
 	}
-	if (c->local) {
-		st = roce_device_create(NULL, &c->dev);
-		if (st == ROCE_OK)
-			st = roce_bus_open_local(&c->bus, c->dev);
-		if (st != ROCE_OK)
-			return ctl_fail(c, EXIT_DEVICE, "local device: %s",
-					roce_status_str(st));
-		return 0;
-	}
+	if (c->local)
+		return ctl_local_device(c, 0);
 	if (c->mmap_spec)
 		return open_mmap(c, c->mmap_spec);
 	return open_socket(c, c->sock);

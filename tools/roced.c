@@ -54,6 +54,8 @@ static void usage(FILE *f)
 		"                          each soft-reset release (default 0)\n"
 		"  -M, --mem-size BYTES    device memory, multiple of 1K; K/M/G suffix\n"
 		"                          (default 64M)\n"
+		"  -Q, --qp-count N        QP table entries, the QP_COUNT register: QPNs\n"
+		"                          0..N-1 exist, N in %u..%u (default %u)\n"
 		"  -n, --netdev IFNAME     run the engine on this network interface\n"
 		"                          (raw Ethernet; needs CAP_NET_RAW)\n"
 		"  -i, --ip A.B.C.D        the engine's IPv4 address (with --netdev)\n"
@@ -67,7 +69,8 @@ static void usage(FILE *f)
 		"it is created mode 0600, only this user may connect, whatever the\n"
 		"umask; --group opens it to one group.\n"
 		"SIGINT or SIGTERM shut roced down and remove its socket.\n",
-		roce_bus_default_socket_path(def, sizeof(def)) ? def : "?");
+		roce_bus_default_socket_path(def, sizeof(def)) ? def : "?",
+		ROCE_FIRST_QPN + 1, ROCE_MAX_QP, ROCE_MAX_QP);
 }
 
 static void on_signal(int sig)
@@ -175,6 +178,7 @@ static int parse_args(int argc, char **argv, struct roced_opts *o)
 		{ "mmap", required_argument, NULL, 'm' },
 		{ "link-delay-us", required_argument, NULL, 'd' },
 		{ "mem-size", required_argument, NULL, 'M' },
+		{ "qp-count", required_argument, NULL, 'Q' },
 		{ "netdev", required_argument, NULL, 'n' },
 		{ "ip", required_argument, NULL, 'i' },
 		{ "link-mode", required_argument, NULL, 'L' },
@@ -189,7 +193,7 @@ static int parse_args(int argc, char **argv, struct roced_opts *o)
 	if (!roce_bus_default_socket_path(o->sock, sizeof(o->sock)))
 		o->sock[0] = '\0';
 	o->group = ROCE_REGSRV_NO_GROUP;
-	while ((c = getopt_long(argc, argv, "s:g:m:d:M:n:i:qh", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:g:m:d:M:Q:n:i:qh", lopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (strlen(optarg) >= sizeof(o->sock) - 12 || !*optarg) {
@@ -219,6 +223,19 @@ static int parse_args(int argc, char **argv, struct roced_opts *o)
 				      ROCE_DEV_MEM_SIZE_MAX, &v))
 				return 2;
 			o->dev.mem_size = (size_t)v;
+			break;
+		case 'Q':
+			/* 0 would mean the default to the device: not a count */
+			if (parse_num("--qp-count", optarg, false, ROCE_MAX_QP, &v))
+				return 2;
+			if (v <= ROCE_FIRST_QPN) {
+				fprintf(stderr, "roced: --qp-count: %s is too few: QPN %u, "
+					"the first after the reserved ones, must "
+					"exist (at least %u)\n", optarg,
+					ROCE_FIRST_QPN, ROCE_FIRST_QPN + 1);
+				return 2;
+			}
+			o->dev.qp_count = (uint32_t)v;
 			break;
 		case 'n':
 			o->netdev = optarg;

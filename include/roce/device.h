@@ -46,14 +46,19 @@ struct roce_device_config {
 	int mem_fd;
 	uint64_t mem_file_offset;
 	size_t mem_file_len;
+	/* QP table entries: QPNs 0..qp_count-1 exist (QP_COUNT reads it);
+	 * 0 = ROCE_MAX_QP. At least ROCE_FIRST_QPN + 1, so that one QP
+	 * beyond the special ones 0 and 1 (IBA 3.5.1) can be created. */
+	uint32_t qp_count;
 };
 
 /*
  * Create a device; cfg may be NULL for the defaults. Returns ROCE_OK,
  * ROCE_E_INVAL (mem_size not a multiple of 1 KiB, mem_file_offset not on a
  * page, out NULL), ROCE_E_RANGE (mem_size above ROCE_DEV_MEM_SIZE_MAX,
- * mem_file_len above mem_size or past the end of the file), ROCE_E_IO
- * (the file cannot be mapped) or ROCE_E_NOMEM.
+ * mem_file_len above mem_size or past the end of the file, qp_count above
+ * ROCE_MAX_QP or, when not 0, below ROCE_FIRST_QPN + 1), ROCE_E_IO (the
+ * file cannot be mapped) or ROCE_E_NOMEM.
  */
 int roce_device_create(const struct roce_device_config *cfg,
 		       struct roce_device **out);

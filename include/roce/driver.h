@@ -63,6 +63,8 @@ struct roce_config {
 	struct roce_endpoint peer;
 	bool loopback;			/* CTRL bit2 */
 	uint32_t link_timeout_ms;	/* wait for link-ready */
+	uint32_t qp_count;		/* the device's QP_COUNT (key qp_count);
+					 * 0 = not stated */
 	uint32_t n_qp;
 	uint32_t n_mr;
 	struct roce_qp_ctx qp[ROCE_CFG_MAX_QP];
@@ -145,7 +147,8 @@ int roce_drv_counters_read(struct roce_drv *drv,
 
 /*
  * The seed's power-on sequence:
- *   1. probe (DEV_ID, VERSION; table sizes cover the config);
+ *   1. probe (DEV_ID, VERSION; table sizes cover the config, QP_COUNT
+ *      is cfg->qp_count when the config states one: ROCE_E_MISMATCH);
  *   2. assert soft reset;
  *   3. program local and peer MAC / IP / UDP port;
  *   4. write every QP context in state RESET;
@@ -170,7 +173,8 @@ typedef void (*roce_verify_cb)(const struct roce_verify_diff *d, void *arg);
 
 /*
  * Reads back every device register the config determines (CTRL's enable
- * and loopback bits, addresses, ports) and, via LOAD, every register of
+ * and loopback bits, addresses, ports, QP_COUNT when the config states
+ * one) and, via LOAD, every register of
  * every QP and MR entry in cfg, and calls cb for each difference (cb may
  * be NULL). Returns ROCE_OK when all match, ROCE_E_MISMATCH when some
  * differ (*ndiff tells how many), or a bus error that stops the check.

@@ -35,8 +35,15 @@ int roce_qp_table_create(struct roce_qp_table **out);
 void roce_qp_table_destroy(struct roce_qp_table *t);
 
 /*
+ * The QPNs that exist are 0..count-1 (the device's QP_COUNT; ROCE_MAX_QP
+ * after create). Commits beyond them answer ROCE_E_QPN. ROCE_E_RANGE for
+ * count 0 or above ROCE_MAX_QP. Set once, before the table is used.
+ */
+int roce_qp_table_set_count(struct roce_qp_table *t, uint32_t count);
+
+/*
  * Apply cfg to entry qpn atomically (cfg->qpn is ignored). Checks, in
- * order: ROCE_E_QPN (qpn >= ROCE_MAX_QP); ROCE_E_RANGE (a field beyond its
+ * order: ROCE_E_QPN (qpn beyond the table's count); ROCE_E_RANGE (a field beyond its
  * encoding: state, 24-bit QPN/PSNs, MTU > 5, timer widths, rd_atomic >
  * ROCE_MAX_RD_ATOMIC); ROCE_E_INVAL (unknown type or access bits);
  * ROCE_E_STATE (transition not in IBA 10.3.1); then what the target state

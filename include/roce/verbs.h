@@ -43,7 +43,8 @@ struct roce_context_attr {
 	uint8_t mac[6];                 /* station address (MAC_LOW/HIGH) */
 	uint32_t ip;                    /* IPv4, host order (IP_ADDR) */
 	struct roce_port *port;         /* the link; required */
-	struct roce_device_config dev;  /* device model: DDR size, link delay */
+	struct roce_device_config dev;  /* device model: DDR size, link delay,
+	                                 * QP count */
 	uint32_t link_timeout_ms;       /* power-on wait for link-ready; 0 = default */
 	uint64_t (*now_ns)(void *ctx);  /* engine clock (timers); NULL = monotonic */
 	void *clock_ctx;
@@ -215,7 +216,16 @@ struct roce_qp_attr {
 	struct roce_ah_attr ah_attr;
 };
 
+/*
+ * An RC QP in RESET. Its QPN is a free one from ROCE_FIRST_QPN up to the
+ * device's QP_COUNT - 1 (read when the context was opened); each create
+ * and destroy costs O(1). NULL when refused; roce_create_qp_status says
+ * why: ROCE_E_INVAL (bad attr), ROCE_E_NOMEM, ROCE_E_FULL (every QPN below
+ * QP_COUNT is in use) or the driver's error writing the QP context.
+ */
 struct roce_qp *roce_create_qp(struct roce_pd *pd, const struct roce_qp_init_attr *attr);
+int roce_create_qp_status(struct roce_pd *pd, const struct roce_qp_init_attr *attr,
+			  struct roce_qp **out);
 int roce_destroy_qp(struct roce_qp *qp);
 uint32_t roce_qp_num(const struct roce_qp *qp);
 /* RESET -> INIT -> RTR -> RTS as with ibverbs; mask says which fields. */

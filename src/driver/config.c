@@ -9,6 +9,10 @@
  *   [qp 17]                    one QP context (QPN 17)
  *   [mr 3]                     one MR entry (index 3)
  *
+ * The device key qp_count states the device's QP count (QP_COUNT,
+ * 18..16384): [qp N] sections must then lie below it, wherever the key
+ * stands.
+ *
  * Keys are described by tables (one per section kind), so checking a value
  * is the same code for every key. Every error names the file and line.
  */
@@ -154,6 +158,11 @@ static int cfg_open_section(struct cfg_parser *p, char *s)
 							: ROCE_MAX_MR, &idx);
 	if (st != ROCE_OK)
 		return st;
+	if (p->sect == SECT_QP && c->qp_count && idx >= c->qp_count)
+		return cfg_error(p, ROCE_E_RANGE, p->line,
+				 "[qp %u] beyond the device's QPs "
+				 "(qp_count = %u: 0..%u)", idx, c->qp_count,
+				 c->qp_count - 1);
 	if (cfg_dup_index(c, p->sect == SECT_QP, idx))
 		return cfg_error(p, ROCE_E_EXISTS, p->line,
 				 "[%s %u] defined twice", sect_name(p->sect), idx);
@@ -189,6 +198,20 @@ static char *cfg_trim(char *s)
 	return s;
 }
 
+/* A qp_count key after [qp N] sections: each must lie below it. */
+static int cfg_check_qp_count(struct cfg_parser *p)
+{
+	const struct roce_config *c = p->cfg;
+
+	for (uint32_t i = 0; c->qp_count && i < c->n_qp; i++)
+		if (c->qp[i].qpn >= c->qp_count)
+			return cfg_error(p, ROCE_E_RANGE, p->line,
+					 "qp_count = %u leaves out [qp %u] "
+					 "above (QPNs 0..%u)", c->qp_count,
+					 c->qp[i].qpn, c->qp_count - 1);
+	return ROCE_OK;
+}
+
 static int cfg_key_value(struct cfg_parser *p, char *line)
 {
 	const struct cfg_key *k = sect_keys(p->sect);
@@ -217,7 +240,7 @@ static int cfg_key_value(struct cfg_parser *p, char *line)
 		return cfg_error(p, ROCE_E_FORMAT, p->line, "%s: %s", k[i].name,
 				 why);
 	p->seen |= 1ull << i;
-	return ROCE_OK;
+	return p->sect == SECT_DEVICE ? cfg_check_qp_count(p) : ROCE_OK;
 }
 
 static int cfg_line(struct cfg_parser *p, char *line)

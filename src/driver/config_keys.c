@@ -29,6 +29,8 @@ const struct cfg_key roce_cfg_device_keys[] = {
 	DEV("peer_udp_port", CFG_U16, peer.udp_port, 1, 0xFFFF, false),
 	DEV("loopback", CFG_BOOL, loopback, 0, 0, false),
 	DEV("link_timeout_ms", CFG_U32, link_timeout_ms, 0, 3600000, false),
+	/* QP_COUNT: QPN 17, the first after the reserved ones, must exist */
+	DEV("qp_count", CFG_U32, qp_count, ROCE_FIRST_QPN + 1, ROCE_MAX_QP, false),
 	{ 0 },
 };
 

@@ -22,6 +22,13 @@ static int poweron_check_sizes(struct roce_drv *drv,
 			       const struct roce_config *cfg,
 			       const struct roce_dev_info *info)
 {
+	/* QP_COUNT is fixed when the device is built: a config that states
+	 * another describes another device */
+	if (cfg->qp_count && cfg->qp_count != info->qp_count)
+		return roce_drv_fail(drv, ROCE_E_MISMATCH,
+				     "QP_COUNT %u, but the config says "
+				     "qp_count = %u", info->qp_count,
+				     cfg->qp_count);
 	for (uint32_t i = 0; i < cfg->n_qp; i++)
 		if (cfg->qp[i].qpn >= info->qp_count)
 			return roce_drv_fail(drv, ROCE_E_RANGE,
@@ -178,6 +185,8 @@ static int verify_device(struct verify_ctx *v, const struct roce_config *cfg)
 
 	for (size_t i = 0; i < sizeof(exp) / sizeof(exp[0]) && st == ROCE_OK; i++)
 		st = verify_reg(v, exp[i][0], exp[i][1]);
+	if (st == ROCE_OK && cfg->qp_count)
+		st = verify_reg(v, ROCE_REG_QP_COUNT, cfg->qp_count);
 	return st;
 }
 

@@ -240,10 +240,12 @@ static int open_queues(struct perf_ep *ep, const struct perf_ep_config *c)
 	qa.recv_cq = ep->rcq;
 	qa.cap = (struct roce_qp_cap){ c->sq_depth, c->rq_depth, 1, 1 };
 	for (unsigned i = 0; i < c->nqp; i++) {
-		ep->qp[i] = roce_create_qp(ep->pd, &qa);
-		if (!ep->qp[i])
-			return ep_fail(ep, ROCE_E_FULL, "QP %u of %u (depth %u/%u): "
-				       "refused", i + 1, c->nqp, c->sq_depth, c->rq_depth);
+		int st = roce_create_qp_status(ep->pd, &qa, &ep->qp[i]);
+
+		if (st != ROCE_OK)
+			return ep_fail(ep, st, "QP %u of %u (depth %u/%u): %s", i + 1,
+				       c->nqp, c->sq_depth, c->rq_depth,
+				       roce_status_str(st));
 		ep->nqp++;
 	}
 	return ROCE_OK;

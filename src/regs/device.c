@@ -48,6 +48,8 @@ static int device_alloc(struct roce_device *dev, const struct roce_device_config
 
 	rc = roce_qp_table_create(&dev->qp);
 	if (rc == ROCE_OK)
+		rc = roce_qp_table_set_count(dev->qp, dev->qp_count);
+	if (rc == ROCE_OK)
 		rc = roce_mr_table_create(dev->mem_size, &dev->mr);
 	if (rc == ROCE_OK) {
 		dev->mem = big_alloc(dev->mem_size);
@@ -69,6 +71,7 @@ static void device_reset_regs(struct roce_device *dev)
 			*dev_reg(dev, r->offset) = r->reset;
 	}
 	*dev_reg(dev, ROCE_REG_MEM_SIZE_KB) = (uint32_t)(dev->mem_size / 1024);
+	*dev_reg(dev, ROCE_REG_QP_COUNT) = dev->qp_count;
 }
 
 int roce_device_create(const struct roce_device_config *cfg,
@@ -85,12 +88,14 @@ int roce_device_create(const struct roce_device_config *cfg,
 		cfg = &defaults;
 	if (cfg->mem_size % 1024)
 		return ROCE_E_INVAL;
-	if (cfg->mem_size > ROCE_DEV_MEM_SIZE_MAX)
+	if (cfg->mem_size > ROCE_DEV_MEM_SIZE_MAX || cfg->qp_count > ROCE_MAX_QP ||
+	    (cfg->qp_count && cfg->qp_count <= ROCE_FIRST_QPN))
 		return ROCE_E_RANGE;
 	dev = calloc(1, sizeof(*dev));
 	if (!dev)
 		return ROCE_E_NOMEM;
 	dev->mem_size = cfg->mem_size ? cfg->mem_size : ROCE_DEV_MEM_SIZE_DEFAULT;
+	dev->qp_count = cfg->qp_count ? cfg->qp_count : ROCE_MAX_QP;
 	rc = device_alloc(dev, cfg);
 	if (rc != ROCE_OK || pthread_mutex_init(&dev->lock, NULL) != 0) {
 		roce_qp_table_destroy(dev->qp);
@@ -204,6 +209,10 @@ int roce_device_write32(struct roce_device *dev, uint32_t off, uint32_t val)
 	rc = roce_reg_check_write(r, val);
 	if (rc != ROCE_OK)
 		return rc;
+	/* the map's range is the largest table; this device may have fewer
+	 * QPs (qp_count is fixed at create: no lock needed) */
+	if (off == ROCE_REG_QP_INDEX && val >= dev->qp_count)
+		return ROCE_E_SLVERR;
 	pthread_mutex_lock(&dev->lock);
 	switch (off) {
 	case ROCE_REG_CTRL:

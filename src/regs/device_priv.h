@@ -28,6 +28,7 @@ struct roce_device {
 	struct roce_mr_table *mr;
 	uint8_t *mem;
 	size_t mem_size;
+	uint32_t qp_count;      /* QP_COUNT; fixed at create */
 };
 
 static inline uint32_t *dev_reg(struct roce_device *dev, uint32_t off)

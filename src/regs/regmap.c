@@ -34,6 +34,9 @@
 #define REG(off, n, acc, rst, flds, d) \
 	{ off, n, ROCE_ACC_##acc, rst, flds, ARRAY_SIZE(flds), d, -1, false }
 
+_Static_assert(ROCE_FIRST_QPN + 1 == 18,
+	       "QP_COUNT's description names the smallest QP count");
+
 _Static_assert(ROCE_CNT_COUNT <= ROCE_REG_STAT_CNT_MAX,
 	       "the counters no longer fit the STAT region");
 
@@ -98,7 +101,8 @@ static const struct roce_reg_field f_mem_kb[] = {
 /* table windows */
 static const struct roce_reg_field f_qp_index[] = {
 	FR("QPN", 0, 24, 0, ROCE_MAX_QP - 1, "QP number the window addresses "
-	   "(QPN = table index); values >= QP_COUNT answer SLVERR"),
+	   "(QPN = table index); values >= QP_COUNT answer SLVERR, also "
+	   "inside the range shown when the device has fewer QPs"),
 };
 static const struct roce_reg_field f_mr_index[] = {
 	FR("INDEX", 0, 24, 0, ROCE_MAX_MR - 1, "MR entry the window addresses; "
@@ -233,7 +237,10 @@ static const struct roce_reg regmap[] = {
 	REG(ROCE_REG_VERSION, "VERSION", RO, ROCE_VERSION_VALUE, f_version,
 	    "Register map version; the driver refuses another MAJOR"),
 	REG(ROCE_REG_QP_COUNT, "QP_COUNT", RO, ROCE_MAX_QP, f_count,
-	    "Number of QP table entries"),
+	    "Number of QP table entries: QPNs 0..QP_COUNT-1 exist. Chosen "
+	    "when the device is built (roce_device_config.qp_count): from 18, "
+	    "so that QPN 17, the first after the reserved ones, exists, up to "
+	    "the table's size; reset value shown is the default, the largest"),
 	REG(ROCE_REG_MR_COUNT, "MR_COUNT", RO, ROCE_MAX_MR, f_count,
 	    "Number of MR table entries"),
 	REG(ROCE_REG_SCRATCH, "SCRATCH", RW, 0, f_word,

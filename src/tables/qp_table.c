@@ -28,6 +28,7 @@ struct qp_slot {
 
 struct roce_qp_table {
 	struct idxq changed;            /* entries the data path must re-read */
+	uint32_t count;                 /* QPNs 0..count-1 exist (QP_COUNT) */
 	struct qp_slot slot[ROCE_MAX_QP];
 };
 
@@ -86,6 +87,7 @@ int roce_qp_table_create(struct roce_qp_table **out)
 		cfg_to_words(&c, w);
 		memcpy(t->slot[i].w, w, sizeof(w));
 	}
+	t->count = ROCE_MAX_QP;
 	*out = t;
 	return ROCE_OK;
 }
@@ -175,7 +177,7 @@ int roce_qp_table_commit(struct roce_qp_table *t, uint32_t qpn,
 
 	if (!t || !cfg)
 		return ROCE_E_INVAL;
-	if (qpn >= ROCE_MAX_QP)
+	if (qpn >= t->count)
 		return ROCE_E_QPN;
 	next = *cfg;
 	next.qpn = qpn;
@@ -308,4 +310,12 @@ uint8_t roce_qp_table_state(const struct roce_qp_table *t, uint32_t qpn)
 	w = __atomic_load_n(&t->slot[qpn].w[off / 4], __ATOMIC_ACQUIRE);
 	memcpy(b, &w, 4);
 	return b[off % 4];
+}
+
+int roce_qp_table_set_count(struct roce_qp_table *t, uint32_t count)
+{
+	if (count == 0 || count > ROCE_MAX_QP)
+		return ROCE_E_RANGE;
+	t->count = count;
+	return ROCE_OK;
 }

@@ -18,16 +18,35 @@ static uint32_t pow2_at_least(uint32_t n)
 	return p;
 }
 
-static int alloc_qpn(struct roce_context *ctx, uint32_t *qpn)
+/*
+ * QPNs: a FIFO of the free numbers below the device's QP_COUNT, so create
+ * and destroy cost O(1) whatever the table's size. A destroyed QP's number
+ * joins the back of the queue and comes out again only after every other
+ * free number: late packets for the old QP then meet a QP in RESET rather
+ * than a new connection (the kernel's rxe also hands its indices out
+ * cyclically, rxe_pool.c). The caller holds the engine's lock.
+ */
+_Static_assert((ROCE_MAX_QP & (ROCE_MAX_QP - 1)) == 0,
+	       "the free-QPN ring indexes with a mask");
+
+void qpn_pool_init(struct roce_context *ctx, uint32_t qp_count)
 {
-	for (uint32_t i = ROCE_FIRST_QPN; i < ROCE_MAX_QP; i++) {
-		if (!(ctx->qpn_used[i / 8] & (1u << (i % 8)))) {
-			ctx->qpn_used[i / 8] |= (uint8_t)(1u << (i % 8));
-			*qpn = i;
-			return ROCE_OK;
-		}
-	}
-	return ROCE_E_FULL;
+	ctx->qpn_head = ctx->qpn_tail = 0;
+	for (uint32_t q = ROCE_FIRST_QPN; q < qp_count; q++)
+		ctx->qpn_free[ctx->qpn_tail++ & (ROCE_MAX_QP - 1)] = q;
+}
+
+static int qpn_get(struct roce_context *ctx, uint32_t *qpn)
+{
+	if (ctx->qpn_head == ctx->qpn_tail)
+		return ROCE_E_FULL;
+	*qpn = ctx->qpn_free[ctx->qpn_head++ & (ROCE_MAX_QP - 1)];
+	return ROCE_OK;
+}
+
+static void qpn_put(struct roce_context *ctx, uint32_t qpn)
+{
+	ctx->qpn_free[ctx->qpn_tail++ & (ROCE_MAX_QP - 1)] = qpn;
 }
 
 static void free_qp_mem(struct roce_qp *qp)
@@ -37,27 +56,34 @@ static void free_qp_mem(struct roce_qp *qp)
 	free(qp);
 }
 
-struct roce_qp *roce_create_qp(struct roce_pd *pd, const struct roce_qp_init_attr *attr)
+int roce_create_qp_status(struct roce_pd *pd, const struct roce_qp_init_attr *attr,
+			  struct roce_qp **out)
 {
-	struct roce_context *ctx = pd->ctx;
+	struct roce_context *ctx;
 	struct roce_qp_ctx qc = { 0 };
 	struct roce_qp *qp;
 	uint32_t ns, nr;
+	int rc;
 
-	if (!attr || !attr->send_cq || !attr->recv_cq || attr->qp_type != ROCE_QPT_RC ||
+	if (!out)
+		return ROCE_E_INVAL;
+	*out = NULL;
+	if (!pd || !attr || !attr->send_cq || !attr->recv_cq ||
+	    attr->qp_type != ROCE_QPT_RC ||
 	    attr->cap.max_send_wr > ROCE_MAX_WR || attr->cap.max_recv_wr > ROCE_MAX_WR ||
 	    attr->cap.max_send_sge > ROCE_MAX_SGE || attr->cap.max_recv_sge > ROCE_MAX_SGE)
-		return NULL;
+		return ROCE_E_INVAL;
+	ctx = pd->ctx;
 	ns = pow2_at_least(attr->cap.max_send_wr ? attr->cap.max_send_wr : 1);
 	nr = pow2_at_least(attr->cap.max_recv_wr ? attr->cap.max_recv_wr : 1);
 	qp = calloc(1, sizeof(*qp));
 	if (!qp)
-		return NULL;
+		return ROCE_E_NOMEM;
 	qp->eng.swqe = calloc(ns, sizeof(*qp->eng.swqe));
 	qp->eng.rwqe = calloc(nr, sizeof(*qp->eng.rwqe));
 	if (!qp->eng.swqe || !qp->eng.rwqe) {
 		free_qp_mem(qp);
-		return NULL;
+		return ROCE_E_NOMEM;
 	}
 	qp->ctx = ctx;
 	qp->pd = pd;
@@ -70,7 +96,8 @@ struct roce_qp *roce_create_qp(struct roce_pd *pd, const struct roce_qp_init_att
 	qp->eng.rq.mask = nr - 1;
 
 	engine_lock(&ctx->eng);
-	if (alloc_qpn(ctx, &qp->eng.qpn) != ROCE_OK)
+	rc = qpn_get(ctx, &qp->eng.qpn);
+	if (rc != ROCE_OK)
 		goto fail;
 	/* the QP context starts in RESET with its type and PD */
 	qc.qpn = qp->eng.qpn;
@@ -78,18 +105,27 @@ struct roce_qp *roce_create_qp(struct roce_pd *pd, const struct roce_qp_init_att
 	qc.type = ROCE_QPT_RC;
 	qc.pkey = ROCE_DEFAULT_PKEY;
 	qc.pd = pd->pdn;
-	if (roce_drv_qp_write(&ctx->drv, &qc) != ROCE_OK) {
-		ctx->qpn_used[qp->eng.qpn / 8] &= (uint8_t)~(1u << (qp->eng.qpn % 8));
+	rc = roce_drv_qp_write(&ctx->drv, &qc);
+	if (rc != ROCE_OK) {
+		qpn_put(ctx, qp->eng.qpn);
 		goto fail;
 	}
 	qp->eng.cfg.state = ROCE_QPS_RESET;
 	engine_add_qp(&ctx->eng, &qp->eng);
 	engine_unlock(&ctx->eng);
-	return qp;
+	*out = qp;
+	return ROCE_OK;
 fail:
 	engine_unlock(&ctx->eng);
 	free_qp_mem(qp);
-	return NULL;
+	return rc;
+}
+
+struct roce_qp *roce_create_qp(struct roce_pd *pd, const struct roce_qp_init_attr *attr)
+{
+	struct roce_qp *qp;
+
+	return roce_create_qp_status(pd, attr, &qp) == ROCE_OK ? qp : NULL;
 }
 
 int roce_destroy_qp(struct roce_qp *qp)
@@ -103,7 +139,7 @@ int roce_destroy_qp(struct roce_qp *qp)
 		roce_drv_qp_write(&ctx->drv, &qc);
 	}
 	engine_del_qp(&ctx->eng, &qp->eng);
-	ctx->qpn_used[qp->eng.qpn / 8] &= (uint8_t)~(1u << (qp->eng.qpn % 8));
+	qpn_put(ctx, qp->eng.qpn);
 	engine_unlock(&ctx->eng);
 	free_qp_mem(qp);
 	return ROCE_OK;

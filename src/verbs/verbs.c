@@ -51,6 +51,13 @@ int roce_open(const struct roce_context_attr *attr, struct roce_context **out)
 	rc = roce_drv_power_on(&ctx->drv, cfg);
 	if (rc)
 		goto fail;
+	/* QPNs come from the device's table, as large as it says it is */
+	rc = roce_drv_read(&ctx->drv, ROCE_REG_QP_COUNT, &ctx->qp_count);
+	if (rc == ROCE_OK && ctx->qp_count > ROCE_MAX_QP)
+		rc = ROCE_E_RANGE;
+	if (rc)
+		goto fail;
+	qpn_pool_init(ctx, ctx->qp_count);
 	mem = roce_device_mem(ctx->dev, &mem_size);
 	ctx->mem = devmem_create(mem, mem_size);
 	if (!ctx->mem) {

@@ -27,7 +27,9 @@ struct roce_context {
 	struct roce_drv drv;
 	struct roce_engine eng;
 	/* control-path allocations */
-	uint8_t qpn_used[ROCE_MAX_QP / 8];
+	uint32_t qp_count;              /* the device's QP_COUNT */
+	uint32_t qpn_free[ROCE_MAX_QP]; /* ring of free QPNs (qp.c) */
+	uint32_t qpn_head, qpn_tail;    /* free-running; tail - head free */
 	uint8_t mr_used[ROCE_MAX_MR / 8];
 	uint32_t next_pdn;
 	struct devmem *mem;
@@ -50,5 +52,8 @@ struct roce_qp {
 	struct roce_pd *pd;
 	uint32_t max_send_sge, max_recv_sge;
 };
+
+/* qp.c: every QPN from ROCE_FIRST_QPN up to qp_count - 1 free. */
+void qpn_pool_init(struct roce_context *ctx, uint32_t qp_count);
 
 #endif

@@ -48,10 +48,13 @@ static void check_config(const struct roce_config *c)
 	CHECK(c->n_qp <= ROCE_CFG_MAX_QP && c->n_mr <= ROCE_CFG_MAX_MR);
 	CHECK(c->local.udp_port >= 1 && c->peer.udp_port >= 1 &&
 	      c->link_timeout_ms <= 3600000);
+	CHECK(c->qp_count == 0 ||
+	      (c->qp_count > ROCE_FIRST_QPN && c->qp_count <= ROCE_MAX_QP));
 	for (uint32_t i = 0; i < c->n_qp; i++) {
 		const struct roce_qp_ctx *q = &c->qp[i];
 
 		CHECK(q->qpn < ROCE_MAX_QP && q->state <= ROCE_QPS_ERR);
+		CHECK(c->qp_count == 0 || q->qpn < c->qp_count);
 		CHECK(q->dest_qpn <= 0xFFFFFF && q->sq_psn <= 0xFFFFFF && q->rq_psn <= 0xFFFFFF);
 		CHECK(q->mtu >= ROCE_MTU_256 && q->mtu <= ROCE_MTU_4096 && !(q->access & ~0xFu));
 		CHECK(q->type == ROCE_QPT_RC || q->type == ROCE_QPT_UC || q->type == ROCE_QPT_UD);

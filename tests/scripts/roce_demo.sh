@@ -41,6 +41,11 @@ run --quick --mtu 256 --size 100001 --iters 20 --threads > "$tmp/out" \
   || fail "--mtu 256 --size 100001 --threads run: $(tail -3 "$tmp/out")"
 grep -qF '(b) WRITE B -> A, 100001 bytes in 391 packets of MTU 256' "$tmp/out" || fail "MTU 256 WRITE line"
 
+# the smallest QP table: QPN 17 alone, and the flow still passes
+run --quick --iters 10 --qp-count 18 > "$tmp/out" || fail "--qp-count 18 run: $(tail -3 "$tmp/out")"
+[ "$(grep -c 'DDR 64 MiB, 18 QPs, 4096 MRs' "$tmp/out")" -eq 2 ] || fail "NICs do not report 18 QPs"
+grep -q '^PASS: every step succeeded.$' "$tmp/out" || fail "no PASS with --qp-count 18"
+
 # a lossy, corrupting link: still passes, and the transport had to retransmit
 run --loss 5 --corrupt 1 --quick --seed 3 --json > "$tmp/lossy.json" \
   || fail "lossy run exited $?: $(head -c 600 "$tmp/lossy.json")"
@@ -94,14 +99,16 @@ bad_opt "bad --size '-1'" --size -1
 bad_opt "bad --size '0'" --size 0
 bad_opt "bad --iters 'x'" --iters x
 bad_opt "bad --corrupt 'nan'" --corrupt nan
+bad_opt "bad --qp-count '17': must lie in 18..16384" --qp-count 17
+bad_opt "bad --qp-count '16385': must lie in 18..16384" --qp-count 16385
 bad_opt "unknown option '--bogus'" --bogus
 bad_opt "missing value for '--mtu'" --mtu
 bad_opt "unexpected argument 'extra'" extra
 bad_opt "cannot create capture file" --pcap "$tmp/no/such/dir/x.pcap"
 
 timeout 10 "$demo" --help > "$tmp/help" || fail "--help exited $?"
-for o in --mtu --size --iters --loss --reorder --duplicate --corrupt --seed --pcap \
-	 --threads --quick --json --all-counters; do
+for o in --mtu --size --iters --loss --reorder --duplicate --corrupt --seed --qp-count \
+	 --pcap --threads --quick --json --all-counters; do
   grep -q -- "$o" "$tmp/help" || fail "--help does not list $o"
 done
 echo ok

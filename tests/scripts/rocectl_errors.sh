@@ -2,8 +2,9 @@
 # Every bad input to rocectl and roced gets a clear message and the right
 # exit status (0 ok, 1 device/bus error, 2 usage), and nothing crashes:
 # unknown register, misaligned offset (DECERR), read-only register
-# (SLVERR), roced not running, bad config, bad arguments; enabling the
-# engine before link-ready is accepted, waiting for the link times out.
+# (SLVERR), roced not running, bad config, bad arguments, the QP count;
+# enabling the engine before link-ready is accepted, waiting for the link
+# times out.
 # Usage: rocectl_errors.sh BUILD_DIR SOURCE_DIR
 set -uo pipefail
 build=$1
@@ -101,6 +102,34 @@ expect 2 "--mem-size: bad value" "$roced" --mem-size 1T
 expect 1 "cannot create the device" "$roced" --socket "$tmp/r.sock" --mem-size 1000
 expect 1 "cannot mirror into" "$roced" --socket "$tmp/r.sock" --mmap "$tmp/no/such/dir/w"
 
+# The QP count: a config states it (qp_count), rocectl --local and roced
+# --qp-count build a device of that size, a device of another size is
+# refused at power-on, QPNs beyond it answer SLVERR.
+printf 'mac = 02:00:00:00:00:01\nip = 10.0.0.1\nqp_count = 64\n[qp 63]\ntype = ud\n' >"$tmp/qp64.conf"
+printf 'mac = 02:00:00:00:00:01\nip = 10.0.0.1\nqp_count = 64\n[qp 64]\ntype = ud\n' >"$tmp/qp65.conf"
+printf 'mac = 02:00:00:00:00:01\nip = 10.0.0.1\nqp_count = 16385\n' >"$tmp/qpbig.conf"
+expect 0 "device up, 1 QP(s)" "$ctl" --local init "$tmp/qp64.conf"
+expect 2 "$tmp/qp65.conf:4: \[qp 64\] beyond the device's QPs (qp_count = 64: 0\.\.63)" \
+	"$ctl" --local init "$tmp/qp65.conf"
+expect 2 "$tmp/qpbig.conf:3: qp_count: 16385 out of range (18\.\.16384)" \
+	"$ctl" --local verify "$tmp/qpbig.conf"
+expect 0 "qp-count N .*QP_COUNT" "$roced" --help
+expect 2 "roced: --qp-count: bad value '16385'" "$roced" --qp-count 16385
+expect 2 "roced: --qp-count: 17 is too few" "$roced" --qp-count 17
+expect 2 "roced: --qp-count: bad value 'x'" "$roced" --qp-count x
+sock=$tmp/qp.sock
+"$roced" --quiet --socket "$sock" --qp-count 64 &
+pid=$!
+for _ in $(seq 1 200); do [ -S "$sock" ] && break; sleep 0.05; done
+[ -S "$sock" ] || fail "roced --qp-count 64 did not start"
+expect 0 "qp_count     64" "$ctl" --socket "$sock" info
+expect 0 "QP_COUNT  *0x00000040" "$ctl" --socket "$sock" read QP_COUNT
+expect 0 "device up, 1 QP(s)" "$ctl" --socket "$sock" init "$tmp/qp64.conf"
+expect 0 "every register matches" "$ctl" --socket "$sock" verify "$tmp/qp64.conf"
+expect 0 "state                RTS" "$ctl" --socket "$sock" qp 63
+expect 1 "QP_INDEX.*slverr" "$ctl" --socket "$sock" qp 64
+kill "$pid"; wait "$pid" 2>/dev/null; pid=
+
 # A slow link: enabling early is accepted; init's wait for link times out.
 sock=$tmp/slow.sock
 "$roced" --quiet --socket "$sock" --link-delay-us 30000000 &
@@ -115,6 +144,8 @@ expect 0 "ENGINE_EN=0" "$ctl" --socket "$sock" read CTRL
 expect 0 "" "$ctl" --socket "$sock" write CTRL 2
 expect 0 "LINK_READY=0 .*RUNNING=1" "$ctl" --socket "$sock" read STATUS
 expect 0 "link-down running" "$ctl" --socket "$sock" info
+expect 1 "step 1 (probe): QP_COUNT 16384, but the config says qp_count = 64" \
+	"$ctl" --socket "$sock" init "$tmp/qp64.conf"
 
 if [ "$failures" -ne 0 ]; then
 	echo "$failures failure(s)" >&2

@@ -204,6 +204,56 @@ static void test_bad_lines(void **state)
 	free(c);
 }
 
+/* qp_count: the device's QP count, 18..16384, and the [qp N] sections below
+ * it wherever the key stands; each error exactly as a person reads it. */
+static void test_qp_count_key(void **state)
+{
+	static const struct {
+		const char *text;
+		const char *err;
+	} bad[] = {
+		{ DEV "qp_count = 16385\n",
+		  "t.conf:3: qp_count: 16385 out of range (18..16384)" },
+		{ DEV "qp_count = 0\n",
+		  "t.conf:3: qp_count: 0 out of range (18..16384)" },
+		{ DEV "qp_count = 17\n",
+		  "t.conf:3: qp_count: 17 out of range (18..16384)" },
+		{ DEV "qp_count = many\n", "t.conf:3: qp_count: 'many' is not a number" },
+		{ DEV "qp_count = 64\n[qp 64]\ntype = ud\n",
+		  "t.conf:4: [qp 64] beyond the device's QPs (qp_count = 64: 0..63)" },
+		{ "[qp 100]\ntype = ud\n[device]\n" DEV "qp_count = 64\n",
+		  "t.conf:6: qp_count = 64 leaves out [qp 100] above (QPNs 0..63)" },
+	};
+	struct roce_config *c = new_cfg();
+	char err[256];
+
+	(void)state;
+	assert_int_equal(parse(c, DEV "[qp 63]\ntype = ud\n", err, sizeof(err)),
+			 ROCE_OK);
+	assert_int_equal(c->qp_count, 0);	/* not stated */
+	assert_int_equal(parse(c, DEV "qp_count = 64\n[qp 63]\ntype = ud\n", err,
+			       sizeof(err)), ROCE_OK);
+	assert_int_equal(c->qp_count, 64);
+	assert_int_equal(parse(c, "[qp 63]\ntype = ud\n[device]\n" DEV
+			       "qp_count = 0x40\n", err, sizeof(err)), ROCE_OK);
+	assert_int_equal(c->qp_count, 64);
+	assert_int_equal(parse(c, DEV "qp_count = 18\n[qp 17]\ntype = ud\n", err,
+			       sizeof(err)), ROCE_OK);
+	assert_int_equal(c->qp_count, 18);
+	assert_int_equal(parse(c, DEV "qp_count = 16384\n[qp 16383]\ntype = ud\n",
+			       err, sizeof(err)), ROCE_OK);
+	assert_int_equal(c->qp_count, 16384);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		assert_int_not_equal(parse(c, bad[i].text, err, sizeof(err)),
+				     ROCE_OK);
+		if (strcmp(err, bad[i].err) != 0)
+			fail_msg("case %zu: got \"%s\", want \"%s\"", i, err,
+				 bad[i].err);
+	}
+	free(c);
+}
+
 static void test_limits(void **state)
 {
 	struct roce_config *c = new_cfg();
@@ -276,6 +326,7 @@ int main(void)
 		cmocka_unit_test(test_device_section),
 		cmocka_unit_test(test_examples),
 		cmocka_unit_test(test_bad_lines),
+		cmocka_unit_test(test_qp_count_key),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_formats),
 	};

@@ -40,6 +40,7 @@ struct opts {
 	uint32_t iters;
 	double loss, reorder, duplicate, corrupt;       /* percent */
 	uint64_t seed;
+	uint32_t qp_count;                              /* each NIC's; 0 = default */
 	const char *pcap;
 	bool threads, quick, json, all_counters;
 };

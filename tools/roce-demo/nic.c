@@ -28,6 +28,7 @@ static bool nic_open(struct demo *d, struct nic *n, size_t len)
 	ca.dev.mem_size = round_up(len + (1u << 20), 1u << 20);
 	if (ca.dev.mem_size < ROCE_DEV_MEM_SIZE_DEFAULT)
 		ca.dev.mem_size = ROCE_DEV_MEM_SIZE_DEFAULT;
+	ca.dev.qp_count = d->o.qp_count;
 	memcpy(ca.mac, n->mac, 6);
 	if ((st = roce_memlink_attach(d->link, n->mac, &n->port)) != ROCE_OK)
 		return step_fail(s, "attach NIC %s to the link: %s", n->name,

@@ -31,6 +31,8 @@ static void usage(FILE *f)
 		"  --duplicate PCT   deliver PCT%% of the frames twice (default 0)\n"
 		"  --corrupt PCT     flip a bit in PCT%% of the frames (default 0)\n"
 		"  --seed N          seed of the link's faults and the data pattern (default 1)\n"
+		"  --qp-count N      QP table entries of each NIC (QP_COUNT), %u..%u\n"
+		"                    (default %u)\n"
 		"  --pcap FILE       capture every frame on the link into FILE\n"
 		"  --threads         run each engine on its own thread (default: poll both\n"
 		"                    from the main thread)\n"
@@ -41,7 +43,8 @@ static void usage(FILE *f)
 		"\n"
 		"Exit status: 0 every step passed, 1 a step failed, 2 bad option.\n",
 		ROCE_DEMO_SIZE_MAX >> 20, ROCE_DEMO_ITERS_DEFAULT,
-		ROCE_DEMO_ITERS_QUICK, ROCE_DEMO_ITERS_MAX);
+		ROCE_DEMO_ITERS_QUICK, ROCE_DEMO_ITERS_MAX, ROCE_FIRST_QPN + 1,
+		ROCE_MAX_QP, ROCE_MAX_QP);
 }
 
 static int bad_opt(const char *opt, const char *val, const char *why)
@@ -93,8 +96,8 @@ static int parse_num(const char *opt, const char *s, bool suffix, uint64_t min,
 }
 
 enum { OPT_MTU = 256, OPT_SIZE, OPT_ITERS, OPT_LOSS, OPT_REORDER, OPT_DUP,
-       OPT_CORRUPT, OPT_SEED, OPT_PCAP, OPT_THREADS, OPT_QUICK, OPT_JSON,
-       OPT_ALL };
+       OPT_CORRUPT, OPT_SEED, OPT_QP_COUNT, OPT_PCAP, OPT_THREADS, OPT_QUICK,
+       OPT_JSON, OPT_ALL };
 
 static int parse_opt(int c, const char *arg, struct opts *o, bool *iters_set)
 {
@@ -117,6 +120,12 @@ static int parse_opt(int c, const char *arg, struct opts *o, bool *iters_set)
 	case OPT_CORRUPT: return parse_pct("--corrupt", arg, &o->corrupt);
 	case OPT_SEED:
 		return parse_num("--seed", arg, false, 0, UINT64_MAX, &o->seed);
+	case OPT_QP_COUNT:
+		/* QPN 17, the first after the reserved ones, must exist */
+		rc = parse_num("--qp-count", arg, false, ROCE_FIRST_QPN + 1,
+			       ROCE_MAX_QP, &v);
+		o->qp_count = (uint32_t)v;
+		return rc;
 	case OPT_PCAP: o->pcap = arg; return 0;
 	case OPT_THREADS: o->threads = true; return 0;
 	case OPT_QUICK: o->quick = true; return 0;
@@ -138,6 +147,7 @@ int demo_parse_args(int argc, char **argv, struct opts *o)
 		{ "duplicate", required_argument, NULL, OPT_DUP },
 		{ "corrupt", required_argument, NULL, OPT_CORRUPT },
 		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "qp-count", required_argument, NULL, OPT_QP_COUNT },
 		{ "pcap", required_argument, NULL, OPT_PCAP },
 		{ "threads", no_argument, NULL, OPT_THREADS },
 		{ "quick", no_argument, NULL, OPT_QUICK },

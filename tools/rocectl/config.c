@@ -8,22 +8,28 @@
 
 #include "rocectl/ctl.h"
 
-static struct roce_config *load_config(struct ctl *c, const char *path)
+/* 0 with *out loaded, or the exit status after saying why. */
+static int load_config(struct ctl *c, const char *path,
+		       struct roce_config **out)
 {
 	struct roce_config *cfg = malloc(sizeof(*cfg));
 	char err[512];
-	int st;
+	int rc;
 
-	if (!cfg) {
-		ctl_fail(c, EXIT_DEVICE, "out of memory");
-		return NULL;
-	}
-	if ((st = roce_config_load(path, cfg, err, sizeof(err))) != ROCE_OK) {
-		ctl_fail(c, EXIT_USAGE, "%s", err);
+	if (!cfg)
+		return ctl_fail(c, EXIT_DEVICE, "out of memory");
+	if (roce_config_load(path, cfg, err, sizeof(err)) != ROCE_OK) {
 		free(cfg);
-		return NULL;
+		return ctl_fail(c, EXIT_USAGE, "%s", err);
 	}
-	return cfg;
+	/* a device of our own is built as the config describes it */
+	if (c->local && cfg->qp_count &&
+	    (rc = ctl_local_device(c, cfg->qp_count)) != 0) {
+		free(cfg);
+		return rc;
+	}
+	*out = cfg;
+	return 0;
 }
 
 int cmd_init(struct ctl *c, int argc, char **argv)
@@ -33,8 +39,8 @@ int cmd_init(struct ctl *c, int argc, char **argv)
 
 	if (argc != 1)
 		return ctl_fail(c, EXIT_USAGE, "usage: rocectl init CONFIG");
-	if (!(cfg = load_config(c, argv[0])))
-		return EXIT_USAGE;
+	if ((st = load_config(c, argv[0], &cfg)) != 0)
+		return st;
 	st = roce_drv_power_on(&c->drv, cfg);
 	if (st == ROCE_OK && c->json)
 		printf("{\"ok\":true,\"qps\":%u,\"mrs\":%u}\n", cfg->n_qp,
@@ -81,8 +87,8 @@ int cmd_verify(struct ctl *c, int argc, char **argv)
 
 	if (argc != 1)
 		return ctl_fail(c, EXIT_USAGE, "usage: rocectl verify CONFIG");
-	if (!(cfg = load_config(c, argv[0])))
-		return EXIT_USAGE;
+	if ((st = load_config(c, argv[0], &cfg)) != 0)
+		return st;
 	if (c->json)
 		printf("{\"diffs\":[");
 	st = roce_drv_verify(&c->drv, cfg, verify_print, &o, &ndiff);

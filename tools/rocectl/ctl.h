@@ -31,6 +31,11 @@ struct ctl {
 	struct roce_drv drv;
 };
 
+/* rocectl.c: --local's device anew, with qp_count QPs (0 = the default):
+ * init and verify build the device their config describes. Returns 0 or
+ * the exit status after saying why. */
+int ctl_local_device(struct ctl *c, uint32_t qp_count);
+
 /* output.c */
 void ctl_json_str(const char *s);
 /* Say what went wrong on stderr (and as {"error":...} with --json; c may
