@@ -81,6 +81,10 @@ results() { grep -E '^ [0-9]+ +[0-9]+ +[0-9.]+ ' | head -n "${1:-1}"; }
 table() { # TITLE: the first result line after the line " TITLE"
 	awk -v t=" $1" 'index($0, t) == 1 { f = 1 } f && /^ [0-9]+ +[0-9]+ / { print; exit }'
 }
+# Result lines' figures to two decimals: each side of a -b run picks
+# perftest's six-decimal form from its own average (print_full_bw_report),
+# so two sides print the same figures in different forms when slow.
+figs() { awk '{ printf "%s %s", $1, $2; for (i = 3; i <= NF; i++) printf " %.2f", $i; print "" }'; }
 duplex() { # name, expected title end of the local/remote lines, then roce-perf's arguments
 	local name=$1 end=$2 why= rc c s cl sl; shift 2
 	timeout 120 "$PERF" "$@" >"$OUT" 2>&1
@@ -97,17 +101,17 @@ duplex() { # name, expected title end of the local/remote lines, then roce-perf'
 				why="$why; $w: no Gb/sec header" ;;
 		esac
 	done
-	c=$(side client | sed '/Local results/,$d' | results 30)
-	s=$(side server | sed '/Local results/,$d' | results 30)
+	c=$(side client | sed '/Local results/,$d' | results 30 | figs)
+	s=$(side server | sed '/Local results/,$d' | results 30 | figs)
 	[ -n "$c" ] && [ "$c" = "$s" ] || why="$why; the summed lines differ: [$c] [$s]"
 	case " $* " in *" --report-both "*)
 		for w in client server; do
 			side $w | grep -qx " Local results:$end" || why="$why; $w: no ' Local results:$end'"
 			side $w | grep -qx " Remote results:$end" || why="$why; $w: no ' Remote results:$end'"
 		done
-		cl=$(side client | table 'Local results') sl=$(side server | table 'Remote results')
+		cl=$(side client | table 'Local results' | figs) sl=$(side server | table 'Remote results' | figs)
 		[ -n "$cl" ] && [ "$cl" = "$sl" ] || why="$why; client's local [$cl] is not server's remote [$sl]"
-		[ "$(side client | table 'Remote results')" = "$(side server | table 'Local results')" ] ||
+		[ "$(side client | table 'Remote results' | figs)" = "$(side server | table 'Local results' | figs)" ] ||
 			why="$why; client's remote is not server's local"
 		side client | awk -v a="$(side client | table 'Local results' | awk '{ print $4 }')" \
 			-v b="$(side client | table 'Remote results' | awk '{ print $4 }')" \
