@@ -127,6 +127,10 @@ static void progress(struct roce_engine *e, struct eng_qp *qp, uint32_t new_una)
 		req_go_back(e, qp, new_una);
 	qp->comp.retry_left = qp->cfg.retry_cnt;
 	qp->comp.rnr_left = qp->cfg.rnr_retry;
+	/* the count is whole again: the response that made progress does
+	 * not also excuse the next silent round, or a peer that answered
+	 * and then vanished would get retry_cnt + 1 retries */
+	qp->comp.alive = false;
 	if (qp->comp.timer && qp->cfg.timeout)
 		qp->comp.timer = engine_now(e) + comp_timeout_ns(qp);
 }

@@ -341,6 +341,35 @@ static void test_retry_count_exceeded(void **state)
 	stage_close(st);
 }
 
+/* The same after the peer answered: an ACK that made progress restores
+ * the count, and no more. The peer then vanishes: still two resends and
+ * RETRY_EXC_ERR at the third timeout (a peer that answered once must not
+ * earn one more retry). */
+static void test_retry_count_after_progress(void **state)
+{
+	struct stage_opts o = { .timeout = 5, .retry_cnt = 2 };
+	struct stage *st = stage_open(&o);
+
+	(void)state;
+	post_rdma(st, 1, ROCE_WR_RDMA_WRITE, 0, 16);
+	assert_int_equal(stage_run(st), 1);
+	stage_inject_ack(st, S, ACK_SYN, 1);
+	stage_run(st);
+	stage_expect_wc(st->scq, 1, ROCE_WC_SUCCESS, ROCE_WC_RDMA_WRITE, 16);
+	post_rdma(st, 2, ROCE_WR_RDMA_WRITE, 16, 16);
+	assert_int_equal(stage_run(st), 1);
+	for (int retry = 0; retry < 2; retry++) {
+		assert_int_equal(stage_advance(st, TIMEOUT_5_NS), 1);
+		assert_int_equal(st->rx[0].h.bth.psn, S + 1);
+		stage_expect_no_wc(st->scq);
+	}
+	assert_int_equal(stage_advance(st, TIMEOUT_5_NS), 0);
+	stage_expect_wc(st->scq, 2, ROCE_WC_RETRY_EXC_ERR, ROCE_WC_RDMA_WRITE, 0);
+	assert_int_equal(stage_qp_state(st), ROCE_QPS_ERR);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TIMEOUTS), 3);
+	stage_close(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -352,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_implied_nak_reasks_read),
 		cmocka_unit_test(test_timeout_retransmits),
 		cmocka_unit_test(test_retry_count_exceeded),
+		cmocka_unit_test(test_retry_count_after_progress),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
