@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The scale section (scale.h): the pairs, the two groups, the rows. */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +45,11 @@ static double close_timed(struct scale_pair *sp)
 }
 
 /* The largest pair, opened reps times (the last one stays open): the time
- * to create and connect its QPs through the verbs API. */
+ * to create and connect its QPs through the verbs API. Each time from
+ * memory the process has not touched yet, as an application's first
+ * setup: the memory of the one before goes back to the kernel
+ * (malloc_trim), else the second would reuse its pages and skip the page
+ * faults, which are a good part of the cost (docs/performance.md). */
 static struct scale_pair *setup_row(struct section *s, unsigned max_qps)
 {
 	unsigned reps = s->cfg->quick ? 1 : 3;
@@ -56,8 +61,10 @@ static struct scale_pair *setup_row(struct section *s, unsigned max_qps)
 
 	bench_load_mark(&m);
 	for (unsigned i = 0; i < reps; i++) {
-		if (sp)
+		if (sp) {
 			down = close_timed(sp);
+			malloc_trim(0);
+		}
 		sp = open_timed(max_qps, &v[i], &vc[i]);
 	}
 	r = bench_row_add("scale", SCALE_ROW_SETUP);
