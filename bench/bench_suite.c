@@ -7,6 +7,9 @@
  *   engine   goodput of WRITE, READ, SEND over the in-memory link, 64 B to
  *            1 MiB, path MTU 1024 and 4096, 1 and 16 QPs, 1 and 2 cores;
  *   latency  8-byte WRITE round trip, p50 and p99;
+ *   scale    64 B WRITEs with up to every QP the device holds: one busy
+ *            QP beside idle ones, all of them busy, and the time to
+ *            create and connect them;
  *   veth     raw-frame rate of a veth pair and the engines over it;
  * then the performance targets with their gaps. scripts/bench builds it,
  * sets up the veth pair and runs it; see docs/performance.md.
@@ -24,11 +27,12 @@
 #include "lib/engine.h"
 #include "lib/limits.h"
 #include "lib/report.h"
+#include "lib/scale.h"
 #include "lib/targets.h"
 #include "lib/traffic.h"
 #include "lib/veth.h"
 
-enum { S_LIMITS = 1, S_ENGINE = 2, S_LATENCY = 4, S_VETH = 8, S_ALL = 15 };
+enum { S_LIMITS = 1, S_ENGINE = 2, S_LATENCY = 4, S_VETH = 8, S_SCALE = 16, S_ALL = 31 };
 
 struct opts {
 	struct bench_cfg cfg;
@@ -43,22 +47,28 @@ struct opts {
 	int op;
 	uint32_t size;
 	unsigned mtu, qps, cores;
+	unsigned scale_qps;             /* the scale section's largest count */
+	bool scale_busy;                /* only that many QPs, all busy */
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: bench_suite [options]\n"
-"The benchmark suite: limits, engine goodput matrix, latency, veth; one table.\n"
+"The benchmark suite: limits, engine goodput matrix, latency, scale, veth;\n"
+"one table.\n"
 "  --quick               short run (subset of the matrix, fewer repeats)\n"
 "  --reps N              repeats per matrix cell (1..%d; default 3, quick 1)\n"
 "  --key-reps N          repeats of the figures targets use (default 5, quick 3)\n"
 "  --seconds S           measured time per repeat (default 0.2, quick 0.1)\n"
 "  --key-seconds S       the same for key figures (default 0.5, quick 0.2)\n"
-"  --only LIST           sections: limits,engine,latency,veth (default all)\n"
+"  --only LIST           sections: limits,engine,latency,scale,veth (default all)\n"
 "  --op OP --size N --mtu N --qps N --cores N\n"
 "                        run only these matrix cells (e.g. for a profile);\n"
 "                        --cores also narrows the latency section\n"
+"  --scale-qps N         the scale section's largest QP count (2..%u; default\n"
+"                        %u, every QP the device holds)\n"
+"  --scale-busy N        the scale section runs only N QPs all busy (a profile)\n"
 "  --cpus A,B            the two CPUs to use (default 0,1)\n"
 "  --source TEXT         what was measured (scripts/bench: git describe)\n"
 "  --rt                  run at real-time priority (SCHED_FIFO 1; the kernel's\n"
@@ -67,7 +77,7 @@ static void usage(FILE *f)
 "  --veth NSA,IFA,NSB,IFB  network namespaces and interfaces of a veth pair\n"
 "  --no-veth WHY         why there is no veth pair (printed in the table)\n"
 "  --json FILE --csv FILE --markdown FILE   write the results there\n"
-"  --help                this text\n", BENCH_MAX_REPS);
+"  --help                this text\n", BENCH_MAX_REPS, SCALE_MAX_QPS, SCALE_MAX_QPS);
 }
 
 static int bad(const char *opt, const char *val, const char *want)
@@ -112,6 +122,7 @@ static int parse_sections(const char *s, unsigned *out)
 		else if (!strcmp(tok, "engine")) *out |= S_ENGINE;
 		else if (!strcmp(tok, "latency")) *out |= S_LATENCY;
 		else if (!strcmp(tok, "veth")) *out |= S_VETH;
+		else if (!strcmp(tok, "scale")) *out |= S_SCALE;
 		else return -1;
 	}
 	return *out ? 0 : -1;
@@ -173,6 +184,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "qps", required_argument, NULL, 'Q' },
 		{ "cores", required_argument, NULL, 'c' },
 		{ "cpus", required_argument, NULL, 'C' },
+		{ "scale-qps", required_argument, NULL, 'N' },
+		{ "scale-busy", required_argument, NULL, 'B' },
 		{ "rt", no_argument, NULL, 'T' },
 		{ "source", required_argument, NULL, 'L' },
 		{ "veth", required_argument, NULL, 'v' },
@@ -214,7 +227,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'o':
 			if (parse_sections(optarg, &o->sections))
-				return bad("--only", optarg, "limits,engine,latency,veth");
+				return bad("--only", optarg, "limits,engine,latency,scale,veth");
 			break;
 		case 'O':
 			if (parse_op(optarg, &o->op))
@@ -239,6 +252,17 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			if (!num(optarg, 1, 2, &v))
 				return bad("--cores", optarg, "1 or 2");
 			o->cores = (unsigned)v;
+			break;
+		case 'N':
+		case 'B':
+			if (!num(optarg, 2, SCALE_MAX_QPS, &v)) {
+				char want[32];
+
+				snprintf(want, sizeof(want), "2..%u", SCALE_MAX_QPS);
+				return bad(c == 'N' ? "--scale-qps" : "--scale-busy", optarg, want);
+			}
+			o->scale_qps = (unsigned)v;
+			o->scale_busy = c == 'B';
 			break;
 		case 'C':
 			if (parse_cpus(optarg, &o->cfg.cpu_a, &o->cfg.cpu_b))
@@ -362,6 +386,11 @@ int main(int argc, char **argv)
 		printf("latency ...\n");
 		engine_latency(&o.cfg, o.cores);
 		bench_print_latency(stdout);
+	}
+	if (o.sections & S_SCALE) {
+		printf("scale ...\n");
+		scale_run(&o.cfg, o.scale_qps ? o.scale_qps : SCALE_MAX_QPS, o.scale_busy);
+		bench_print_scale(stdout);
 	}
 	if (o.sections & S_VETH) {
 		if (!o.veth.ns_a)

@@ -219,6 +219,29 @@ void bench_print_latency(FILE *out)
 	}
 }
 
+void bench_print_scale(FILE *out)
+{
+	char sp[24], cpu[16];
+
+	fprintf(out, "\n== Scale: 64 B WRITEs with many QPs, both engines polled by this "
+		"thread on one core\n");
+	fprintf(out, "  %-26s %5s %9s %9s %-7s %-11s %s\n", "what", "qps", "best",
+		"per CPU s", "unit", "spread", "note");
+	for (unsigned i = 0; i < n_rows; i++) {
+		const struct bench_row *r = &rows[i];
+
+		if (strcmp(r->section, "scale"))
+			continue;
+		spread_text(&r->st, sp, sizeof(sp));
+		if (r->norm.reps)
+			snprintf(cpu, sizeof(cpu), "%9.3f", r->norm.best);
+		else
+			snprintf(cpu, sizeof(cpu), "%9s", "-");
+		fprintf(out, "  %-26s %5u %9.3f %s %-7s %-11s %s\n", r->name, r->qps,
+			r->st.best, cpu, r->unit, sp, r->note);
+	}
+}
+
 void bench_print_veth(FILE *out)
 {
 	char sp[24];
@@ -253,8 +276,8 @@ void bench_print_ratios(FILE *out)
 				"both; median of the repeats)\n");
 		any = true;
 		spread_text(&r->st, sp, sizeof(sp));
-		fprintf(out, "  %-26s %7u B cores %u %6.2f %s %s\n", r->name, r->size,
-			r->cores, r->st.best, sp, r->note);
+		fprintf(out, "  %-26s %7u B qps %5u cores %u %6.2f %s %s\n", r->name,
+			r->size, r->qps, r->cores, r->st.best, sp, r->note);
 	}
 }
 

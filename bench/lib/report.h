@@ -18,7 +18,7 @@
 #define BENCH_MAX_TARGETS 32
 
 struct bench_row {
-	char section[12];       /* limits, engine, latency, veth */
+	char section[12];       /* limits, engine, latency, scale, veth, ratio */
 	char name[32];          /* memcpy, icrc, bound, goodput, rtt, ... */
 	char op[8];             /* WRITE, READ, SEND, or empty */
 	char cond[12];          /* hot, cold, p50, p99, raw frame kind */
@@ -88,6 +88,7 @@ void bench_run_info_fill(struct bench_run_info *ri);
 void bench_print_limits(FILE *out);
 void bench_print_engine(FILE *out);
 void bench_print_latency(FILE *out);
+void bench_print_scale(FILE *out);
 void bench_print_veth(FILE *out);
 void bench_print_ratios(FILE *out);
 void bench_print_targets(FILE *out);

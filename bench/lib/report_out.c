@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "lib/report.h"
+#include "lib/scale.h"
 #include "roce/icrc.h"
 
 /* The first line of /proc/cpuinfo that starts with key, after ": ". */
@@ -307,6 +308,31 @@ static void md_rows(FILE *f, const char *section, const char *name, const char *
 	}
 }
 
+/* The scale section's rows: what each one ran, with its QP count. */
+static void md_scale(FILE *f)
+{
+	const struct bench_row *r;
+	unsigned nr = bench_rows(&r);
+
+	for (unsigned i = 0; i < nr; i++) {
+		char what[128];
+
+		if (strcmp(r[i].section, "scale"))
+			continue;
+		if (!strcmp(r[i].name, SCALE_ROW_IDLE))
+			snprintf(what, sizeof(what), "scale: 64 B WRITE on QP 0 beside %u idle "
+				 "QPs, both engines on 1 core", r[i].qps - 1);
+		else if (!strcmp(r[i].name, SCALE_ROW_BUSY))
+			snprintf(what, sizeof(what), "scale: 64 B WRITE on %u QP%s, all busy, "
+				 "both engines on 1 core", r[i].qps, r[i].qps > 1 ? "s" : "");
+		else
+			snprintf(what, sizeof(what), "scale: %s, %u of them", r[i].name,
+				 r[i].qps);
+		fprintf(f, "| %s | %.3g %s | %.0f%% (n=%u) | %s |\n", what, r[i].st.best,
+			r[i].unit, 100 * bench_spread(&r[i].st), r[i].st.reps, r[i].note);
+	}
+}
+
 /* The figures behind the targets, for the README. */
 static void key_figures(FILE *f)
 {
@@ -322,6 +348,7 @@ static void key_figures(FILE *f)
 	md_rows(f, "engine", "goodput", "SEND", 4096, 1, 65536);
 	md_rows(f, "engine", "goodput", "WRITE", 4096, 1, 64);
 	md_rows(f, "latency", "8 B WRITE round trip", NULL, 0, 0, 0);
+	md_scale(f);
 	md_rows(f, "veth", "raw frames", NULL, 0, 0, 0);
 	md_rows(f, "veth", "engine goodput", NULL, 0, 0, 0);
 }

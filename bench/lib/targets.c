@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "lib/report.h"
+#include "lib/scale.h"
 #include "lib/targets.h"
 
 #define KEY_MTU 4096u
@@ -171,10 +172,68 @@ static void veth_targets(const char *why)
 	}
 }
 
+/* The row of section/name with the most QPs: the scale section's largest
+ * count (--scale-qps may lower it). */
+static const struct bench_row *most_qps(const char *section, const char *name)
+{
+	const struct bench_row *r, *best = NULL;
+	unsigned n = bench_rows(&r);
+
+	for (unsigned i = 0; i < n; i++)
+		if (!strcmp(r[i].section, section) && !strcmp(r[i].name, name) &&
+		    (!best || r[i].qps > best->qps))
+			best = &r[i];
+	return best;
+}
+
+static void scale_targets(void)
+{
+	const struct bench_row *idle = most_qps("ratio", SCALE_RATIO_IDLE);
+	const struct bench_row *busy = most_qps("ratio", SCALE_RATIO_BUSY);
+	const struct bench_row *setup = most_qps("scale", SCALE_ROW_SETUP);
+	struct bench_target *t;
+	char what[64];
+
+	snprintf(what, sizeof(what), "64 B WRITE rate, QP 0 beside %u idle QPs / alone",
+		 (idle ? idle->qps : SCALE_MAX_QPS) - 1);
+	t = want(what, ">= 0.90", 0.9, false);
+	if (!idle)
+		missing(t, "scale section not run");
+	else {
+		got(t, idle->st.best, "%.2f", idle->st.best);
+		snprintf(t->note, sizeof(t->note), "1 core, side by side, median of %u; %s",
+			 idle->st.reps, idle->note);
+	}
+	snprintf(what, sizeof(what), "64 B WRITE rate, %u QPs all busy / 1 QP",
+		 busy ? busy->qps : SCALE_MAX_QPS);
+	t = want(what, ">= 0.50", 0.5, false);
+	if (!busy)
+		missing(t, "scale section not run");
+	else {
+		got(t, busy->st.best, "%.2f", busy->st.best);
+		snprintf(t->note, sizeof(t->note), "1 core, side by side, median of %u; %s",
+			 busy->st.reps, busy->note);
+	}
+	snprintf(what, sizeof(what), "create + connect %u QP pairs (verbs API)",
+		 setup ? setup->qps : SCALE_MAX_QPS);
+	t = want(what, "< 1 s", 1.0, true);
+	if (!setup)
+		missing(t, "scale section not run");
+	else {
+		/* the CPU time it took: one thread, so what it takes with a
+		 * core to itself; the wall clock also counts the time other
+		 * jobs held the core */
+		got(t, setup->norm.best, "%.2f s of CPU", setup->norm.best);
+		snprintf(t->note, sizeof(t->note), "best of %u, from untouched memory; wall "
+			 "clock %.2f s; %s", setup->st.reps, setup->st.best, setup->note);
+	}
+}
+
 void targets_compute(const char *veth_why)
 {
 	write_targets();
 	rate_targets();
 	latency_targets();
+	scale_targets();
 	veth_targets(veth_why);
 }

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # bench_suite, briefly: option errors are refused with a message, a tiny
 # engine run (WRITE, READ, SEND over 2 QPs, data checked by the suite
-# itself, which exits non-zero on an error completion or a wrong byte) and
-# a latency run finish and write well-formed JSON, CSV and Markdown with
-# the rows and targets they should have. Figures are not checked: this is
+# itself, which exits non-zero on an error completion or a wrong byte), a
+# latency run and a scale run on 100 QPs finish and write well-formed
+# JSON, CSV and Markdown with the rows and targets they should have. Figures are not checked: this is
 # not a benchmark run (scripts/bench is).
 set -euo pipefail
 BUILD=$1
@@ -17,7 +17,9 @@ fail() { echo "bench_suite.sh: $*" >&2; exit 1; }
 "$SUITE" --help | grep -q "usage: bench_suite" || fail "--help"
 for bad in "--reps 0" "--reps 17" "--seconds 0" "--seconds x" "--only nothing" \
            "--op fetch" "--size 0" "--size 2000000" "--mtu 1000" "--qps 17" \
-           "--cores 3" "--cpus 0" "--veth a,b,c" "--bogus" "extra"; do
+           "--cores 3" "--cpus 0" "--veth a,b,c" "--scale-qps 1" "--scale-qps 16368" \
+           "--scale-busy 1" \
+           "--only scale,bogus" "--bogus" "extra"; do
   # shellcheck disable=SC2086
   if "$SUITE" $bad >"$tmp/out" 2>"$tmp/err"; then
     fail "'$bad' accepted"
@@ -45,6 +47,36 @@ grep -q '"name":"8 B WRITE round trip","cond":"p50"' "$tmp/lat.json" ||
 grep -q '"target":"8 B WRITE round trip p50, both engines on 1 core"' "$tmp/lat.json" ||
   fail "no latency target"
 grep -q '"measured":false' "$tmp/lat.json" || fail "targets of sections not run must say so"
+# the scale section on a small pair: QP 0 beside idle QPs, all busy (each
+# QP's region checked byte for byte by the suite), the setup time; rows,
+# ratios and targets present, and a CSV row per figure
+timeout 120 "$SUITE" --only scale --quick --scale-qps 100 --key-reps 2 --key-seconds 0.02 \
+  --json "$tmp/scale.json" --csv "$tmp/scale.csv" --markdown "$tmp/scale.md" \
+  >"$tmp/out" || fail "scale run failed: $(tail -3 "$tmp/out")"
+for row in '"section":"scale","name":"create+connect QP pairs","qps":100' \
+           '"section":"scale","name":"QP 0 busy beside idle QPs","op":"WRITE","size":64,"qps":1,' \
+           '"section":"scale","name":"QP 0 busy beside idle QPs","op":"WRITE","size":64,"qps":100,' \
+           '"section":"scale","name":"all QPs busy (round robin)","op":"WRITE","size":64,"qps":64,' \
+           '"section":"scale","name":"all QPs busy (round robin)","op":"WRITE","size":64,"qps":100,' \
+           '"section":"ratio","name":"QP 0 beside idle / alone","op":"WRITE","size":64,"qps":100,' \
+           '"section":"ratio","name":"all busy / 1 QP busy","op":"WRITE","size":64,"qps":100,' \
+           '"target":"64 B WRITE rate, QP 0 beside 99 idle QPs / alone","want":">= 0.90","measured":true' \
+           '"target":"64 B WRITE rate, 100 QPs all busy / 1 QP","want":">= 0.50","measured":true' \
+           '"target":"create + connect 100 QP pairs (verbs API)","want":"< 1 s","measured":true'; do
+  grep -qF "$row" "$tmp/scale.json" || fail "scale: no '$row' in the JSON"
+done
+[ "$(grep -c '^scale,' "$tmp/scale.csv")" -eq 6 ] || fail "scale: CSV should have 6 scale rows"
+[ "$(grep -c '^ratio,' "$tmp/scale.csv")" -eq 3 ] || fail "scale: CSV should have 3 ratio rows"
+grep -q '^| scale: 64 B WRITE on 100 QPs, all busy' "$tmp/scale.md" || fail "scale: Markdown row"
+grep -q '"target":"64 B WRITE rate, 16367 QPs all busy / 1 QP","want":">= 0.50","measured":false' \
+  "$tmp/lat.json" || fail "scale targets of a run without the section must say so"
+
+# --scale-busy: that one configuration alone (a profile's run)
+timeout 120 "$SUITE" --only scale --scale-busy 100 --key-reps 1 --key-seconds 0.02 \
+  --csv "$tmp/busy.csv" >"$tmp/out" || fail "scale --scale-busy run failed"
+[ "$(grep -c '^scale,all QPs busy (round robin),WRITE,,64,0,100,' "$tmp/busy.csv")" -eq 1 ] &&
+  [ "$(wc -l <"$tmp/busy.csv")" -eq 2 ] || fail "--scale-busy 100: one row of 100 busy QPs"
+
 if command -v python3 >/dev/null; then
   for f in "$tmp"/*.json; do
     python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$f" || fail "$f: bad JSON"

@@ -66,7 +66,6 @@ static int side_open(struct pair *p, struct pair_side *s, uint32_t ip,
 	qa.send_cq = s->scq;
 	qa.recv_cq = s->rcq;
 	qa.qp_type = ROCE_QPT_RC;
-	qa.cap.max_send_wr = o->sq_depth ? o->sq_depth : 256;
 	qa.cap.max_recv_wr = o->rq_depth ? o->rq_depth : 256;
 	qa.cap.max_send_sge = qa.cap.max_recv_sge = o->max_sge ? o->max_sge : ROCE_MAX_SGE;
 	s->qps = calloc(p->nqp, sizeof(*s->qps));
@@ -74,9 +73,12 @@ static int side_open(struct pair *p, struct pair_side *s, uint32_t ip,
 		return fail(p, ROCE_E_NOMEM, "%c: cannot allocate %u QP pointers", name(p, s),
 			    p->nqp);
 	s->nqp = p->nqp;
-	for (unsigned i = 0; i < p->nqp; i++)
+	for (unsigned i = 0; i < p->nqp; i++) {
+		qa.cap.max_send_wr = i == 0 && o->sq_depth0 ? o->sq_depth0
+				   : o->sq_depth ? o->sq_depth : 256;
 		if (!(s->qps[i] = roce_create_qp(s->pd, &qa)))
 			return fail(p, ROCE_E_NOMEM, "%c: cannot create QP %u", name(p, s), i);
+	}
 	s->qp = s->qps[0];
 	s->buf_len = o->buf_len ? o->buf_len : 4u << 20;
 	s->buf = roce_mem_alloc(s->ctx, s->buf_len, 4096);

@@ -52,6 +52,8 @@ struct pair_opts {
 	unsigned nqp;                   /* 1 .. PAIR_MAX_QPS: 1 */
 	int cq_depth;                   /* 4096 */
 	uint32_t sq_depth, rq_depth;    /* 256 each */
+	uint32_t sq_depth0;             /* QP 0's send queue: sq_depth (one
+					 * deep queue among many shallow ones) */
 	uint32_t max_sge;               /* send and receive: ROCE_MAX_SGE */
 	/* the connection */
 	enum roce_mtu mtu;              /* ROCE_MTU_1024 */
