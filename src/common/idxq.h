@@ -14,10 +14,14 @@
  * first slot not yet published and finds it at its next look.
  *
  * Ordering: a producer publishes its work (e.g. the send queue's producer
- * index) before the push, with a sequentially consistent fence between
- * the two; the consumer clears the flag, fences, then reads the work. Then
- * either the producer sees the flag clear and queues the index again, or
- * the consumer sees the work (the store-buffering pattern; C11 7.17.4).
+ * index) before the push, whose first step is an exchange on the index's
+ * flag; the consumer clears the flag with an exchange before it reads the
+ * work. The two read-modify-writes are ordered in the flag's modification
+ * order: if the producer's comes first, the consumer's reads the value it
+ * wrote (release, then acquire), so the consumer sees the work; if the
+ * consumer's comes first, the producer reads 0 and queues the index
+ * again. No doorbell is lost, and no fence is needed (C11 7.17.3: an RMW
+ * reads the last value in the modification order).
  */
 #ifndef ROCE_COMMON_IDXQ_H
 #define ROCE_COMMON_IDXQ_H
@@ -68,14 +72,13 @@ static inline void idxq_fini(struct idxq *q)
 }
 
 /* Any thread: queue index i unless it is queued already. The caller's
- * work is published before, with a seq_cst fence (see above). */
+ * work is published before (see above). */
 static inline void idxq_push(struct idxq *q, uint32_t i)
 {
 	uint32_t p;
 
 	if (i >= q->n_index ||
-	    atomic_load_explicit(&q->queued[i], memory_order_relaxed) ||
-	    atomic_exchange_explicit(&q->queued[i], 1, memory_order_relaxed))
+	    atomic_exchange_explicit(&q->queued[i], 1, memory_order_acq_rel))
 		return;
 	p = atomic_fetch_add_explicit(&q->prod, 1, memory_order_relaxed);
 	atomic_store_explicit(&q->slot[p & q->mask], i + 1, memory_order_release);
@@ -92,8 +95,7 @@ static inline bool idxq_take(struct idxq *q, uint32_t *i)
 	atomic_store_explicit(s, 0, memory_order_relaxed);
 	q->cons++;
 	*i = v - 1;
-	atomic_store_explicit(&q->queued[*i], 0, memory_order_relaxed);
-	atomic_thread_fence(memory_order_seq_cst);
+	atomic_exchange_explicit(&q->queued[*i], 0, memory_order_acq_rel);
 	return true;
 }
 

@@ -121,7 +121,8 @@ void engine_cq_push(struct roce_engine *e, struct eng_cq *cq, const struct roce_
  * the queues are flushed. */
 void engine_qp_error(struct roce_engine *e, struct eng_qp *qp)
 {
-	roce_qp_table_set_state((struct roce_qp_table *)e->qpt, qp->qpn, ROCE_QPS_ERR);
+	roce_qp_table_set_state(e->qpt, qp->qpn, ROCE_QPS_ERR);
+	atomic_store_explicit(&qp->host_state, ROCE_QPS_ERR, memory_order_relaxed);
 	qp->cfg.state = ROCE_QPS_ERR;
 	qp->resp.goto_err = false;
 	comp_complete(e, qp);
@@ -139,8 +140,11 @@ static unsigned poll_once(struct roce_engine *e)
 	sched_doorbells(e);
 
 	n = roce_port_rx(e->port, rx, ROCE_RX_BURST);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		if (i + 1 < n)
+			recv_prefetch(e, rx[i + 1].data, rx[i + 1].len);
 		recv_frame(e, rx[i].data, rx[i].len);
+	}
 	if (n)
 		roce_port_rx_release(e->port, n);
 	moved = n;

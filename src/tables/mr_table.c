@@ -95,8 +95,7 @@ static void mr_store(struct roce_mr_table *t, uint32_t index,
 	s = seq_write_begin(&slot->seq);
 	seq_store_held(slot->w, w, MR_WORDS);
 	seq_write_end(&slot->seq, s);
-	atomic_thread_fence(memory_order_seq_cst);      /* idxq.h: ordering */
-	idxq_push(&t->changed, index);
+	idxq_push(&t->changed, index);          /* common/idxq.h: after the write */
 }
 
 int roce_mr_table_commit(struct roce_mr_table *t, uint32_t index,

@@ -32,10 +32,10 @@ struct roce_qp_table {
 	struct qp_slot slot[ROCE_MAX_QP];
 };
 
-/* After a write: queue the entry for the data path (see take_changed). */
+/* After a write: queue the entry for the data path (see take_changed;
+ * common/idxq.h: the entry's write is published before the push). */
 static void mark_changed(struct roce_qp_table *t, uint32_t qpn)
 {
-	atomic_thread_fence(memory_order_seq_cst);      /* idxq.h: ordering */
 	idxq_push(&t->changed, qpn);
 }
 

@@ -111,6 +111,7 @@ int roce_create_qp_status(struct roce_pd *pd, const struct roce_qp_init_attr *at
 		goto fail;
 	}
 	qp->eng.cfg.state = ROCE_QPS_RESET;
+	atomic_init(&qp->eng.host_state, ROCE_QPS_RESET);
 	engine_add_qp(&ctx->eng, &qp->eng);
 	engine_unlock(&ctx->eng);
 	*out = qp;
@@ -193,6 +194,8 @@ int roce_modify_qp(struct roce_qp *qp, const struct roce_qp_attr *a, unsigned ma
 	if (mask & ROCE_QP_DEST_QPN)
 		qc.dest_qpn = a->dest_qp_num & 0xFFFFFF;
 	rc = roce_drv_qp_write(&ctx->drv, &qc);
+	if (rc == ROCE_OK)      /* the table's state now, as posting will check it */
+		atomic_store_explicit(&qp->eng.host_state, qc.state, memory_order_relaxed);
 out:
 	engine_unlock(&ctx->eng);
 	if (rc == ROCE_OK)
@@ -234,7 +237,7 @@ int roce_query_qp(struct roce_qp *qp, struct roce_qp_attr *a)
 
 static uint8_t qp_state_now(struct roce_qp *qp)
 {
-	return roce_qp_table_state(qp->ctx->eng.qpt, qp->eng.qpn);
+	return atomic_load_explicit(&qp->eng.host_state, memory_order_relaxed);
 }
 
 static int check_send_wr(const struct roce_qp *qp, const struct roce_send_wr *wr,

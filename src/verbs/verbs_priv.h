@@ -47,10 +47,12 @@ struct roce_cq {
 };
 
 struct roce_qp {
-	struct eng_qp eng;              /* the queues and the engine's state */
+	/* what posting reads, ahead of the engine's state: the first line
+	 * of the object then serves a post together with the rings */
 	struct roce_context *ctx;
 	struct roce_pd *pd;
 	uint32_t max_send_sge, max_recv_sge;
+	struct eng_qp eng;              /* the queues and the engine's state */
 };
 
 /* qp.c: every QPN from ROCE_FIRST_QPN up to qp_count - 1 free. */
