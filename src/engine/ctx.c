@@ -2,7 +2,8 @@
 /*
  * The context cache: the engine's copies of QP contexts and MR entries,
  * following the register file. A COMMIT queues the entry it changed
- * (roce_qp_table_take_changed), as a NIC's context cache is invalidated by
+ * (roce_qp_table_take_changed; the engine reads the queue itself,
+ * tables/changes.h), as a NIC's context cache is invalidated by
  * the command that writes the context; the engine takes the queue at the
  * start of every poll, so a change takes effect within one poll, and an
  * unchanged QP costs nothing, however many exist.
@@ -80,18 +81,17 @@ void ctx_changes(struct roce_engine *e)
 {
 	uint32_t i;
 
-	while (roce_qp_table_take_changed(e->qpt, &i)) {
+	while (idxq_take(e->qp_changes, &i)) {
 		struct eng_qp *qp = e->qp_by_qpn[i];
 
 		if (qp)
 			ctx_sync_qp(e, qp);
 	}
-	while (roce_mr_table_take_changed(e->mrt, &i))
+	while (idxq_take(e->mr_changes, &i))
 		mr_changed(e, i);
 }
 
 bool ctx_changes_pending(struct roce_engine *e)
 {
-	return roce_qp_table_changes_pending(e->qpt) ||
-	       roce_mr_table_changes_pending(e->mrt);
+	return idxq_pending(e->qp_changes) || idxq_pending(e->mr_changes);
 }

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "engine/engine.h"
+#include "tables/changes.h"
 #include "roce/device.h"
 #include "roce/psn.h"
 #include "roce/status.h"
@@ -38,6 +39,8 @@ int engine_init(struct roce_engine *e, const struct engine_config *cfg)
 	e->cnt = roce_device_counters(cfg->dev);
 	e->qpt = roce_device_qp_table(cfg->dev);
 	e->mrt = roce_device_mr_table(cfg->dev);
+	e->qp_changes = roce_qp_table_change_queue(e->qpt);
+	e->mr_changes = roce_mr_table_change_queue(e->mrt);
 	e->mem = roce_device_mem(cfg->dev, &mem_size);
 	e->mem_size = mem_size;
 	e->port = cfg->port;
@@ -136,8 +139,11 @@ static unsigned poll_once(struct roce_engine *e)
 	unsigned n, moved, i;
 
 	e->now_valid = false;
-	ctx_changes(e);
-	sched_doorbells(e);
+	/* two loads each when nothing changed and nothing was posted */
+	if (idxq_pending(e->qp_changes) || idxq_pending(e->mr_changes))
+		ctx_changes(e);
+	if (idxq_pending(&e->doorbells))
+		sched_doorbells(e);
 
 	n = roce_port_rx(e->port, rx, ROCE_RX_BURST);
 	for (i = 0; i < n; i++) {
@@ -149,8 +155,10 @@ static unsigned poll_once(struct roce_engine *e)
 		roce_port_rx_release(e->port, n);
 	moved = n;
 
-	sched_timers(e);
-	sched_arbiter(e);
+	if (e->timers.armed)
+		sched_timers(e);
+	if (e->n_run)
+		sched_arbiter(e);
 	moved += tx_flush(e);
 	return moved;
 }

@@ -279,6 +279,7 @@ struct roce_engine {
 	 * doorbells; QPs with something to send, served round robin; the
 	 * QPs' deadlines */
 	struct idxq doorbells;
+	struct idxq *qp_changes, *mr_changes;   /* the tables' (ctx.c) */
 	struct eng_qp *run_head, *run_tail;
 	uint32_t n_run;
 	struct timer_wheel timers;

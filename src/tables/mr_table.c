@@ -15,6 +15,7 @@
 #include "roce/status.h"
 #include "roce/tables.h"
 #include "common/idxq.h"
+#include "tables/changes.h"
 #include "tables/seqlock.h"
 
 #define MR_WORDS (sizeof(struct roce_mr_entry) / sizeof(uint32_t))
@@ -194,4 +195,9 @@ bool roce_mr_table_take_changed(struct roce_mr_table *t, uint32_t *index)
 bool roce_mr_table_changes_pending(struct roce_mr_table *t)
 {
 	return idxq_pending(&t->changed);
+}
+
+struct idxq *roce_mr_table_change_queue(struct roce_mr_table *t)
+{
+	return &t->changed;
 }

@@ -13,6 +13,7 @@
 #include "roce/status.h"
 #include "roce/tables.h"
 #include "common/idxq.h"
+#include "tables/changes.h"
 #include "tables/seqlock.h"
 
 #define QP_WORDS (sizeof(struct roce_qp_cfg) / sizeof(uint32_t))
@@ -318,4 +319,9 @@ int roce_qp_table_set_count(struct roce_qp_table *t, uint32_t count)
 		return ROCE_E_RANGE;
 	t->count = count;
 	return ROCE_OK;
+}
+
+struct idxq *roce_qp_table_change_queue(struct roce_qp_table *t)
+{
+	return &t->changed;
 }
