@@ -51,6 +51,7 @@ struct roce_qp {
 	struct roce_context *ctx;
 	struct roce_pd *pd;
 	uint32_t max_send_sge, max_recv_sge;
+	enum roce_qp_type type;         /* RC or UC: what post and modify allow */
 };
 
 /* qp.c: every QPN from ROCE_FIRST_QPN up to qp_count - 1 free. */
