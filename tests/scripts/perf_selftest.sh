@@ -7,7 +7,7 @@
 # Usage: perf_selftest.sh BUILD_DIR SOURCE_DIR
 set -u
 B=${1:?build dir}
-PERF=$B/tools/roce-perf PP=$B/tools/roce-pingpong
+PERF=$B/tools/roce-perf PP=$B/tools/roce-pingpong UPP=$B/tools/roce-uc-pingpong
 fails=0 pass=0
 OUT=$(mktemp)
 trap 'rm -f "$OUT"' EXIT
@@ -66,6 +66,7 @@ pat='^ 2 +[0-9]+ +[0-9.]+ +[0-9.]+ *$'
 check "send_lat -D" "$PERF" send_lat --memlink-selftest -D 2 --timeout 20
 pat='^100 iters in'
 check "pingpong -c" "$PP" --memlink-selftest -c -s 10000 -n 100 --timeout 20
+check "uc-pingpong -c" "$UPP" --memlink-selftest -c -s 10000 -n 100 --timeout 20
 # --counters: the engine's non-zero counters as "name value" lines at the end
 # -b: both sides print the Bidirectional banner and their TX depth, pass
 # the content check, and print the same line: the sum of both directions
@@ -177,6 +178,11 @@ pat="num of Qps '16385': should be between 1 and 16384"
 check "-q 16385" "$PERF" send_bw -q 16385 --memlink-selftest
 pat="bad MTU '1000'"
 check "pingpong MTU" "$PP" -m 1000 --memlink-selftest
+# ibv_uc_pingpong has none of rc_pingpong's -o -O -P -t -j -N
+for o in -o -O -P -t -j -N; do
+	pat="roce-uc-pingpong: unknown option '$o'"
+	check "uc-pingpong $o refused" "$UPP" $o --memlink-selftest
+done
 want=1
 pat='on-demand paging'
 check "pingpong odp" "$PP" -o --memlink-selftest
@@ -188,6 +194,9 @@ want=0
 pat='Usage'
 check "perf --help" "$PERF" --help
 check "pingpong --help" "$PP" --help
+pat="^  roce-uc-pingpong --netdev IF .*<host>|Options \(ibv_uc_pingpong's\)"
+check "uc-pingpong --help" "$UPP" --help
+if grep -q -- '--ts' "$OUT"; then fails=$((fails + 1)); echo "FAIL uc-pingpong --help offers -t"; fi
 pat='-q, --qp=<n> .*1\.\.16384 as perftest'
 check "perf --help: -q's range" "$PERF" write_bw --help
 pat='no more than the device offers \(16367 here\)'
