@@ -27,7 +27,7 @@ static bool from_peer(const struct eng_qp *qp, const struct roce_pkt *p)
 }
 
 /* The opcode's transport is the QP's: an RC QP takes RC opcodes only, a
- * UC QP UC opcodes only (IBA 9.2.1 table 35 gives each transport its own
+ * UC QP UC opcodes only (IBA 9.2.1, the opcode table, gives each transport its own
  * opcodes; rxe's check_type_qp). */
 static bool transport_matches(const struct eng_qp *qp, const struct roce_opcode_info *op)
 {

@@ -8,17 +8,17 @@
  * requester whether it arrived (IBA 9.8, unreliable connected service;
  * rxe_xmit_packet marks a UC or UD WQE done when its last packet is sent).
  *
- * Responder: no ACK or NAK, ever (UC has no response opcodes: IBA 9.2.1
- * table 35). A packet is taken only in PSN order and in opcode sequence
- * (FIRST, MIDDLE..., LAST, or ONLY). Whatever breaks a message -- a PSN
- * gap, a MIDDLE or LAST without its FIRST, no receive WQE, a length or
- * R_Key error -- drops the rest of it silently, counted, and the
+ * Responder: no ACK or NAK, ever (UC has no response opcodes: IBA 9.2.1,
+ * the opcode table). A packet is taken only in PSN order and in opcode
+ * sequence (FIRST, MIDDLE..., LAST, or ONLY). Whatever breaks a message --
+ * a PSN gap, a MIDDLE or LAST without its FIRST, no receive WQE, a length
+ * or R_Key error -- drops the rest of it silently, counted, and the
  * responder resynchronises on the next FIRST or ONLY, whatever its PSN
  * (IBA 9.8.3, and the silent drops of the class D and E errors of IBA
- * 9.9; rxe_resp.c check_psn and check_op_seq for UC). A SEND's receive WQE is completed only by its
- * LAST: a broken message leaves it where it was, for the next message
- * (rxe's do_class_d1e_error resets it to its original state), and what a
- * broken WRITE already placed stays in memory.
+ * 9.9; rxe_resp.c check_psn and check_op_seq for UC). A SEND's receive
+ * WQE is completed only by its LAST: a broken message leaves it where it
+ * was, for the next message (rxe's do_class_d1e_error resets it to its
+ * original state), and what a broken WRITE already placed stays in memory.
  *
  * One difference from rxe on purpose: a FIRST that arrives while a
  * message is in progress (its LAST was lost) starts the new message.
@@ -34,8 +34,8 @@
 
 /* ---- requester ------------------------------------------------------------ */
 
-/* IBA 9.2.1 table 35: the UC SEND and WRITE families are RC's with the
- * transport bits 001 (0x20) in the opcode's top three bits. */
+/* IBA 9.2.1's opcode table: the UC SEND and WRITE families are RC's with
+ * the transport bits 001 (0x20) in the opcode's top three bits. */
 uint8_t uc_opcode(uint8_t rc_opcode)
 {
 	return (uint8_t)(rc_opcode | (ROCE_OP_UC_SEND_FIRST - ROCE_OP_RC_SEND_FIRST));

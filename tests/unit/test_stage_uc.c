@@ -69,7 +69,7 @@ static uint64_t drops(struct stage *st, enum roce_cnt id)
 /* ---- requester ---------------------------------------------------------------- */
 
 /* SEND, SEND with immediate, WRITE, WRITE with immediate: UC opcodes
- * (IBA table 35), segmented by the path MTU, consecutive PSNs, no AckReq;
+ * (IBA 9.2.1), segmented by the path MTU, consecutive PSNs, no AckReq;
  * each WQE completes once its last packet is out, with no response; and
  * nothing is ever sent again, however long the QP waits. */
 static void test_requester_frames_and_completions(void **state)
