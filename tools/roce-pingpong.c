@@ -15,6 +15,13 @@
  * back, checks in full. Unlike ibv_rc_pingpong, a check that fails makes
  * the exit status 1.
  *
+ * Run as roce-uc-pingpong (a link to this program; any name ending in
+ * uc-pingpong or uc_pingpong) it is ibv_uc_pingpong: a UC QP, connected
+ * without the timeout, retry and READ/atomic attributes, and that tool's
+ * options (rc_pingpong's less -o -O -P -t -j -N). UC sends nothing again:
+ * a lost message stalls the exchange as it stalls the original, until
+ * --timeout.
+ *
  * --memlink-selftest runs a server and a client inside this process over
  * the in-memory link and a loopback TCP exchange.
  *
@@ -42,6 +49,7 @@
 #define PP_TIMEOUT_S 60u
 
 struct pp_opts {
+	bool uc;                        /* ibv_uc_pingpong (by the program's name) */
 	uint16_t port;
 	unsigned size, rx_depth, iters, mtu, timeout_s;
 	bool chk, ts, selftest, counters;
@@ -83,13 +91,19 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static void usage(FILE *f)
+static const char *prog = "roce-pingpong";
+
+/* Options ibv_uc_pingpong does not have (uc_pingpong.c's getopt string). */
+static const char rc_only_opts[] = "oOPtjN";
+
+static void usage(FILE *f, bool uc)
 {
 	fprintf(f,
 "Usage:\n"
-"  roce-pingpong --netdev IF [options]          start a server and wait for connection\n"
-"  roce-pingpong --netdev IF [options] <host>   connect to server at <host>\n"
-"\nOptions (ibv_rc_pingpong's):\n"
+"  %s --netdev IF [options]          start a server and wait for connection\n"
+"  %s --netdev IF [options] <host>   connect to server at <host>\n"
+"\nOptions (ibv_%s_pingpong's):\n", prog, prog, uc ? "uc" : "rc");
+	fprintf(f,
 "  -p, --port=<port>      listen on/connect to port <port> (default 18515)\n"
 "  -d, --ib-dev=<dev>     accepted and ignored (the device is --netdev)\n"
 "  -i, --ib-port=<port>   use port <port> of IB device (must be 1)\n"
@@ -100,10 +114,13 @@ static void usage(FILE *f)
 "  -l, --sl=<sl>          service level value (accepted, not used)\n"
 "  -e, --events           not supported (the engine is polled): polls instead\n"
 "  -g, --gid-idx=<index>  accepted; our GID is ::ffff:<ip>\n"
+"  -c, --chk              validate received buffer (a failure is exit status 1)\n");
+	if (!uc)
+		fprintf(f,
 "  -o, -O, -P, -j         on-demand paging, device memory: not supported\n"
 "  -t, --ts               receive completion times (in ns: no HCA clock here)\n"
-"  -c, --chk              validate received buffer (a failure is exit status 1)\n"
-"  -N, --new_send         accepted (one post-send API here)\n"
+"  -N, --new_send         accepted (one post-send API here)\n");
+	fprintf(f,
 "\nOurs:\n"
 "  --netdev=IFNAME        the interface to send RoCE v2 frames on (required)\n"
 "  --link=packet|xdp      its port: AF_PACKET (default) or AF_XDP (MTU <= 3822;\n"
@@ -117,7 +134,7 @@ static void usage(FILE *f)
 
 static int bad(const char *what, const char *val)
 {
-	fprintf(stderr, "roce-pingpong: bad %s '%s' (try --help)\n", what, val);
+	fprintf(stderr, "%s: bad %s '%s' (try --help)\n", prog, what, val);
 	return 2;
 }
 
@@ -150,16 +167,16 @@ static int one_opt(int c, const char *a, struct pp_opts *o)
 		return 0;
 	case 'r': if (!num(a, 1, 8000, &o->rx_depth)) return bad("rx depth", a); return 0;
 	case 'n': if (!num(a, 1, 100000000, &o->iters)) return bad("iterations", a); return 0;
-	case 'e': fprintf(stderr, "roce-pingpong: -e: completion events are not "
-			  "supported by this engine; polling instead\n");
+	case 'e': fprintf(stderr, "%s: -e: completion events are not "
+			  "supported by this engine; polling instead\n", prog);
 		return 0;
 	case 'o': case 'O': case 'P': case 'j':
-		fprintf(stderr, "roce-pingpong: -%c: %s is not supported\n", c,
+		fprintf(stderr, "%s: -%c: %s is not supported\n", prog, c,
 			c == 'j' ? "device memory (-j)" : "on-demand paging");
 		return 1;
 	case 't': o->ts = true; return 0;
 	case 'c': o->chk = true; return 0;
-	case 'h': usage(stdout); return -1;
+	case 'h': usage(stdout, o->uc); return -1;
 	case OPT_NETDEV: o->netdev = a; return 0;
 	case OPT_LINK: if (perf_link_parse(a, &o->link)) return bad("--link (packet or xdp)", a);
 		return 0;
@@ -171,8 +188,20 @@ static int one_opt(int c, const char *a, struct pp_opts *o)
 	case OPT_TIMEOUT: if (!num(a, 1, 86400, &o->timeout_s)) return bad("timeout", a); return 0;
 	case OPT_COUNTERS: o->counters = true; return 0;
 	case OPT_SELFTEST: o->selftest = true; return 0;
-	default: fprintf(stderr, "roce-pingpong: unknown option (try --help)\n"); return 2;
+	default: fprintf(stderr, "%s: unknown option (try --help)\n", prog); return 2;
 	}
+}
+
+/* ibv_uc_pingpong by name: roce-uc-pingpong, ibv_uc_pingpong, ... */
+static bool uc_name(const char *argv0)
+{
+	const char *base = strrchr(argv0, '/');
+	size_t n;
+
+	base = base ? base + 1 : argv0;
+	n = strlen(base);
+	return n >= 11 && (strcmp(base + n - 11, "uc-pingpong") == 0 ||
+			   strcmp(base + n - 11, "uc_pingpong") == 0);
 }
 
 static int parse(int argc, char **argv, struct pp_opts *o)
@@ -195,12 +224,15 @@ static int parse(int argc, char **argv, struct pp_opts *o)
 	};
 	int c, r;
 
-	*o = (struct pp_opts){ .port = ROCE_OOB_PORT_DEFAULT, .size = 4096, .mtu = 1024,
-			       .rx_depth = 500, .iters = 1000, .timeout_s = PP_TIMEOUT_S };
+	*o = (struct pp_opts){ .uc = uc_name(argv[0]), .port = ROCE_OOB_PORT_DEFAULT,
+			       .size = 4096, .mtu = 1024, .rx_depth = 500, .iters = 1000,
+			       .timeout_s = PP_TIMEOUT_S };
+	if (o->uc)
+		prog = "roce-uc-pingpong";
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":p:d:i:s:m:r:n:l:eg:oOPtcjNh", lo, NULL)) != -1) {
-		if (c == '?' || c == ':') {
-			fprintf(stderr, "roce-pingpong: %s option '%s' (try --help)\n",
+		if (c == '?' || c == ':' || (o->uc && c > 0 && c < 256 && strchr(rc_only_opts, c))) {
+			fprintf(stderr, "%s: %s option '%s' (try --help)\n", prog,
 				c == ':' ? "missing value for" : "unknown", argv[optind - 1]);
 			return 2;
 		}
@@ -212,8 +244,8 @@ static int parse(int argc, char **argv, struct pp_opts *o)
 	else if (optind < argc)
 		return bad("argument", argv[optind + 1]);
 	if (!o->netdev && !o->selftest) {
-		fprintf(stderr, "roce-pingpong: give the interface with --netdev IFNAME "
-			"(try --help)\n");
+		fprintf(stderr, "%s: give the interface with --netdev IFNAME "
+			"(try --help)\n", prog);
 		return 2;
 	}
 	return 0;
@@ -409,6 +441,7 @@ static int run(struct pp *p, struct roce_memlink *ml)
 	struct perf_ep_config c = {
 		.netdev = p->o.netdev, .link = p->o.link, .xdp_mode = p->o.xdp_mode,
 		.ip = p->o.ip, .memlink = ml, .nqp = 1,
+		.qp_type = p->o.uc ? ROCE_QPT_UC : ROCE_QPT_RC,
 		.sq_depth = 2, .rq_depth = p->o.rx_depth + 1,
 		.timeout_ms = p->o.timeout_s * 1000u,
 		.counters = p->o.counters,
@@ -466,7 +499,7 @@ static int finish(struct pp *p, int st)
 	perf_ep_close(&p->ep);
 	fflush(p->out);
 	if (st)
-		fprintf(stderr, "roce-pingpong (%s): %s: %s\n", p->o.server ? "client" : "server",
+		fprintf(stderr, "%s (%s): %s: %s\n", prog, p->o.server ? "client" : "server",
 			roce_status_name(st), p->msg);
 	return st ? 1 : 0;
 }
@@ -492,7 +525,7 @@ static int selftest(const struct pp_opts *o)
 	void *args[3] = { s, NULL, &rs };
 
 	if (!s || !c || roce_memlink_create(&lc, &ml) != ROCE_OK) {
-		fprintf(stderr, "roce-pingpong: self-test setup failed\n");
+		fprintf(stderr, "%s: self-test setup failed\n", prog);
 		free(s);
 		free(c);
 		return 1;
@@ -513,7 +546,7 @@ static int selftest(const struct pp_opts *o)
 		rc = finish(c, run(c, ml));
 		pthread_join(t, NULL);
 	} else {
-		fprintf(stderr, "roce-pingpong: self-test: cannot start the server\n");
+		fprintf(stderr, "%s: self-test: cannot start the server\n", prog);
 	}
 	if (s->out)
 		fclose(s->out);

@@ -74,17 +74,33 @@
 #define ROCE_DROP_FIRST_STATUS ROCE_E_TOO_SHORT
 #define ROCE_DROP_LAST_STATUS  ROCE_E_SRC_ADDR
 
+/*
+ * Receive-rejection codes added after the first list: status.h appends
+ * them after the host-environment codes (the codes before keep their
+ * values, as the DROP_ counters before keep their registers). Their
+ * counters follow DROP_SRC_ADDR, in the same order; append here and in
+ * status.h together.
+ */
+#define ROCE_DROP_LIST2(X)                                                    \
+	X(QP_TYPE, "qp_type") X(UC_GAP, "uc_gap") X(NO_RWQE, "no_rwqe")       \
+	X(RECV_LEN, "recv_len")
+
+#define ROCE_DROP2_FIRST_STATUS ROCE_E_QP_TYPE
+#define ROCE_DROP2_LAST_STATUS  ROCE_E_RECV_LEN
+
 enum roce_cnt {
 #define ROCE_X_CNT(id, name, desc) ROCE_CNT_##id,
 	ROCE_COUNTER_LIST(ROCE_X_CNT)
 #undef ROCE_X_CNT
 #define ROCE_X_DROP(code, name) ROCE_CNT_DROP_##code,
 	ROCE_DROP_LIST(ROCE_X_DROP)
+	ROCE_DROP_LIST2(ROCE_X_DROP)
 #undef ROCE_X_DROP
 	ROCE_CNT_COUNT
 };
 
 #define ROCE_CNT_DROP_FIRST ROCE_CNT_DROP_TOO_SHORT
+#define ROCE_CNT_DROP2_FIRST ROCE_CNT_DROP_QP_TYPE
 
 struct roce_counters {
 	uint64_t v[ROCE_CNT_COUNT];
@@ -116,6 +132,11 @@ static inline uint64_t roce_cnt_read(const struct roce_counters *c,
  */
 static inline void roce_cnt_drop(struct roce_counters *c, int status)
 {
+	if (status >= ROCE_DROP2_FIRST_STATUS && status <= ROCE_DROP2_LAST_STATUS) {
+		roce_cnt_inc(c, (enum roce_cnt)(ROCE_CNT_DROP2_FIRST +
+						(status - ROCE_DROP2_FIRST_STATUS)));
+		return;
+	}
 	if (status < ROCE_DROP_FIRST_STATUS || status > ROCE_DROP_LAST_STATUS) {
 		roce_cnt_inc(c, ROCE_CNT_DROP_OTHER);
 		return;

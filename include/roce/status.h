@@ -62,7 +62,12 @@
 	X(ROCE_E_DISABLED, "disabled", "engine disabled or in reset")          \
 	X(ROCE_E_SRC_ADDR, "src_addr", "source address is not the QP's peer") \
 	/* host environment (appended: the codes above are register values) */ \
-	X(ROCE_E_PERM, "perm", "permission denied")
+	X(ROCE_E_PERM, "perm", "permission denied")                         \
+	/* receive rejections appended later (counters.h: ROCE_DROP_LIST2) */ \
+	X(ROCE_E_QP_TYPE, "qp_type", "opcode of another transport than the QP's") \
+	X(ROCE_E_UC_GAP, "uc_gap", "UC packet of a broken message (PSN gap, FIRST lost or dropped)") \
+	X(ROCE_E_NO_RWQE, "no_rwqe", "no receive WQE for the message (UC: dropped, no RNR)") \
+	X(ROCE_E_RECV_LEN, "recv_len", "message longer than its receive WQE")
 
 enum roce_status {
 #define ROCE_X_ENUM(code, name, desc) code,

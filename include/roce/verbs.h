@@ -177,7 +177,7 @@ struct roce_qp_cap {
 struct roce_qp_init_attr {
 	struct roce_cq *send_cq, *recv_cq;
 	struct roce_qp_cap cap;
-	enum roce_qp_type qp_type;      /* ROCE_QPT_RC */
+	enum roce_qp_type qp_type;      /* ROCE_QPT_RC or ROCE_QPT_UC */
 	bool sq_sig_all;
 };
 
@@ -217,7 +217,7 @@ struct roce_qp_attr {
 };
 
 /*
- * An RC QP in RESET. Its QPN is a free one from ROCE_FIRST_QPN up to the
+ * An RC or UC QP in RESET. Its QPN is a free one from ROCE_FIRST_QPN up to the
  * device's QP_COUNT - 1 (read when the context was opened); each create
  * and destroy costs O(1). NULL when refused; roce_create_qp_status says
  * why: ROCE_E_INVAL (bad attr), ROCE_E_NOMEM, ROCE_E_FULL (every QPN below
@@ -228,7 +228,9 @@ int roce_create_qp_status(struct roce_pd *pd, const struct roce_qp_init_attr *at
 			  struct roce_qp **out);
 int roce_destroy_qp(struct roce_qp *qp);
 uint32_t roce_qp_num(const struct roce_qp *qp);
-/* RESET -> INIT -> RTR -> RTS as with ibverbs; mask says which fields. */
+/* RESET -> INIT -> RTR -> RTS as with ibverbs; mask says which fields.
+ * ROCE_E_INVAL for a UC QP's mask naming the timeout, retry, RNR or
+ * READ/atomic attributes, as ibv_modify_qp refuses them for UC. */
 int roce_modify_qp(struct roce_qp *qp, const struct roce_qp_attr *attr, unsigned mask);
 /* The QP context as the register file holds it (LOAD). */
 int roce_query_qp(struct roce_qp *qp, struct roce_qp_attr *attr);
@@ -285,7 +287,8 @@ struct roce_recv_wr {
 };
 
 /* Returns ROCE_OK, or an error with *bad_wr at the first WR not posted:
- * ROCE_E_FULL (queue full), ROCE_E_INVAL (bad opcode, too many SGEs),
+ * ROCE_E_FULL (queue full), ROCE_E_INVAL (bad opcode, too many SGEs; a
+ * READ or atomic on a UC QP),
  * ROCE_E_STATE (QP in RESET or INIT for sends). */
 int roce_post_send(struct roce_qp *qp, struct roce_send_wr *wr,
 		   struct roce_send_wr **bad_wr);

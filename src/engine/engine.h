@@ -452,6 +452,9 @@ void recv_prefetch(struct roce_engine *e, const uint8_t *frame, uint32_t len);
 
 /* resp.c */
 void resp_request(struct roce_engine *e, struct eng_qp *qp, const struct roce_pkt *p);
+/* Complete the receive WQE at the head of the RQ (uc.c too). */
+void recv_complete(struct roce_engine *e, struct eng_qp *qp, enum roce_wc_status status,
+		   enum roce_wc_opcode op, uint32_t len, const struct roce_pkt *p);
 void resp_tx(struct roce_engine *e, struct eng_qp *qp);
 void resp_reset(struct eng_qp *qp);
 
@@ -459,6 +462,16 @@ void resp_reset(struct eng_qp *qp);
 void req_tx(struct roce_engine *e, struct eng_qp *qp);
 void req_reset(struct eng_qp *qp);
 void req_go_back(struct roce_engine *e, struct eng_qp *qp, uint32_t psn);
+
+/* uc.c: the UC transport (IBA 9.8), where it differs from RC: the
+ * responder of a UC QP, and the requester's opcodes and completions */
+static inline bool qp_is_uc(const struct eng_qp *qp)
+{
+	return qp->cfg.type == ROCE_QPT_UC;
+}
+void uc_request(struct roce_engine *e, struct eng_qp *qp, const struct roce_pkt *p);
+uint8_t uc_opcode(uint8_t rc_opcode);
+void uc_sent(struct eng_qp *qp, struct swqe *w);
 
 /* comp.c */
 void comp_response(struct roce_engine *e, struct eng_qp *qp, const struct roce_pkt *p);

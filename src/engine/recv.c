@@ -26,6 +26,15 @@ static bool from_peer(const struct eng_qp *qp, const struct roce_pkt *p)
 	return roce_ipv4_saddr(roce_pkt_ipv4(p)) == qp->cfg.peer_ip;
 }
 
+/* The opcode's transport is the QP's: an RC QP takes RC opcodes only, a
+ * UC QP UC opcodes only (IBA 9.2.1, the opcode table, gives each transport its own
+ * opcodes; rxe's check_type_qp). */
+static bool transport_matches(const struct eng_qp *qp, const struct roce_opcode_info *op)
+{
+	return qp->cfg.type == ROCE_QPT_UC ? op->transport == ROCE_TRANSPORT_UC
+					   : op->transport == ROCE_TRANSPORT_RC;
+}
+
 static bool state_accepts(const struct eng_qp *qp, bool request)
 {
 	uint8_t s = qp->cfg.state;
@@ -90,8 +99,13 @@ void recv_frame(struct roce_engine *e, const uint8_t *frame, uint32_t len)
 	}
 	dqpn = roce_bth_dqpn(roce_pkt_bth(&p));
 	qp = dqpn < ROCE_MAX_QP ? e->qp_by_qpn[dqpn] : NULL;
-	if (!qp || p.op->transport != ROCE_TRANSPORT_RC) {
-		roce_cnt_drop(e->cnt, qp ? ROCE_E_OPCODE : ROCE_E_QPN);
+	if (!qp) {
+		roce_cnt_drop(e->cnt, ROCE_E_QPN);
+		return;
+	}
+	if (!transport_matches(qp, p.op)) {
+		roce_cnt_drop(e->cnt, p.op->transport == ROCE_TRANSPORT_CNP ? ROCE_E_OPCODE
+									     : ROCE_E_QP_TYPE);
 		return;
 	}
 	if (!state_accepts(qp, p.op->request) || qp->flushed) {
@@ -108,7 +122,9 @@ void recv_frame(struct roce_engine *e, const uint8_t *frame, uint32_t len)
 	}
 	roce_cnt_inc(e->cnt, ROCE_CNT_RX_PKTS);
 	roce_cnt_add(e->cnt, ROCE_CNT_RX_BYTES, len);
-	if (p.op->request)
+	if (qp->cfg.type == ROCE_QPT_UC)
+		uc_request(e, qp, &p);  /* UC has requests only */
+	else if (p.op->request)
 		resp_request(e, qp, &p);
 	else
 		comp_response(e, qp, &p);

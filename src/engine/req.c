@@ -77,14 +77,18 @@ static void sent_one(struct roce_engine *e, struct eng_qp *qp)
 	qp->req.psn = roce_psn_add(qp->req.psn, 1);
 	if (roce_psn_cmp(qp->req.psn, qp->req.psn_max) > 0)
 		qp->req.psn_max = qp->req.psn;
-	if (!qp->comp.timer && qp->cfg.timeout)
+	/* UC: nothing is acknowledged, nothing is sent again (IBA 9.8) */
+	if (!qp->comp.timer && qp->cfg.timeout && !qp_is_uc(qp))
 		qp->comp.timer = engine_now(e) + comp_timeout_ns(qp);
 }
 
 /* AckReq on the last packet of a message and at least every N packets
- * (IBA 9.7.6.1.4 leaves the rate to the requester). */
+ * (IBA 9.7.6.1.4 leaves the rate to the requester); never on UC, whose
+ * responder sends no acknowledgement (rxe sets it on no UC packet). */
 static bool want_ack(struct eng_qp *qp, bool last)
 {
+	if (qp_is_uc(qp))
+		return false;
 	if (last || ++qp->req.noack >= ROCE_ACKREQ_EVERY) {
 		qp->req.noack = 0;
 		return true;
@@ -122,6 +126,8 @@ static int emit_data(struct roce_engine *e, struct eng_qp *qp, struct swqe *w)
 		chunk = qp->mtu;
 	last = qp->req.offset + chunk == w->length;
 	p.opcode = pick_opcode(w, first, last);
+	if (qp_is_uc(qp))
+		p.opcode = uc_opcode(p.opcode);
 	p.psn = qp->req.psn;
 	p.ackreq = want_ack(qp, last);
 	p.se = last && (w->flags & ROCE_SEND_SOLICITED);
@@ -228,6 +234,12 @@ static enum req_state step_idle(struct roce_engine *e, struct eng_qp *qp)
 	if (qp->req.cur == prod)
 		return REQ_IDLE;
 	w = sq_at(qp, qp->req.cur);
+	/* UC has no READ or atomic opcode: such a WQE (post_send refuses
+	 * them) fails as rxe's requester fails it (next_opcode_uc) */
+	if (qp_is_uc(qp) && is_rd_atomic(w)) {
+		req_fail(e, qp, w, ROCE_WC_LOC_QP_OP_ERR);
+		return REQ_IDLE;
+	}
 	if (w->state == SWQE_POSTED) {
 		/* fence: wait for earlier READs and atomics (IBA 10.8.3.3) */
 		if ((w->flags & ROCE_SEND_FENCE) && qp->req.rd_atomic)
@@ -309,7 +321,9 @@ static enum req_state step_done(struct roce_engine *e, struct eng_qp *qp)
 {
 	struct swqe *w = sq_at(qp, qp->req.cur);
 
-	if (w->state == SWQE_SENDING)
+	if (qp_is_uc(qp))
+		uc_sent(qp, w);         /* complete on send (IBA 9.8) */
+	else if (w->state == SWQE_SENDING)
 		w->state = SWQE_SENT;
 	qp->req.cur++;
 	qp->req.offset = 0;

@@ -118,9 +118,9 @@ static bool qp_enables(struct roce_engine *e, struct eng_qp *qp, uint32_t psn,
 	return false;
 }
 
-static void recv_complete(struct roce_engine *e, struct eng_qp *qp,
-			  enum roce_wc_status status, enum roce_wc_opcode op,
-			  uint32_t len, const struct roce_pkt *p)
+void recv_complete(struct roce_engine *e, struct eng_qp *qp,
+		   enum roce_wc_status status, enum roce_wc_opcode op,
+		   uint32_t len, const struct roce_pkt *p)
 {
 	uint32_t cons = atomic_load_explicit(&qp->rq.cons, memory_order_relaxed);
 	struct rwqe *r = &qp->rwqe[cons & qp->rq.mask];

@@ -47,6 +47,7 @@ enum perf_fmt { PERF_MBS, PERF_GBS };
 #define PERF_MAX_ITER           100000000u
 #define PERF_MAX_TX             15000u
 #define PERF_MAX_RX             16384u
+#define PERF_UC_MAX_RX          16000u     /* UC_MAX_RX */
 #define PERF_MAX_SIZE           8388608u   /* -a goes up to 2^23 */
 #define PERF_MIN_QP             1u         /* MIN_QP_NUM */
 #define PERF_MAX_QP             16384u     /* MAX_QP_NUM; the device may offer
@@ -68,6 +69,8 @@ struct perf_opts {
 	const char *name;               /* "write_bw" */
 	enum perf_verb verb;
 	enum perf_tst tst;
+	enum roce_qp_type conn;         /* -c: ROCE_QPT_RC, or ROCE_QPT_UC (not
+					 * with READ or atomics, as perftest) */
 	uint64_t size;
 	bool size_set;
 	uint64_t iters;

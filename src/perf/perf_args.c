@@ -56,6 +56,7 @@ void perf_usage(FILE *f, const char *argv0)
 "  -D, --duration=<sec>     run for a time instead of -n\n"
 "  -f, --margin=<sec>       -D: warm-up and cool-down margins (default duration/4)\n"
 "  -a, --all                all sizes 2 .. 2^23\n"
+"  -c, --connection=<RC/UC> connection type (default RC); UC: no READ or atomics\n"
 "  -q, --qp=<n>             QPs (bandwidth tests; default 1): %u..%u as perftest,\n"
 "                           and no more than the device offers (%u here)\n"
 "  -m, --mtu=<mtu>          path MTU 256..4096 (default the link's)\n"
@@ -145,6 +146,37 @@ static int pick_test(const char *s, struct perf_opts *o)
 	return -1;
 }
 
+/* change_conn_type(): perftest's names and its refusals, in its words;
+ * of the rest, RC and UC are what this engine speaks. */
+static int conn_type(const char *a, struct perf_opts *o, FILE *err)
+{
+	static const char *const later[] = { "UD", "RawEth", "XRC", "DC", "SRD" };
+
+	if (strcmp(a, "RC") == 0) {
+		o->conn = ROCE_QPT_RC;
+		return 0;
+	}
+	if (strcmp(a, "UC") == 0) {
+		if (o->verb == PERF_READ || o->verb == PERF_ATOMIC) {
+			fprintf(err, "roce-perf: UC connection not possible in READ/ATOMIC verbs\n");
+			return 2;
+		}
+		o->conn = ROCE_QPT_UC;
+		return 0;
+	}
+	if (strcmp(a, "UD") == 0 && o->verb != PERF_SEND) {
+		fprintf(err, "roce-perf: UD connection only possible in SEND verb\n");
+		return 2;
+	}
+	for (size_t i = 0; i < sizeof(later) / sizeof(later[0]); i++)
+		if (strcmp(a, later[i]) == 0)
+			return bad(err, "connection type", a, "not supported by this engine "
+				   "(RC and UC are)");
+	fprintf(err, "roce-perf: Invalid Connection type. Please choose from "
+		"{RC,UC,UD,XRC,DC,SRD}\n");
+	return 2;
+}
+
 static void defaults(struct perf_opts *o)
 {
 	o->size = o->tst == PERF_BW ? PERF_DEF_SIZE_BW : PERF_DEF_SIZE_LAT;
@@ -158,6 +190,7 @@ static void defaults(struct perf_opts *o)
 	o->duration = PERF_DEF_DURATION;
 	o->qp_timeout = PERF_DEF_QP_TIME;
 	o->nqp = 1;
+	o->conn = ROCE_QPT_RC;
 	o->gid_index = -1;
 	o->ib_port = 1;
 	o->port = ROCE_OOB_PORT_DEFAULT;
@@ -171,6 +204,7 @@ static const struct option longopts[] = {
 	{ "iters", 1, NULL, 'n' },      { "duration", 1, NULL, 'D' },
 	{ "margin", 1, NULL, 'f' },     { "all", 0, NULL, 'a' },
 	{ "qp", 1, NULL, 'q' },         { "mtu", 1, NULL, 'm' },
+	{ "connection", 1, NULL, 'c' },
 	{ "gid-index", 1, NULL, 'x' },  { "qp-timeout", 1, NULL, 'u' },
 	{ "tx-depth", 1, NULL, 't' },   { "rx-depth", 1, NULL, 'r' },
 	{ "cq-mod", 1, NULL, 'Q' },     { "outs", 1, NULL, 'o' },
@@ -210,6 +244,7 @@ static int one_opt(int c, const char *a, struct perf_opts *o, FILE *out, FILE *e
 	case 'f': if (!num(a, 0, 43200, &v)) return bad(err, "margin", a, "not 0..43200");
 		o->margin = (unsigned)v + 1; return 0;   /* +1: set (0 is a value) */
 	case 'a': o->run_all = true; return 0;
+	case 'c': return conn_type(a, o, err);
 	case 'q': if (o->tst != PERF_BW) return bad(err, "-q", a, "multiple QPs only on bw tests");
 		/* parser(): CHECK_VALUE_IN_RANGE(num_of_qps, MIN_QP_NUM,
 		 * MAX_QP_NUM, "num of Qps"); what the device offers is
@@ -285,7 +320,7 @@ static int one_opt(int c, const char *a, struct perf_opts *o, FILE *out, FILE *e
 	}
 }
 
-/* force_dependecies(), the parts that apply to RC over one port. */
+/* force_dependecies(), the parts that apply to RC and UC over one port. */
 static int depend(struct perf_opts *o, FILE *err)
 {
 	if (o->verb == PERF_ATOMIC && (o->size != 8 || o->run_all)) {
@@ -301,6 +336,11 @@ static int depend(struct perf_opts *o, FILE *err)
 			o->tx_depth = (unsigned)o->iters;
 		if (o->verb == PERF_SEND && o->rx_depth > o->iters)
 			o->rx_depth = (unsigned)o->iters;
+		/* no RNR on UC: the default receive depth becomes a receive
+		 * per message, up to UC_MAX_RX */
+		if (o->conn == ROCE_QPT_UC && o->rx_depth == PERF_DEF_RX_SEND)
+			o->rx_depth = (unsigned)(o->iters < PERF_UC_MAX_RX ? o->iters
+									  : PERF_UC_MAX_RX);
 	}
 	if (o->size > PERF_CQ_MOD_LIMIT && !o->run_all && !o->cq_mod_set)
 		o->cq_mod = 1;
@@ -356,7 +396,7 @@ int perf_parse(int argc, char **argv, struct perf_opts *o, FILE *out, FILE *err)
 	argc -= first - 1;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:d:i:s:n:D:f:aq:m:x:u:t:r:Q:o:A:FNbVh",
+	while ((c = getopt_long(argc, argv, ":p:d:i:s:n:D:f:ac:q:m:x:u:t:r:Q:o:A:FNbVh",
 				longopts, NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			fprintf(err, "roce-perf: %s option '%s' (try --help)\n",

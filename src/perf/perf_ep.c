@@ -218,7 +218,7 @@ static int open_cq(struct perf_ep *ep, const char *which, uint32_t per_qp, unsig
 
 static int open_queues(struct perf_ep *ep, const struct perf_ep_config *c)
 {
-	struct roce_qp_init_attr qa = { .qp_type = ROCE_QPT_RC };
+	struct roce_qp_init_attr qa = { .qp_type = c->qp_type ? c->qp_type : ROCE_QPT_RC };
 	unsigned limit = perf_ep_qp_limit(ep);
 	int st;
 
@@ -324,6 +324,7 @@ int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c)
 	ep->timeout_ms = c->timeout_ms;
 	ep->counters = c->counters;
 	ep->qp_access = c->qp_access;
+	ep->qp_type = c->qp_type ? c->qp_type : ROCE_QPT_RC;
 	if (c->nqp == 0)
 		return ep_fail(ep, ROCE_E_RANGE, "no QP asked for");
 	st = open_link(ep, c, &port);
@@ -460,6 +461,7 @@ int perf_ep_connect(struct perf_ep *ep, unsigned i, const struct perf_conn *c)
 {
 	struct roce_qp_attr at = { 0 };
 	struct roce_qp *qp = ep->qp[i];
+	bool rc_qp = ep->qp_type != ROCE_QPT_UC;
 	int st;
 
 	if ((st = resolve(ep, c->peer_ip, at.ah_attr.dest_mac)) != ROCE_OK ||
@@ -474,9 +476,9 @@ int perf_ep_connect(struct perf_ep *ep, unsigned i, const struct perf_conn *c)
 	at.ah_attr.dest_ip = c->peer_ip;
 	if (st == ROCE_OK)
 		st = roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_AV |
-				    ROCE_QP_PATH_MTU | ROCE_QP_DEST_QPN |
-				    ROCE_QP_RQ_PSN | ROCE_QP_MAX_DEST_RD_ATOMIC |
-				    ROCE_QP_MIN_RNR_TIMER);
+				    ROCE_QP_PATH_MTU | ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN |
+				    (rc_qp ? ROCE_QP_MAX_DEST_RD_ATOMIC |
+					     ROCE_QP_MIN_RNR_TIMER : 0));
 	at.qp_state = ROCE_QPS_RTS;
 	at.sq_psn = c->sq_psn;
 	at.timeout = c->timeout;
@@ -485,8 +487,8 @@ int perf_ep_connect(struct perf_ep *ep, unsigned i, const struct perf_conn *c)
 	at.max_rd_atomic = c->max_rd_atomic;
 	if (st == ROCE_OK)
 		st = roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN |
-				    ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT |
-				    ROCE_QP_RNR_RETRY | ROCE_QP_MAX_QP_RD_ATOMIC);
+				    (rc_qp ? ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT |
+					     ROCE_QP_RNR_RETRY | ROCE_QP_MAX_QP_RD_ATOMIC : 0));
 	if (st != ROCE_OK)
 		return ep_fail(ep, st, "QP 0x%06x to %s: %s (%s)", roce_qp_num(qp),
 			       roce_qp_state_name(at.qp_state), roce_status_str(st),

@@ -3,7 +3,7 @@
  * The local end of a test tool (roce-pingpong, roce-perf): a link port
  * (AF_PACKET or AF_XDP on a network interface, or the in-memory link for the
  * self-test), an engine powered on through its register file, one PD, a
- * send and a receive CQ, nqp RC QPs (as many as the device offers) and
+ * send and a receive CQ, nqp RC or UC QPs (as many as the device offers) and
  * one registered buffer in device DDR, with the rights and the layout the
  * original tool gives them (perf_layout.h). The tools are single-threaded
  * as the originals are: the thread that polls the CQs also runs the engine
@@ -35,6 +35,7 @@ struct perf_ep_config {
 	uint32_t ip;                    /* ours, host order; 0 = the netdev's */
 	struct roce_memlink *memlink;   /* instead of netdev: the self-test */
 	unsigned nqp;
+	enum roce_qp_type qp_type;      /* ROCE_QPT_RC (0) or ROCE_QPT_UC */
 	size_t max_buf;                 /* the largest buffer perf_ep_buffer()
 					 * will ask for, with its alignment:
 					 * sizes the device DDR */
@@ -67,6 +68,7 @@ struct perf_ep {
 	struct roce_qp **qp;            /* nqp of them, allocated at open */
 	bool *init_done;
 	unsigned nqp;                   /* QPs made so far */
+	enum roce_qp_type qp_type;
 	unsigned qp_access;
 	uint8_t *buf;
 	size_t len;
@@ -102,7 +104,9 @@ int perf_ep_buffer(struct perf_ep *ep, size_t len, size_t align, unsigned access
 void perf_ep_close(struct perf_ep *ep);
 /* QP i to INIT (receives may be posted from then on). */
 int perf_ep_init(struct perf_ep *ep, unsigned i);
-/* QP i: [RESET -> INIT ->] RTR -> RTS toward the peer (its MAC by ARP). */
+/* QP i: [RESET -> INIT ->] RTR -> RTS toward the peer (its MAC by ARP).
+ * A UC QP takes no timeout, retry, RNR or READ/atomic attribute (c's are
+ * ignored), as ibv_uc_pingpong and perftest -c UC give none. */
 int perf_ep_connect(struct perf_ep *ep, unsigned i, const struct perf_conn *c);
 /* Run the engine once; frames moved (the OOB idle hook: a perf_ep *). */
 unsigned perf_ep_progress(void *ep);

@@ -183,7 +183,7 @@ static int open_ep(struct perf_run *r, struct roce_memlink *ml)
 	const struct perf_opts *o = r->o;
 	struct perf_ep_config c = {
 		.netdev = o->netdev, .link = o->link, .xdp_mode = o->xdp_mode,
-		.ip = o->ip, .memlink = ml, .nqp = o->nqp,
+		.ip = o->ip, .memlink = ml, .nqp = o->nqp, .qp_type = o->conn,
 		.sq_depth = o->tx_depth + 1,
 		.rq_depth = o->verb == PERF_SEND ? o->rx_depth + 1 : 1,
 		/* the bandwidth loops keep at most tx_depth sends and
@@ -252,7 +252,8 @@ static void print_info(struct perf_run *r)
 	fprintf(f, " Dual-port       : OFF\t\tDevice         : %s\n",
 		o->ib_dev ? o->ib_dev : o->netdev ? o->netdev : "memlink");
 	fprintf(f, " Number of qps   : %u\t\tTransport type : IB\n", o->nqp);
-	fprintf(f, " Connection type : RC\t\tUsing SRQ      : OFF\n");
+	fprintf(f, " Connection type : %s\t\tUsing SRQ      : OFF\n",
+		o->conn == ROCE_QPT_UC ? "UC" : "RC");
 	fprintf(f, " PCIe relax order: Unsupported\n ibv_wr* API     : OFF\n");
 	if (client || o->duplex)
 		fprintf(f, " TX depth        : %u\n", o->tx_depth);

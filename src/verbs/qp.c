@@ -69,7 +69,7 @@ int roce_create_qp_status(struct roce_pd *pd, const struct roce_qp_init_attr *at
 		return ROCE_E_INVAL;
 	*out = NULL;
 	if (!pd || !attr || !attr->send_cq || !attr->recv_cq ||
-	    attr->qp_type != ROCE_QPT_RC ||
+	    (attr->qp_type != ROCE_QPT_RC && attr->qp_type != ROCE_QPT_UC) ||
 	    attr->cap.max_send_wr > ROCE_MAX_WR || attr->cap.max_recv_wr > ROCE_MAX_WR ||
 	    attr->cap.max_send_sge > ROCE_MAX_SGE || attr->cap.max_recv_sge > ROCE_MAX_SGE)
 		return ROCE_E_INVAL;
@@ -94,6 +94,7 @@ int roce_create_qp_status(struct roce_pd *pd, const struct roce_qp_init_attr *at
 	qp->max_recv_sge = attr->cap.max_recv_sge ? attr->cap.max_recv_sge : 1;
 	qp->eng.sq.mask = ns - 1;
 	qp->eng.rq.mask = nr - 1;
+	qp->type = attr->qp_type;
 
 	engine_lock(&ctx->eng);
 	rc = qpn_get(ctx, &qp->eng.qpn);
@@ -102,7 +103,7 @@ int roce_create_qp_status(struct roce_pd *pd, const struct roce_qp_init_attr *at
 	/* the QP context starts in RESET with its type and PD */
 	qc.qpn = qp->eng.qpn;
 	qc.state = ROCE_QPS_RESET;
-	qc.type = ROCE_QPT_RC;
+	qc.type = (uint8_t)attr->qp_type;
 	qc.pkey = ROCE_DEFAULT_PKEY;
 	qc.pd = pd->pdn;
 	rc = roce_drv_qp_write(&ctx->drv, &qc);
@@ -151,13 +152,23 @@ uint32_t roce_qp_num(const struct roce_qp *qp)
 	return qp->eng.qpn;
 }
 
+/*
+ * The attributes a UC QP has no use for: no ACK timer, no retries, no
+ * READs or atomics (IBA 11.2.5.3; ibv_modify_qp(3) lists none of them for
+ * UC). The kernel refuses a mask that names one (ib_modify_qp_is_ok's
+ * table), so ibv_uc_pingpong and perftest -c UC leave them out.
+ */
+#define UC_REFUSED_ATTRS (ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT | ROCE_QP_RNR_RETRY |  \
+			  ROCE_QP_MAX_QP_RD_ATOMIC | ROCE_QP_MIN_RNR_TIMER |          \
+			  ROCE_QP_MAX_DEST_RD_ATOMIC)
+
 int roce_modify_qp(struct roce_qp *qp, const struct roce_qp_attr *a, unsigned mask)
 {
 	struct roce_context *ctx = qp->ctx;
 	struct roce_qp_ctx qc;
 	int rc;
 
-	if (!a)
+	if (!a || (qp->type == ROCE_QPT_UC && (mask & UC_REFUSED_ATTRS)))
 		return ROCE_E_INVAL;
 	engine_lock(&ctx->eng);
 	rc = roce_drv_qp_read(&ctx->drv, qp->eng.qpn, &qc);
@@ -257,10 +268,18 @@ static int check_send_wr(const struct roce_qp *qp, const struct roce_send_wr *wr
 	case ROCE_WR_RDMA_WRITE_WITH_IMM:
 	case ROCE_WR_SEND:
 	case ROCE_WR_SEND_WITH_IMM:
+		break;
 	case ROCE_WR_RDMA_READ:
+		/* UC has no READ or atomic operations (IBA table 35 gives UC
+		 * only SEND and WRITE opcodes); rxe refuses them at post time
+		 * (rxe_post_send_kernel: no opcode mask for the QP type) */
+		if (qp->type == ROCE_QPT_UC)
+			return ROCE_E_INVAL;
 		break;
 	case ROCE_WR_ATOMIC_CMP_AND_SWP:
 	case ROCE_WR_ATOMIC_FETCH_AND_ADD:
+		if (qp->type == ROCE_QPT_UC)
+			return ROCE_E_INVAL;
 		/* the result lands in one 8-byte local buffer (IBA 10.8.3.2) */
 		if (wr->num_sge != 1 || total != 8 || (wr->wr.atomic.remote_addr & 7))
 			return ROCE_E_INVAL;

@@ -52,6 +52,7 @@ struct roce_qp {
 	struct roce_context *ctx;
 	struct roce_pd *pd;
 	uint32_t max_send_sge, max_recv_sge;
+	enum roce_qp_type type;         /* RC or UC: what post and modify allow */
 	struct eng_qp eng;              /* the queues and the engine's state */
 };
 

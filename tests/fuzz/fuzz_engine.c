@@ -4,7 +4,10 @@
  * (opcode, PSN offset, AckReq, RETH/AETH/AtomicETH fields, payload) that
  * are built with valid checksums and ICRC -- so they pass the receive
  * checks and reach the responder and the completer -- and sent at engine A,
- * whose QP is in RTS with an MR registered. The engine must never crash,
+ * whose QPs (an RC and a UC one) are in RTS with an MR registered. Bit
+ * 0x20 of the opcode byte picks the RC or the UC opcode family, bit 0x40
+ * the QP the frame goes to, so each QP also meets the other transport's
+ * opcodes. The engine must never crash,
  * never read or write outside its memory (ASan), and never write device
  * memory outside the registered region.
  */
@@ -25,6 +28,7 @@ struct side {
 	struct roce_context *ctx;
 	struct roce_port port;
 	struct roce_qp *qp;
+	struct roce_qp *uc;             /* a UC QP beside it */
 	struct roce_cq *cq;
 	uint8_t *buf;
 	struct roce_mr *mr;
@@ -92,6 +96,19 @@ static void setup(void)
 	CHECK(roce_modify_qp(a.qp, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN | ROCE_QP_TIMEOUT |
 			     ROCE_QP_RETRY_CNT | ROCE_QP_RNR_RETRY |
 			     ROCE_QP_MAX_QP_RD_ATOMIC) == ROCE_OK);
+	/* the UC QP: the same peer, its own QPN there, same PSNs */
+	qa.qp_type = ROCE_QPT_UC;
+	a.uc = roce_create_qp(pd, &qa);
+	CHECK(a.uc != NULL);
+	at.qp_state = ROCE_QPS_INIT;
+	CHECK(roce_modify_qp(a.uc, &at, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX |
+			     ROCE_QP_ACCESS_FLAGS) == ROCE_OK);
+	at.qp_state = ROCE_QPS_RTR;
+	at.dest_qp_num = 0x9A;
+	CHECK(roce_modify_qp(a.uc, &at, ROCE_QP_STATE | ROCE_QP_AV | ROCE_QP_PATH_MTU |
+			     ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN) == ROCE_OK);
+	at.qp_state = ROCE_QPS_RTS;
+	CHECK(roce_modify_qp(a.uc, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN) == ROCE_OK);
 }
 
 static uint64_t rd64(const uint8_t *d, size_t n, size_t *i)
@@ -103,32 +120,41 @@ static uint64_t rd64(const uint8_t *d, size_t n, size_t *i)
 	return v;
 }
 
-/* Keep the QP usable: posted receives, and back to RTS after an error. */
-static void keep_alive(void)
+/* Keep a QP usable: posted receives (at buf + off), and back to RTS
+ * after an error. */
+static void keep_qp(struct roce_qp *qp, size_t off)
 {
 	struct roce_qp_attr at;
+
+	if (roce_query_qp(qp, &at) == ROCE_OK && at.qp_state == ROCE_QPS_ERR) {
+		struct roce_qp_attr r = { .qp_state = ROCE_QPS_RESET };
+
+		/* the register file kept the rest of the context: climb back */
+		roce_modify_qp(qp, &r, ROCE_QP_STATE);
+		roce_engine_poll(a.ctx);
+		for (enum roce_qp_state s = ROCE_QPS_INIT; s <= ROCE_QPS_RTS; s++) {
+			r.qp_state = s;
+			CHECK(roce_modify_qp(qp, &r, ROCE_QP_STATE) == ROCE_OK);
+		}
+	}
+	for (int i = 0; i < 4; i++) {
+		struct roce_sge sge = { (uint64_t)(uintptr_t)a.buf + off + (size_t)i * 4096, 4096,
+					a.mr->lkey };
+		struct roce_recv_wr rw = { .sg_list = &sge, .num_sge = 1 };
+
+		if (roce_post_recv(qp, &rw, NULL) != ROCE_OK)
+			break;
+	}
+}
+
+static void keep_alive(void)
+{
 	struct roce_wc wc[64];
 
 	while (roce_poll_cq(a.cq, 64, wc) > 0)
 		;
-	if (roce_query_qp(a.qp, &at) == ROCE_OK && at.qp_state == ROCE_QPS_ERR) {
-		struct roce_qp_attr r = { .qp_state = ROCE_QPS_RESET };
-
-		/* the register file kept the rest of the context: climb back */
-		roce_modify_qp(a.qp, &r, ROCE_QP_STATE);
-		roce_engine_poll(a.ctx);
-		for (enum roce_qp_state s = ROCE_QPS_INIT; s <= ROCE_QPS_RTS; s++) {
-			r.qp_state = s;
-			CHECK(roce_modify_qp(a.qp, &r, ROCE_QP_STATE) == ROCE_OK);
-		}
-	}
-	for (int i = 0; i < 4; i++) {
-		struct roce_sge sge = { (uint64_t)(uintptr_t)a.buf + (size_t)i * 4096, 4096, a.mr->lkey };
-		struct roce_recv_wr rw = { .sg_list = &sge, .num_sge = 1 };
-
-		if (roce_post_recv(a.qp, &rw, NULL) != ROCE_OK)
-			break;
-	}
+	keep_qp(a.qp, 0);
+	keep_qp(a.uc, 4 * 4096);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
@@ -158,10 +184,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		h.ip.dst[0] = 10; h.ip.dst[3] = 1;
 		h.udp.sport = 0xC000;
 		h.udp.dport = ROCE_UDP_PORT;
-		h.bth.opcode = d[i++] & 0x1F;           /* the RC opcodes */
+		/* the RC opcodes, or with 0x20 the UC ones; 0x40 the QP */
+		h.bth.opcode = d[i] & 0x3F;
 		op = roce_opcode_info(h.bth.opcode);
 		h.bth.pkey = 0xFFFF;
-		h.bth.dqpn = roce_qp_num(a.qp);
+		h.bth.dqpn = roce_qp_num(d[i++] & 0x40 ? a.uc : a.qp);
 		h.bth.ackreq = d[i] & 1;
 		/* PSN near what either side expects, sometimes anywhere */
 		h.bth.psn = (d[i] & 2) ? (uint32_t)(1000 + (int8_t)d[i + 1])

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # roce-perf and roce-pingpong without a network: server and client in one
 # process over the in-memory link (--memlink-selftest), every test with the
-# content check, the bandwidth tests with -b, --report-both and
-# --report_gbits too, write_bw and send_bw on 256 QPs; and the command-line
+# content check (and with -c UC where perftest allows it), the bandwidth
+# tests with -b, --report-both and --report_gbits too, write_bw and send_bw
+# on 256 QPs; and the command-line
 # errors (exit status 2, a message), -q beyond the device (exit status 1).
 # Usage: perf_selftest.sh BUILD_DIR SOURCE_DIR
 set -u
 B=${1:?build dir}
-PERF=$B/tools/roce-perf PP=$B/tools/roce-pingpong
+PERF=$B/tools/roce-perf PP=$B/tools/roce-pingpong UPP=$B/tools/roce-uc-pingpong
 fails=0 pass=0
 OUT=$(mktemp)
 trap 'rm -f "$OUT"' EXIT
@@ -64,8 +65,20 @@ manyqp() { # name, then roce-perf's arguments (-q 256 -n 50)
 }
 pat='^ 2 +[0-9]+ +[0-9.]+ +[0-9.]+ *$'
 check "send_lat -D" "$PERF" send_lat --memlink-selftest -D 2 --timeout 20
+# -c UC: the banner says so, the data arrives, nothing is acknowledged
+for t in write_bw send_bw write_lat send_lat; do
+	pat='content check: passed'
+	check "$t -c UC" "$PERF" "$t" -c UC --memlink-selftest -n 300 --check --counters --timeout 20
+	if [ "$(grep -c '^ Connection type : UC' "$OUT")" != 2 ] || grep -q '^acks_tx ' "$OUT"; then
+		fails=$((fails + 1)); echo "FAIL $t -c UC: not UC on both sides, or an ACK"
+	fi
+done
+# perftest's UC receive depth: a receive per message (-n), up to 16000
+pat='^ RX depth        : 600$'
+check "send_bw -c UC rx depth" "$PERF" send_bw -c UC --memlink-selftest -n 600 --timeout 20
 pat='^100 iters in'
 check "pingpong -c" "$PP" --memlink-selftest -c -s 10000 -n 100 --timeout 20
+check "uc-pingpong -c" "$UPP" --memlink-selftest -c -s 10000 -n 100 --timeout 20
 # --counters: the engine's non-zero counters as "name value" lines at the end
 # -b: both sides print the Bidirectional banner and their TX depth, pass
 # the content check, and print the same line: the sum of both directions
@@ -175,8 +188,23 @@ pat="num of Qps '0': should be between 1 and 16384"
 check "-q 0" "$PERF" write_bw -q 0 --memlink-selftest
 pat="num of Qps '16385': should be between 1 and 16384"
 check "-q 16385" "$PERF" send_bw -q 16385 --memlink-selftest
+# -c: perftest's refusals, in its words
+pat='UC connection not possible in READ/ATOMIC verbs'
+check "read_bw -c UC" "$PERF" read_bw -c UC --memlink-selftest
+check "atomic_bw -c UC" "$PERF" atomic_bw -c UC --memlink-selftest
+pat='UD connection only possible in SEND verb'
+check "write_bw -c UD" "$PERF" write_bw -c UD --memlink-selftest
+pat="connection type 'UD': not supported by this engine"
+check "send_bw -c UD" "$PERF" send_bw -c UD --memlink-selftest
+pat='Invalid Connection type. Please choose from \{RC,UC,UD,XRC,DC,SRD\}'
+check "-c uc" "$PERF" send_bw -c uc --memlink-selftest
 pat="bad MTU '1000'"
 check "pingpong MTU" "$PP" -m 1000 --memlink-selftest
+# ibv_uc_pingpong has none of rc_pingpong's -o -O -P -t -j -N
+for o in -o -O -P -t -j -N; do
+	pat="roce-uc-pingpong: unknown option '$o'"
+	check "uc-pingpong $o refused" "$UPP" $o --memlink-selftest
+done
 want=1
 pat='on-demand paging'
 check "pingpong odp" "$PP" -o --memlink-selftest
@@ -188,6 +216,9 @@ want=0
 pat='Usage'
 check "perf --help" "$PERF" --help
 check "pingpong --help" "$PP" --help
+pat="^  roce-uc-pingpong --netdev IF .*<host>|Options \(ibv_uc_pingpong's\)"
+check "uc-pingpong --help" "$UPP" --help
+if grep -q -- '--ts' "$OUT"; then fails=$((fails + 1)); echo "FAIL uc-pingpong --help offers -t"; fi
 pat='-q, --qp=<n> .*1\.\.16384 as perftest'
 check "perf --help: -q's range" "$PERF" write_bw --help
 pat='no more than the device offers \(16367 here\)'

@@ -3,7 +3,8 @@
 # between two network namespaces made here (the AF_PACKET link, ARP, the
 # TCP exchange on port 18515), with --check: exit codes, perftest's result
 # table and the content check's verdict on both sides. Also -q (up to 256),
-# -a, -D, and -b (with --report-both, --report_gbits) on the bandwidth tests.
+# -a, -D, and -b (with --report-both, --report_gbits) on the bandwidth tests,
+# -c UC on the tests perftest allows it on.
 # Then the same checks with the AF_XDP port (--link xdp) on one side and
 # on both (skipped, saying why, where AF_XDP is unavailable), and the
 # --link errors: an MTU too big for AF_XDP, no rights, a bad value.
@@ -104,6 +105,20 @@ for t in write_bw read_bw send_bw atomic_bw; do
 done
 run send_bw -b -s 65536 -n 100 -q 2 -u 20 --check --report-both --report_gbits
 run write_bw -b -a -n 5 -u 20 --check
+# -c UC: the tests perftest allows on UC; UC acknowledges nothing. UC
+# sends nothing again, and the sender is not held back by ACKs: a burst
+# larger than the veth's backlog (1000 frames) loses messages and the
+# receiver waits for them (as perftest's does), so the bursts stay small
+for t in write_bw send_bw write_lat send_lat; do
+	run "$t" -c UC -s 4096 -n 200 --check --counters
+	if grep -q '^ Connection type : UC' "$TMP/cli" && grep -q '^ Connection type : UC' "$TMP/srv" &&
+	   ! grep -q '^acks_tx ' "$TMP/cli" "$TMP/srv"; then
+		pass=$((pass + 1)); echo "ok   $t -c UC: UC on both sides, no ACK"
+	else
+		fails=$((fails + 1)); echo "FAIL $t -c UC: the banner or an ACK"; tail -8 "$TMP/srv"
+	fi
+done
+run send_bw -c UC -s 4096 -n 100 -q 2 --check
 
 # A server that never comes: the client gives up within its timeout.
 start=$(date +%s)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # roce-pingpong client against roce-pingpong server over a veth pair
 # between two network namespaces made here, with -c: exit codes and
-# ibv_rc_pingpong's output lines on both sides. The same with the AF_XDP
+# ibv_rc_pingpong's output lines on both sides; the same for
+# roce-uc-pingpong (UC QPs, no ACK from either side). The same with the AF_XDP
 # port (--link xdp) on one side and on both (skipped, saying why, where
 # AF_XDP is unavailable), and the --link errors (an MTU too big for AF_XDP,
 # no rights, a bad value).
@@ -77,6 +78,24 @@ if xdp_probe "$B/tests/helpers/afx_engines" "$NA" "pa$$"; then
 			--clear-groups "$PP" --netdev "pa$$" --link xdp --timeout 2
 	fi
 fi
+
+# roce-uc-pingpong (ibv_uc_pingpong): the same exchange and output over UC
+# QPs; neither side acknowledges anything (no acks_tx among the non-zero
+# counters) and both sent their messages
+PP=$B/tools/roce-uc-pingpong
+run -g 1 -c -s 64 -n 100
+run -c -s 65536 -n 50 -m 1024
+run -c -s 4096 -n 200 --counters
+for f in "$TMP/cli" "$TMP/srv"; do
+	if grep -q '^acks_tx ' "$f" || ! grep -qE '^tx_pkts [1-9]' "$f"; then
+		fails=$((fails + 1)); echo "FAIL uc counters ($(basename "$f"))"; sed 's/^/  | /' "$f"
+	else
+		pass=$((pass + 1)); echo "ok   uc: no ACK sent ($(basename "$f"))"
+	fi
+done
+expect "uc -t refused" 2 "unknown option '-t'" "$PP" --netdev "pa$$" -t
+expect "uc --help" 0 "ibv_uc_pingpong's" "$PP" --help
+PP=$B/tools/roce-pingpong
 
 # --link errors: a bad value
 expect "--link bad value" 2 "bad --link" "$PP" --netdev "pa$$" --link udp

@@ -65,7 +65,7 @@ static int side_open(struct pair *p, struct pair_side *s, uint32_t ip,
 		return fail(p, ROCE_E_NOMEM, "%c: cannot create a PD or CQ", name(p, s));
 	qa.send_cq = s->scq;
 	qa.recv_cq = s->rcq;
-	qa.qp_type = ROCE_QPT_RC;
+	qa.qp_type = o->qp_type ? o->qp_type : ROCE_QPT_RC;
 	qa.cap.max_recv_wr = o->rq_depth ? o->rq_depth : 256;
 	qa.cap.max_send_sge = qa.cap.max_recv_sge = o->max_sge ? o->max_sge : ROCE_MAX_SGE;
 	s->qps = calloc(p->nqp, sizeof(*s->qps));
@@ -104,11 +104,13 @@ static int modify(struct pair *p, struct pair_side *s, unsigned i,
 }
 
 /* RESET -> INIT -> RTR -> RTS toward the peer's QP of the same index, as
- * perftest does. */
+ * perftest does (for UC without the timer, retry and READ/atomic
+ * attributes, as perftest -c UC). */
 static int side_connect(struct pair *p, struct pair_side *s, const struct pair_side *peer,
 			uint32_t my_psn, uint32_t peer_psn, const struct pair_opts *o)
 {
 	uint8_t rd_atomic = opt(o->max_rd_atomic, ROCE_MAX_RD_ATOMIC);
+	bool rc_qp = o->qp_type != ROCE_QPT_UC;
 	int rc = ROCE_OK;
 
 	for (unsigned i = 0; i < p->nqp && rc == ROCE_OK; i++) {
@@ -130,8 +132,8 @@ static int side_connect(struct pair *p, struct pair_side *s, const struct pair_s
 		at.ah_attr.dest_ip = peer->ip;
 		memcpy(at.ah_attr.dest_mac, s->peer_mac, 6);
 		rc = modify(p, s, i, &at, ROCE_QP_STATE | ROCE_QP_AV | ROCE_QP_PATH_MTU |
-			    ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN | ROCE_QP_MAX_DEST_RD_ATOMIC |
-			    ROCE_QP_MIN_RNR_TIMER);
+			    ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN |
+			    (rc_qp ? ROCE_QP_MAX_DEST_RD_ATOMIC | ROCE_QP_MIN_RNR_TIMER : 0));
 		if (rc != ROCE_OK)
 			break;
 		at.qp_state = ROCE_QPS_RTS;
@@ -140,8 +142,9 @@ static int side_connect(struct pair *p, struct pair_side *s, const struct pair_s
 		at.retry_cnt = opt(o->retry_cnt, 7);
 		at.rnr_retry = opt(o->rnr_retry, 7);
 		at.max_rd_atomic = rd_atomic;
-		rc = modify(p, s, i, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN | ROCE_QP_TIMEOUT |
-			    ROCE_QP_RETRY_CNT | ROCE_QP_RNR_RETRY | ROCE_QP_MAX_QP_RD_ATOMIC);
+		rc = modify(p, s, i, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN |
+			    (rc_qp ? ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT | ROCE_QP_RNR_RETRY |
+				     ROCE_QP_MAX_QP_RD_ATOMIC : 0));
 	}
 	return rc;
 }

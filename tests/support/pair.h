@@ -56,6 +56,7 @@ struct pair_opts {
 					 * deep queue among many shallow ones) */
 	uint32_t max_sge;               /* send and receive: ROCE_MAX_SGE */
 	/* the connection */
+	enum roce_qp_type qp_type;      /* ROCE_QPT_RC (0) or ROCE_QPT_UC */
 	enum roce_mtu mtu;              /* ROCE_MTU_1024 */
 	uint32_t psn[2];                /* first PSN A's QP i sends, + i;
 					 * B's: 0x123457, 0x123458 */

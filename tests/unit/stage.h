@@ -47,6 +47,8 @@ struct stage_opts {
 	uint8_t max_rd_atomic;          /* 0 = 16 */
 	uint8_t max_dest_rd_atomic;     /* 0 = 16; STAGE_ZERO for 0 */
 	uint32_t sq_psn;                /* 0 = STAGE_SQ_PSN */
+	uint8_t qp_type;                /* 0 = ROCE_QPT_RC; ROCE_QPT_UC: the
+					 * RC-only attributes are left out */
 };
 
 /* One frame the engine sent, decoded. */
@@ -102,6 +104,7 @@ static inline void stage_connect(struct stage *st, const struct stage_opts *o)
 {
 	const unsigned all = ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
 			     ROCE_ACCESS_REMOTE_READ | ROCE_ACCESS_REMOTE_ATOMIC;
+	bool uc = o->qp_type == ROCE_QPT_UC;
 	struct roce_qp_attr at;
 
 	memset(&at, 0, sizeof(at));
@@ -120,7 +123,8 @@ static inline void stage_connect(struct stage *st, const struct stage_opts *o)
 	memcpy(at.ah_attr.dest_mac, stage_peer_mac, 6);
 	assert_int_equal(roce_modify_qp(st->qp, &at, ROCE_QP_STATE | ROCE_QP_AV |
 					ROCE_QP_PATH_MTU | ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN |
-					ROCE_QP_MAX_DEST_RD_ATOMIC | ROCE_QP_MIN_RNR_TIMER),
+					(uc ? 0 : ROCE_QP_MAX_DEST_RD_ATOMIC |
+						  ROCE_QP_MIN_RNR_TIMER)),
 			 ROCE_OK);
 	at.qp_state = ROCE_QPS_RTS;
 	at.sq_psn = st->sq_psn;
@@ -129,8 +133,9 @@ static inline void stage_connect(struct stage *st, const struct stage_opts *o)
 	at.rnr_retry = stage_opt(o->rnr_retry, 7);
 	at.max_rd_atomic = stage_opt(o->max_rd_atomic, 16);
 	assert_int_equal(roce_modify_qp(st->qp, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN |
-					ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT | ROCE_QP_RNR_RETRY |
-					ROCE_QP_MAX_QP_RD_ATOMIC), ROCE_OK);
+					(uc ? 0 : ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT |
+						  ROCE_QP_RNR_RETRY | ROCE_QP_MAX_QP_RD_ATOMIC)),
+			 ROCE_OK);
 }
 
 static inline struct stage *stage_open(const struct stage_opts *o)
@@ -166,7 +171,7 @@ static inline struct stage *stage_open(const struct stage_opts *o)
 	memset(&qa, 0, sizeof(qa));
 	qa.send_cq = st->scq;
 	qa.recv_cq = st->rcq;
-	qa.qp_type = ROCE_QPT_RC;
+	qa.qp_type = o->qp_type ? (enum roce_qp_type)o->qp_type : ROCE_QPT_RC;
 	qa.cap.max_send_wr = 64;
 	qa.cap.max_recv_wr = 64;
 	qa.cap.max_send_sge = ROCE_MAX_SGE;

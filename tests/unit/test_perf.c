@@ -219,6 +219,44 @@ static void test_args_qps(void **state)
 	assert_int_equal(parse(&o, "x send_lat -q 2"), 2);
 }
 
+/* -c (change_conn_type, force_dependecies): RC by default; UC for the
+ * SEND and WRITE tests, refused with READ and atomics; the other names
+ * refused; on UC the default receive depth becomes min(iters, 16000). */
+static void test_args_conn(void **state)
+{
+	struct perf_opts o;
+
+	(void)state;
+	assert_int_equal(parse(&o, "x send_bw"), 0);
+	assert_int_equal(o.conn, ROCE_QPT_RC);
+	assert_int_equal(o.rx_depth, 512);
+	assert_int_equal(parse(&o, "x send_bw -c UC"), 0);
+	assert_int_equal(o.conn, ROCE_QPT_UC);
+	assert_int_equal(o.rx_depth, 1000);     /* -n 1000: a receive per message */
+	assert_int_equal(parse(&o, "x send_bw -c UC -n 20000"), 0);
+	assert_int_equal(o.rx_depth, 16000);    /* UC_MAX_RX */
+	assert_int_equal(parse(&o, "x send_bw -c UC -n 20000 -r 100"), 0);
+	assert_int_equal(o.rx_depth, 100);      /* asked for: kept */
+	assert_int_equal(parse(&o, "x send_bw -c UC -n 300"), 0);
+	assert_int_equal(o.rx_depth, 300);
+	assert_int_equal(parse(&o, "x send_bw -c RC -n 20000"), 0);
+	assert_int_equal(o.rx_depth, 512);
+	assert_int_equal(parse(&o, "x write_bw --connection=UC"), 0);
+	assert_int_equal(o.conn, ROCE_QPT_UC);
+	assert_int_equal(o.rx_depth, 1);
+	assert_int_equal(parse(&o, "x write_lat -c UC"), 0);
+	assert_int_equal(parse(&o, "x send_lat -c UC"), 0);
+	assert_int_equal(o.conn, ROCE_QPT_UC);
+	assert_int_equal(parse(&o, "x read_bw -c UC"), 2);
+	assert_int_equal(parse(&o, "x read_lat -c UC"), 2);
+	assert_int_equal(parse(&o, "x atomic_bw -c UC"), 2);
+	assert_int_equal(parse(&o, "x write_bw -c UD"), 2);
+	assert_int_equal(parse(&o, "x send_bw -c UD"), 2);
+	assert_int_equal(parse(&o, "x send_bw -c XRC"), 2);
+	assert_int_equal(parse(&o, "x send_bw -c uc"), 2);
+	assert_int_equal(parse(&o, "x send_bw -c"), 2);
+}
+
 static void test_patterns(void **state)
 {
 	uint8_t buf[3000];
@@ -245,6 +283,7 @@ int main(void)
 		cmocka_unit_test(test_lat_compute),
 		cmocka_unit_test(test_args),
 		cmocka_unit_test(test_args_qps),
+		cmocka_unit_test(test_args_conn),
 		cmocka_unit_test(test_patterns),
 	};
 

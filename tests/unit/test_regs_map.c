@@ -191,7 +191,10 @@ static void test_counter_names(void **state)
 		snprintf(want, sizeof(want), "drop_%s", roce_status_name(st));
 		assert_string_equal(roce_cnt_name(id), want);
 	}
-	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_COUNT - 1), ROCE_E_SRC_ADDR);
+	/* the first list ends at SRC_ADDR; the appended one follows it */
+	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_DROP_SRC_ADDR), ROCE_E_SRC_ADDR);
+	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_DROP_SRC_ADDR + 1), ROCE_E_QP_TYPE);
+	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_COUNT - 1), ROCE_E_RECV_LEN);
 	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_DROP_FIRST), ROCE_E_TOO_SHORT);
 	assert_null(roce_cnt_name(ROCE_CNT_COUNT));
 	assert_null(roce_cnt_name(-1));
@@ -212,7 +215,11 @@ static void test_counter_ops(void **state)
 	roce_cnt_drop(&c, ROCE_E_LINK_DOWN);
 	roce_cnt_drop(&c, ROCE_E_DISABLED);
 	roce_cnt_drop(&c, ROCE_E_NOMEM);  /* not a receive rejection */
+	roce_cnt_drop(&c, ROCE_E_PERM);   /* nor this, between the two lists */
 	roce_cnt_drop(&c, -5);
+	roce_cnt_drop(&c, ROCE_E_UC_GAP);
+	roce_cnt_drop(&c, ROCE_E_UC_GAP);
+	roce_cnt_drop(&c, ROCE_E_RECV_LEN);
 	assert_int_equal(roce_cnt_read(&c, ROCE_CNT_TX_PKTS), 1);
 	assert_int_equal(roce_cnt_read(&c, ROCE_CNT_TX_BYTES), 1500);
 	assert_int_equal(roce_cnt_read(&c, ROCE_CNT_DROP_PSN), 1);
@@ -221,7 +228,11 @@ static void test_counter_ops(void **state)
 	assert_int_equal(roce_cnt_read(&c, ROCE_CNT_DROP_LINK_DOWN), 1);
 	assert_int_equal(roce_cnt_read(&c, ROCE_CNT_DROP_DISABLED), 1);
 	assert_int_equal(roce_cnt_read(&c, ROCE_CNT_RX_LOST_LINK_DOWN), 2);
-	assert_int_equal(roce_cnt_read(&c, ROCE_CNT_DROP_OTHER), 2);
+	assert_int_equal(roce_cnt_read(&c, ROCE_CNT_DROP_OTHER), 3);
+	assert_int_equal(roce_cnt_read(&c, ROCE_CNT_DROP_UC_GAP), 2);
+	assert_int_equal(roce_cnt_read(&c, ROCE_CNT_DROP_RECV_LEN), 1);
+	assert_int_equal(roce_cnt_read(&c, ROCE_CNT_DROP_QP_TYPE), 0);
+	assert_int_equal(roce_cnt_read(&c, ROCE_CNT_DROP_SRC_ADDR), 0);
 	roce_counters_clear(&c);
 	for (int id = 0; id < ROCE_CNT_COUNT; id++)
 		assert_int_equal(roce_cnt_read(&c, id), 0);

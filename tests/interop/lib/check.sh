@@ -66,6 +66,35 @@ check_wire() {
 	fi
 }
 
+# check_uc WIRE OURS SENDS_DATA: a UC run (ibv_uc_pingpong, perftest -c
+# UC), as tshark dissects it: every RoCE frame of ours (OURS) carries a UC
+# opcode (32-43, IBA 9.2.1) without AckReq, and no frame on the
+# wire (WIRE, both directions) is an RC one: no ACK, no NAK, from either
+# side; a side that only receives (SENDS_DATA=0: our write_bw or send_bw
+# server) sends nothing at all. Our counters show no ACK or NAK sent and
+# no frame of the other transport.
+check_uc() {
+	local wire=$1 ours=$2 sends=$3 n notuc ackreq rc
+	n=$(tshark -r "$ours" $(tshark_no_ulp) -Y 'infiniband' 2>/dev/null | wc -l)
+	notuc=$(tshark -r "$ours" $(tshark_no_ulp) -Y 'infiniband && !(infiniband.bth.opcode >= 32 && infiniband.bth.opcode <= 43)' 2>/dev/null | wc -l)
+	ackreq=$(tshark -r "$ours" $(tshark_no_ulp) -Y 'infiniband.bth.a == 1' 2>/dev/null | wc -l)
+	rc=$(tshark -r "$wire" $(tshark_no_ulp) -Y 'udp.dstport == 4791 && (infiniband.bth.opcode < 32 || infiniband.aeth)' 2>/dev/null | wc -l)
+	if [ "$sends" = 1 ]; then
+		[ "$n" -gt 0 ] || fail "UC: no RoCE frame of ours"
+	else
+		[ "$n" -eq 0 ] || fail "UC: our receiving side sent $n RoCE frames (tshark)"
+	fi
+	[ "$notuc" -eq 0 ] || fail "UC: $notuc of our frames carry no UC opcode (tshark)"
+	[ "$ackreq" -eq 0 ] || fail "UC: $ackreq of our frames ask for an ACK (tshark)"
+	[ "$rc" -eq 0 ] || fail "UC: $rc RC frames (ACKs, NAKs) on the wire (tshark)"
+	[ "$(counter "$RUN_DIR/counters.txt" acks_tx naks_tx_psn_seq_err naks_tx_rnr \
+		naks_tx_invalid_req naks_tx_remote_access naks_tx_remote_op)" -eq 0 ] ||
+		fail "UC: our counters show ACKs or NAKs sent (counters.txt)"
+	[ "$(counter "$RUN_DIR/counters.txt" drop_qp_type)" -eq 0 ] ||
+		fail "UC: our counters show frames of the other transport (drop_qp_type)"
+	note "UC: $n frames of ours, all UC opcodes, no AckReq; no ACK or NAK on the wire (tshark)"
+}
+
 # pcap_stats PCAP: "naks=N retrans=N" of the RoCE frames in PCAP. A NAK is
 # an AETH syndrome 0x60-0x7f (IBA 9.7.5.1), a retransmission a packet
 # other than an ACK (0x11) or atomic ACK (0x12) whose PSN already went by:
