@@ -15,22 +15,8 @@
 #include <cmocka.h>
 
 #include "unit/pair.h"
+#include "cpu_clock.h"
 
-static uint64_t cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static void sleep_ms(unsigned ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
-
-	while (nanosleep(&ts, &ts) != 0)
-		;
-}
 
 /* One signaled 8-byte WRITE from A, A driven here, B on its thread;
  * returns the milliseconds to its completion (fails after 2 s). */

@@ -10,24 +10,10 @@
 #include <time.h>
 
 #include "scale.h"
+#include "cpu_clock.h"
 
 #define NQP PAIR_MAX_QPS
 
-static uint64_t cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static void sleep_ms(unsigned ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
-
-	while (nanosleep(&ts, &ts) != 0)
-		;
-}
 
 /* Wait (10 s at most) until both engine threads have gone to sleep at
  * least once more than sa and sb times; returns their new counts. */
