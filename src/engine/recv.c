@@ -27,12 +27,11 @@ static bool from_peer(const struct eng_qp *qp, const struct roce_pkt *p)
 }
 
 /* The opcode's transport is the QP's: an RC QP takes RC opcodes only, a
- * UC QP UC opcodes only (IBA 9.2.1, the opcode table, gives each transport its own
- * opcodes; rxe's check_type_qp). */
+ * UC QP UC opcodes only (IBA 9.2.1's opcode table gives each transport
+ * its own; rxe's check_type_qp). */
 static bool transport_matches(const struct eng_qp *qp, const struct roce_opcode_info *op)
 {
-	return qp->cfg.type == ROCE_QPT_UC ? op->transport == ROCE_TRANSPORT_UC
-					   : op->transport == ROCE_TRANSPORT_RC;
+	return op->transport == (qp_is_uc(qp) ? ROCE_TRANSPORT_UC : ROCE_TRANSPORT_RC);
 }
 
 static bool state_accepts(const struct eng_qp *qp, bool request)
@@ -122,7 +121,7 @@ void recv_frame(struct roce_engine *e, const uint8_t *frame, uint32_t len)
 	}
 	roce_cnt_inc(e->cnt, ROCE_CNT_RX_PKTS);
 	roce_cnt_add(e->cnt, ROCE_CNT_RX_BYTES, len);
-	if (qp->cfg.type == ROCE_QPT_UC)
+	if (qp_is_uc(qp))
 		uc_request(e, qp, &p);  /* UC has requests only */
 	else if (p.op->request)
 		resp_request(e, qp, &p);

@@ -270,7 +270,7 @@ static int check_send_wr(const struct roce_qp *qp, const struct roce_send_wr *wr
 	case ROCE_WR_SEND_WITH_IMM:
 		break;
 	case ROCE_WR_RDMA_READ:
-		/* UC has no READ or atomic operations (IBA table 35 gives UC
+		/* UC has no READ or atomic operations (IBA 9.2.1 gives UC
 		 * only SEND and WRITE opcodes); rxe refuses them at post time
 		 * (rxe_post_send_kernel: no opcode mask for the QP type) */
 		if (qp->type == ROCE_QPT_UC)
