@@ -67,17 +67,6 @@ int roce_qp_table_lookup(const struct roce_qp_table *t, uint32_t qpn,
  * moved. */
 uint32_t roce_qp_table_generation(const struct roce_qp_table *t, uint32_t qpn);
 
-/*
- * The entries changed since the data path last took them, one at a time,
- * as a NIC's context cache is invalidated: every commit, engine state
- * change and reset queues its entry once until it is taken (a second
- * change before then needs no second entry: the taker reads the latest).
- * take_changed returns false when nothing is queued; changes_pending says
- * whether anything is queued. One taker (the engine); never blocks.
- */
-bool roce_qp_table_take_changed(struct roce_qp_table *t, uint32_t *qpn);
-bool roce_qp_table_changes_pending(struct roce_qp_table *t);
-
 /* The state alone (one word read): for posting paths that only need it. */
 uint8_t roce_qp_table_state(const struct roce_qp_table *t, uint32_t qpn);
 
@@ -131,10 +120,6 @@ int roce_mr_table_lookup_lkey(const struct roce_mr_table *t, uint32_t lkey,
 int roce_mr_table_lookup_gen(const struct roce_mr_table *t, uint32_t index,
 			     struct roce_mr_entry *out, uint32_t *gen);
 uint32_t roce_mr_table_generation(const struct roce_mr_table *t, uint32_t index);
-
-/* As for the QP table: MR entries changed since last taken (one taker). */
-bool roce_mr_table_take_changed(struct roce_mr_table *t, uint32_t *index);
-bool roce_mr_table_changes_pending(struct roce_mr_table *t);
 
 /* Soft reset: invalidate every entry. */
 void roce_mr_table_clear_all(struct roce_mr_table *t);

@@ -2,8 +2,7 @@
 /*
  * The context cache: the engine's copies of QP contexts and MR entries,
  * following the register file. A COMMIT queues the entry it changed
- * (roce_qp_table_take_changed; the engine reads the queue itself,
- * tables/changes.h), as a NIC's context cache is invalidated by
+ * (tables/changes.h), as a NIC's context cache is invalidated by
  * the command that writes the context; the engine takes the queue at the
  * start of every poll, so a change takes effect within one poll, and an
  * unchanged QP costs nothing, however many exist.

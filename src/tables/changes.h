@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The tables' change queues themselves, for the engine's poll loop: it
- * looks at them inline on every poll (two loads) instead of calling
- * roce_*_table_take_changed (roce/tables.h) only to learn that nothing
- * changed. Same single-taker rule.
+ * The tables' change queues, as a NIC's context cache is invalidated:
+ * every commit, engine state change and reset queues the entry it wrote,
+ * once until it is taken (a second change before then needs no second
+ * entry: the taker reads the latest). One taker, the engine, which looks
+ * at them inline on every poll (idxq_pending: two loads) and takes them
+ * with idxq_take (common/idxq.h).
  */
 #ifndef ROCE_TABLES_CHANGES_H
 #define ROCE_TABLES_CHANGES_H

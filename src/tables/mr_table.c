@@ -85,7 +85,7 @@ static int mr_check(const struct roce_mr_table *t, uint32_t index,
 	return ROCE_OK;
 }
 
-/* Store an entry and queue it for the data path (see take_changed). */
+/* Store an entry and queue it for the data path (tables/changes.h). */
 static void mr_store(struct roce_mr_table *t, uint32_t index,
 		     const struct roce_mr_entry *e)
 {
@@ -187,15 +187,6 @@ void roce_mr_table_clear_all(struct roce_mr_table *t)
 		mr_store(t, i, &none);
 }
 
-bool roce_mr_table_take_changed(struct roce_mr_table *t, uint32_t *index)
-{
-	return idxq_take(&t->changed, index);
-}
-
-bool roce_mr_table_changes_pending(struct roce_mr_table *t)
-{
-	return idxq_pending(&t->changed);
-}
 
 struct idxq *roce_mr_table_change_queue(struct roce_mr_table *t)
 {

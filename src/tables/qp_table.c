@@ -33,7 +33,7 @@ struct roce_qp_table {
 	struct qp_slot slot[ROCE_MAX_QP];
 };
 
-/* After a write: queue the entry for the data path (see take_changed;
+/* After a write: queue the entry for the data path (tables/changes.h;
  * common/idxq.h: the entry's write is published before the push). */
 static void mark_changed(struct roce_qp_table *t, uint32_t qpn)
 {
@@ -281,15 +281,6 @@ void roce_qp_table_reset_all(struct roce_qp_table *t)
 	}
 }
 
-bool roce_qp_table_take_changed(struct roce_qp_table *t, uint32_t *qpn)
-{
-	return idxq_take(&t->changed, qpn);
-}
-
-bool roce_qp_table_changes_pending(struct roce_qp_table *t)
-{
-	return idxq_pending(&t->changed);
-}
 
 uint32_t roce_qp_table_generation(const struct roce_qp_table *t, uint32_t qpn)
 {

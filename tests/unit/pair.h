@@ -69,4 +69,18 @@ static inline void pair_post_wait(struct pair *p, struct pair_side *s,
 			 roce_wc_status_str(wc.status), roce_wc_status_str(want));
 }
 
+/* n pseudo-random bytes from seed (xorshift32): distinct per seed, so a
+ * byte landing in another message's place shows. */
+static inline void pair_pattern(uint8_t *p, size_t n, uint32_t seed)
+{
+	uint32_t x = seed * 2654435761u + 1;
+
+	for (size_t i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		p[i] = (uint8_t)x;
+	}
+}
+
 #endif

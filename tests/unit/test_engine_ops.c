@@ -10,18 +10,6 @@
 #define SRC_OFF 0
 #define DST_OFF (1u << 21)      /* 2 MiB into each buffer */
 
-static void pattern(uint8_t *p, size_t n, uint32_t seed)
-{
-	uint32_t x = seed * 2654435761u + 1;
-
-	for (size_t i = 0; i < n; i++) {
-		x ^= x << 13;
-		x ^= x >> 17;
-		x ^= x << 5;
-		p[i] = (uint8_t)x;
-	}
-}
-
 static void check_guards(const uint8_t *buf, size_t len)
 {
 	for (size_t i = 0; i < GUARD; i++) {
@@ -53,10 +41,10 @@ static void one_op(struct pair *p, enum roce_wr_opcode op, size_t size, uint32_t
 	bool recv = op == ROCE_WR_SEND || op == ROCE_WR_SEND_WITH_IMM ||
 		    op == ROCE_WR_RDMA_WRITE_WITH_IMM;
 
-	pattern(a->buf + SRC_OFF, size, seed);
+	pair_pattern(a->buf + SRC_OFF, size, seed);
 	if (op == ROCE_WR_RDMA_READ) {
 		/* READ pulls B's bytes into A */
-		pattern(b->buf + SRC_OFF, size, seed + 1);
+		pair_pattern(b->buf + SRC_OFF, size, seed + 1);
 		prep_dst(a->buf, size);
 		sge.addr = (uint64_t)(uintptr_t)a->buf + DST_OFF;
 		wr.wr.rdma.remote_addr = (uint64_t)(uintptr_t)b->buf + SRC_OFF;

@@ -27,18 +27,6 @@ static struct pair *uc_pair(enum roce_mtu mtu, bool relay)
 	return pair_open(&o);
 }
 
-static void pattern(uint8_t *p, size_t n, uint32_t seed)
-{
-	uint32_t x = seed * 2654435761u + 1;
-
-	for (size_t i = 0; i < n; i++) {
-		x ^= x << 13;
-		x ^= x >> 17;
-		x ^= x << 5;
-		p[i] = (uint8_t)x;
-	}
-}
-
 static void post_recv(struct pair_side *s, uint64_t id, size_t off, size_t len)
 {
 	struct roce_sge sge = { (uint64_t)(uintptr_t)s->buf + off, (uint32_t)len, s->mr->lkey };
@@ -76,7 +64,7 @@ static void one_op(struct pair *p, enum roce_wr_opcode op, size_t len, uint32_t 
 	bool recv = op != ROCE_WR_RDMA_WRITE;
 	struct roce_wc wc;
 
-	pattern(a->buf, len, seed);
+	pair_pattern(a->buf, len, seed);
 	memset(b->buf + DST_OFF - GUARD, 0xEE, len + 2 * GUARD);
 	memset(b->buf + DST_OFF, 0, len);
 	if (recv)
@@ -199,8 +187,8 @@ static void test_lost_middle(void **state)
 
 	(void)state;
 	assert_int_equal(roce_memlink_attach(p->link, mac_relay, &r.port), ROCE_OK);
-	pattern(a->buf, 3 * 1024, 1);
-	pattern(a->buf + 8192, 2 * 1024 + 5, 2);
+	pair_pattern(a->buf, 3 * 1024, 1);
+	pair_pattern(a->buf + 8192, 2 * 1024 + 5, 2);
 	post_recv(b, 100, DST_OFF, 8192);
 	post_recv(b, 101, DST_OFF + 8192, 8192);
 	post_send(a, b, 1, ROCE_WR_SEND, 0, 3 * 1024, 0);
@@ -221,8 +209,8 @@ static void test_lost_middle(void **state)
 	 * immediate follows into the second receive WQE */
 	r.dropped = false;
 	r.drop_psn = 0x123457u + 7;
-	pattern(a->buf, 3 * 1024, 3);
-	pattern(a->buf + 8192, 100, 4);
+	pair_pattern(a->buf, 3 * 1024, 3);
+	pair_pattern(a->buf + 8192, 100, 4);
 	post_send(a, b, 3, ROCE_WR_RDMA_WRITE, 0, 3 * 1024, 65536);
 	post_send(a, b, 4, ROCE_WR_RDMA_WRITE_WITH_IMM, 8192, 100, 131072);
 	relay_run(p, &r, 2000);

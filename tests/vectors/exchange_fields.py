@@ -40,6 +40,8 @@ def main():
         cmd += ["-e", f]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     sides, first_psn, dqpn = {}, {}, {}
+    if not out.strip():
+        sys.exit(f"{sys.argv[1]}: no RoCE packet to compare")
     for line in out.splitlines():
         c = line.split("\t")
         if len(c) != len(FIELDS):
@@ -59,6 +61,8 @@ def main():
             str((psn - first_psn[side]) % (1 << 24)),
             hashlib.sha256(payload).hexdigest()[:16]]
         print("\t".join(row))
+    if len(sides) != 2:
+        sys.exit(f"{sys.argv[1]}: one side only ({', '.join(sides)}): not an exchange")
     return 0
 
 
