@@ -21,6 +21,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -371,6 +372,19 @@ int engine_set_idle(struct roce_engine *e, uint32_t after_us, uint32_t nap_us);
 int engine_set_sleep(struct roce_engine *e, uint32_t max_ms);
 void engine_sleep_stats(struct roce_engine *e, uint64_t *sleeps, uint64_t *wakeups);
 void engine_set_dma_stall(struct roce_engine *e, bool stall, uint32_t timeout_us);
+
+/* The lines an event for qp reads first: the rings, the context copy,
+ * the requester, completer and scheduling fields, the responder's
+ * indices (struct eng_qp keeps them ahead of the reply queue). For loops
+ * over many QPs (the arbiter, a receive burst), as DPDK's burst loops
+ * prefetch. */
+static inline void qp_prefetch(const struct eng_qp *qp)
+{
+	const char *p = (const char *)qp;
+
+	for (size_t off = 0; off < offsetof(struct eng_qp, resp) + 64; off += 64)
+		__builtin_prefetch(p + off);
+}
 
 /* sched.c: the transmit arbiter, doorbells, timers, the sleep decision.
  * Every event that may give a QP something to send (a doorbell, a frame

@@ -68,10 +68,7 @@ void recv_prefetch(struct roce_engine *e, const uint8_t *frame, uint32_t len)
 	dqpn = roce_bth_dqpn((const struct roce_bth *)(frame + BTH));
 	if (dqpn >= ROCE_MAX_QP || !(qp = e->qp_by_qpn[dqpn]))
 		return;
-	__builtin_prefetch(qp);
-	__builtin_prefetch((const char *)qp + 64);
-	__builtin_prefetch((const char *)qp + 128);
-	__builtin_prefetch((const char *)qp + 192);
+	qp_prefetch(qp);
 }
 
 void recv_frame(struct roce_engine *e, const uint8_t *frame, uint32_t len)
@@ -121,9 +118,13 @@ void recv_frame(struct roce_engine *e, const uint8_t *frame, uint32_t len)
 	}
 	roce_cnt_inc(e->cnt, ROCE_CNT_RX_PKTS);
 	roce_cnt_add(e->cnt, ROCE_CNT_RX_BYTES, len);
-	if (qp_is_uc(qp))
-		uc_request(e, qp, &p);  /* UC has requests only */
-	else if (p.op->request)
+	if (qp_is_uc(qp)) {
+		/* UC has requests only, and answers none: nothing for the
+		 * arbiter or the timers */
+		uc_request(e, qp, &p);
+		return;
+	}
+	if (p.op->request)
 		resp_request(e, qp, &p);
 	else
 		comp_response(e, qp, &p);

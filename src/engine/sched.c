@@ -25,17 +25,6 @@
 #include "engine/engine.h"
 #include "roce/status.h"
 
-/* The lines a turn reads first: the rings, the context copy, the
- * requester, completer and scheduling fields (engine.h keeps them ahead
- * of the responder's reply queue). */
-static inline void prefetch_qp(const struct eng_qp *qp)
-{
-	const char *p = (const char *)qp;
-
-	for (size_t off = 0; off < offsetof(struct eng_qp, resp) + 64; off += 64)
-		__builtin_prefetch(p + off);
-}
-
 void sched_remove(struct roce_engine *e, struct eng_qp *qp)
 {
 	if (!qp->in_run)
@@ -151,7 +140,7 @@ void sched_arbiter(struct roce_engine *e)
 		 * thousands of QPs busy it is not in the cache (DPDK's
 		 * rte_prefetch in its burst loops does the same) */
 		if (qp->run_next)
-			prefetch_qp(qp->run_next);
+			qp_prefetch(qp->run_next);
 		sched_remove(e, qp);
 		serve(e, qp);
 		if (!tx_room(e))
