@@ -74,17 +74,31 @@
 #define ROCE_DROP_FIRST_STATUS ROCE_E_TOO_SHORT
 #define ROCE_DROP_LAST_STATUS  ROCE_E_SRC_ADDR
 
+/*
+ * The receive-rejection codes appended to status.h after the host codes
+ * (ROCE_E_IP6_NEXT_HDR on): their DROP_ counters follow the first list's,
+ * in the same order, so that no counter's register moves.
+ */
+#define ROCE_DROP_LIST2(X)                                                    \
+	X(IP6_NEXT_HDR, "ip6_next_hdr") X(IP6_EXT_LEN, "ip6_ext_len")         \
+	X(IP6_ADDR, "ip6_addr")
+
+#define ROCE_DROP2_FIRST_STATUS ROCE_E_IP6_NEXT_HDR
+#define ROCE_DROP2_LAST_STATUS  ROCE_E_IP6_ADDR
+
 enum roce_cnt {
 #define ROCE_X_CNT(id, name, desc) ROCE_CNT_##id,
 	ROCE_COUNTER_LIST(ROCE_X_CNT)
 #undef ROCE_X_CNT
 #define ROCE_X_DROP(code, name) ROCE_CNT_DROP_##code,
 	ROCE_DROP_LIST(ROCE_X_DROP)
+	ROCE_DROP_LIST2(ROCE_X_DROP)
 #undef ROCE_X_DROP
 	ROCE_CNT_COUNT
 };
 
 #define ROCE_CNT_DROP_FIRST ROCE_CNT_DROP_TOO_SHORT
+#define ROCE_CNT_DROP2_FIRST ROCE_CNT_DROP_IP6_NEXT_HDR
 
 struct roce_counters {
 	uint64_t v[ROCE_CNT_COUNT];
@@ -116,6 +130,11 @@ static inline uint64_t roce_cnt_read(const struct roce_counters *c,
  */
 static inline void roce_cnt_drop(struct roce_counters *c, int status)
 {
+	if (status >= ROCE_DROP2_FIRST_STATUS && status <= ROCE_DROP2_LAST_STATUS) {
+		roce_cnt_inc(c, (enum roce_cnt)(ROCE_CNT_DROP2_FIRST +
+						(status - ROCE_DROP2_FIRST_STATUS)));
+		return;
+	}
 	if (status < ROCE_DROP_FIRST_STATUS || status > ROCE_DROP_LAST_STATUS) {
 		roce_cnt_inc(c, ROCE_CNT_DROP_OTHER);
 		return;

@@ -62,7 +62,13 @@
 	X(ROCE_E_DISABLED, "disabled", "engine disabled or in reset")          \
 	X(ROCE_E_SRC_ADDR, "src_addr", "source address is not the QP's peer") \
 	/* host environment (appended: the codes above are register values) */ \
-	X(ROCE_E_PERM, "perm", "permission denied")
+	X(ROCE_E_PERM, "perm", "permission denied")                           \
+	/* receive rejections appended later (DROP_ counters: ROCE_DROP_LIST2) */ \
+	X(ROCE_E_IP6_NEXT_HDR, "ip6_next_hdr",                                \
+	  "IPv6 next header is not UDP (RoCE v2 carries no extension headers)") \
+	X(ROCE_E_IP6_EXT_LEN, "ip6_ext_len",                                  \
+	  "IPv6 extension header chain runs past the packet")                 \
+	X(ROCE_E_IP6_ADDR, "ip6_addr", "destination IPv6 address is not one of our GIDs")
 
 enum roce_status {
 #define ROCE_X_ENUM(code, name, desc) code,

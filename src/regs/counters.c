@@ -13,9 +13,18 @@
 		       "ROCE_DROP_LIST out of step with status.h at " #code);
 ROCE_DROP_LIST(ROCE_X_CHECK)
 #undef ROCE_X_CHECK
-_Static_assert(ROCE_CNT_COUNT - ROCE_CNT_DROP_FIRST ==
+#define ROCE_X_CHECK2(code, name)                                             \
+	_Static_assert(ROCE_CNT_DROP_##code - ROCE_CNT_DROP2_FIRST ==         \
+		       ROCE_E_##code - ROCE_DROP2_FIRST_STATUS,               \
+		       "ROCE_DROP_LIST2 out of step with status.h at " #code);
+ROCE_DROP_LIST2(ROCE_X_CHECK2)
+#undef ROCE_X_CHECK2
+_Static_assert(ROCE_CNT_DROP2_FIRST - ROCE_CNT_DROP_FIRST ==
 	       ROCE_DROP_LAST_STATUS - ROCE_DROP_FIRST_STATUS + 1,
 	       "every receive-rejection status needs a DROP_ counter");
+_Static_assert(ROCE_CNT_COUNT - ROCE_CNT_DROP2_FIRST ==
+	       ROCE_DROP2_LAST_STATUS - ROCE_DROP2_FIRST_STATUS + 1,
+	       "every appended receive-rejection status needs a DROP_ counter");
 
 static const char *const cnt_names[ROCE_CNT_COUNT] = {
 #define ROCE_X_NAME(id, name, desc) [ROCE_CNT_##id] = name,
@@ -23,6 +32,7 @@ static const char *const cnt_names[ROCE_CNT_COUNT] = {
 #undef ROCE_X_NAME
 #define ROCE_X_DNAME(code, name) [ROCE_CNT_DROP_##code] = "drop_" name,
 	ROCE_DROP_LIST(ROCE_X_DNAME)
+	ROCE_DROP_LIST2(ROCE_X_DNAME)
 #undef ROCE_X_DNAME
 };
 
@@ -33,6 +43,7 @@ static const char *const cnt_descs[ROCE_CNT_COUNT] = {
 #define ROCE_X_DDESC(code, name) \
 	[ROCE_CNT_DROP_##code] = "Frames dropped with status ROCE_E_" #code,
 	ROCE_DROP_LIST(ROCE_X_DDESC)
+	ROCE_DROP_LIST2(ROCE_X_DDESC)
 #undef ROCE_X_DDESC
 };
 
@@ -54,7 +65,9 @@ const char *roce_cnt_desc(int id)
 
 int roce_cnt_drop_status(int id)
 {
-	if (id < ROCE_CNT_DROP_FIRST || id >= ROCE_CNT_COUNT)
+	if (id >= ROCE_CNT_DROP2_FIRST && id < ROCE_CNT_COUNT)
+		return ROCE_DROP2_FIRST_STATUS + (id - ROCE_CNT_DROP2_FIRST);
+	if (id < ROCE_CNT_DROP_FIRST || id >= ROCE_CNT_DROP2_FIRST)
 		return -1;
 	return ROCE_DROP_FIRST_STATUS + (id - ROCE_CNT_DROP_FIRST);
 }

@@ -312,6 +312,7 @@ static const struct roce_reg regmap[] = {
 	    "Number of 64-bit counters that follow"),
 	ROCE_COUNTER_LIST(X_CNT_ROWS)
 	ROCE_DROP_LIST(X_DROP_ROWS)
+	ROCE_DROP_LIST2(X_DROP_ROWS)
 };
 
 static const struct roce_reg_region regions[] = {

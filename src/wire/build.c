@@ -36,9 +36,8 @@ static size_t put_l3(const struct roce_hdrs *h, uint8_t *l3, size_t l4_len)
 	if (h->ip.v6) {
 		struct roce_ipv6_hdr *ip = (void *)l3;
 
-		roce_put_be32(ip->ver_tc_flow, 6u << 28 | (uint32_t)h->ip.tos << 20 |
-						(h->ip.flow & 0xFFFFF));
-		roce_put_be16(ip->payload_len, (uint16_t)l4_len);
+		roce_ipv6_set_tc_flow(ip, h->ip.tos, h->ip.flow);
+		roce_ipv6_set_payload_len(ip, (uint16_t)l4_len);
 		ip->next_hdr = ROCE_IPPROTO_UDP;
 		ip->hop_limit = h->ip.ttl;
 		memcpy(ip->saddr, h->ip.src, 16);

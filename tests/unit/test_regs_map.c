@@ -191,7 +191,8 @@ static void test_counter_names(void **state)
 		snprintf(want, sizeof(want), "drop_%s", roce_status_name(st));
 		assert_string_equal(roce_cnt_name(id), want);
 	}
-	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_COUNT - 1), ROCE_E_SRC_ADDR);
+	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_DROP2_FIRST - 1), ROCE_E_SRC_ADDR);
+	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_COUNT - 1), ROCE_DROP2_LAST_STATUS);
 	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_DROP_FIRST), ROCE_E_TOO_SHORT);
 	assert_null(roce_cnt_name(ROCE_CNT_COUNT));
 	assert_null(roce_cnt_name(-1));
