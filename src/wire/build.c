@@ -187,15 +187,30 @@ int roce_build(const struct roce_hdrs *h, const void *payload,
 	return ROCE_OK;
 }
 
-uint16_t roce_udp_sport(uint32_t src_qpn, uint32_t dst_qpn)
+uint32_t roce_flow_label(uint32_t src_qpn, uint32_t dst_qpn)
 {
-	/* The flow label of IBA A17.5.3 / Linux rdma_calc_flow_label(), folded
-	 * into 14 bits over the ephemeral range as rdma_flow_label_to_udp_sport(). */
+	/* Linux rdma_calc_flow_label(): symmetric, so both ends of a
+	 * connection compute the same label */
 	uint64_t v = (uint64_t)src_qpn * dst_qpn;
-	uint32_t fl;
 
 	v ^= v >> 20;
 	v ^= v >> 40;
-	fl = (uint32_t)v & 0xFFFFF;
+	return (uint32_t)v & ROCE_IPV6_FLOW_MASK;
+}
+
+uint16_t roce_udp_sport_from_flow(uint32_t flow_label)
+{
+	/* rdma_flow_label_to_udp_sport(): 20 bits folded into 14 over the
+	 * ephemeral range */
+	uint32_t fl = flow_label & ROCE_IPV6_FLOW_MASK;
+
 	return (uint16_t)(0xC000 | ((fl & 0x3FFF) ^ ((fl & 0xFC000) >> 14)));
+}
+
+uint16_t roce_udp_sport(uint32_t src_qpn, uint32_t dst_qpn)
+{
+	/* IBA A17.5.3 leaves the port to the sender; rxe, mlx5 and irdma
+	 * take it from the flow label, made from the QPNs when the AV has
+	 * none (rdma_get_udp_sport) */
+	return roce_udp_sport_from_flow(roce_flow_label(src_qpn, dst_qpn));
 }

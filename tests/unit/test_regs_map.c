@@ -58,7 +58,8 @@ static void test_find(void **state)
 	assert_string_equal(roce_regmap_region_of(0x44)->name, "QP_TABLE");
 	assert_string_equal(roce_regmap_region_of(0xFC)->name, "MR_TABLE");
 	assert_string_equal(roce_regmap_region_of(0x1FFC)->name, "STAT");
-	assert_null(roce_regmap_region_of(0x100));
+	assert_string_equal(roce_regmap_region_of(0x100)->name, "QP_TABLE_EXT");
+	assert_null(roce_regmap_region_of(0x140));
 	assert_null(roce_regmap_region_at(roce_regmap_region_count()));
 	assert_string_equal(roce_reg_access_name(ROCE_ACC_CMD), "CMD");
 }
