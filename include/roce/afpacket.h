@@ -204,15 +204,21 @@ unsigned roce_netdev_ipv6_addrs(const char *ifname, uint8_t (*addrs)[16],
  * (roce_neigh6_lookup), else a neighbour solicitation from our MAC and
  * src (one of our addresses; its link-local one, as Linux asks), repeated
  * every ROCE_ARP_RETRY_MS, until an advertisement arrives or timeout_ms
- * pass. ROCE_OK, ROCE_E_TIMEOUT, ROCE_E_INVAL (addr not unicast), ROCE_E_IO;
- * roce_nd_resolve also ROCE_E_NOENT (no such interface), ROCE_E_PERM.
- * Thread-safe: its own socket.
+ * pass. ROCE_OK, ROCE_E_TIMEOUT, ROCE_E_INVAL (addr not unicast),
+ * ROCE_E_IO; roce_nd_resolve also ROCE_E_NOENT (no such interface),
+ * ROCE_E_PERM. Thread-safe: its own socket. idle (may be NULL) runs every
+ * millisecond of the wait: a program that drives its port from this
+ * thread polls it there, so that its port answers the peer's
+ * solicitations meanwhile (two such programs resolving each other at once
+ * would otherwise both wait).
  */
 int roce_afpacket_resolve6(struct roce_afpacket *afp, const uint8_t addr[16],
-			   unsigned timeout_ms, uint8_t mac[6]);
+			   unsigned timeout_ms, uint8_t mac[6],
+			   unsigned (*idle)(void *arg), void *arg);
 int roce_nd_resolve(const char *ifname, const uint8_t our_mac[6],
 		    const uint8_t src[16], const uint8_t addr[16],
-		    unsigned timeout_ms, uint8_t mac[6]);
+		    unsigned timeout_ms, uint8_t mac[6],
+		    unsigned (*idle)(void *arg), void *arg);
 /* The kernel's IPv6 neighbour table (netlink): ROCE_OK with a usable entry
  * (reachable, stale, delay, probe, permanent), ROCE_E_NOENT without one,
  * ROCE_E_IO on a socket error. */

@@ -140,9 +140,16 @@ static int ipv6_socket(int ifindex, int *out)
 	return ROCE_OK;
 }
 
+struct idle {
+	unsigned (*fn)(void *arg);
+	void *arg;
+};
+
 /* Wait up to ms for an advertisement of addr; true with its MAC (the
- * target link-layer option, else the frame's source). */
-static bool wait_advert(int fd, const uint8_t addr[16], int ms, uint8_t mac[6])
+ * target link-layer option, else the frame's source). With an idle hook,
+ * in slices of a millisecond, the hook run after each. */
+static bool wait_advert(int fd, const uint8_t addr[16], int ms, uint8_t mac[6],
+			const struct idle *idle)
 {
 	uint64_t end = now_ms() + (uint64_t)ms;
 
@@ -152,9 +159,17 @@ static bool wait_advert(int fd, const uint8_t addr[16], int ms, uint8_t mac[6])
 		uint64_t now = now_ms();
 		struct roce_nd nd;
 		ssize_t n;
+		int r;
 
-		if (now >= end || poll(&p, 1, (int)(end - now)) <= 0)
+		if (now >= end)
 			return false;
+		r = poll(&p, 1, idle->fn ? 1 : (int)(end - now));
+		if (idle->fn)
+			idle->fn(idle->arg);
+		if (r < 0 || (r == 0 && !idle->fn))
+			return false;
+		if (r == 0)
+			continue;
 		n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
 		if (n <= 0)
 			continue;
@@ -168,8 +183,10 @@ static bool wait_advert(int fd, const uint8_t addr[16], int ms, uint8_t mac[6])
 }
 
 int roce_nd_resolve(const char *ifname, const uint8_t our_mac[6], const uint8_t src[16],
-		    const uint8_t addr[16], unsigned timeout_ms, uint8_t mac[6])
+		    const uint8_t addr[16], unsigned timeout_ms, uint8_t mac[6],
+		    unsigned (*idle_fn)(void *arg), void *arg)
 {
+	const struct idle idle = { idle_fn, arg };
 	uint8_t ns[ROCE_ND_FRAME_LEN];
 	uint64_t end;
 	int ifindex, fd = -1, st;
@@ -194,7 +211,7 @@ int roce_nd_resolve(const char *ifname, const uint8_t our_mac[6], const uint8_t 
 			st = netdev_errno_status(errno);
 			break;
 		}
-		if (wait_advert(fd, addr, wait, mac)) {
+		if (wait_advert(fd, addr, wait, mac, &idle)) {
 			st = ROCE_OK;
 			break;
 		}
@@ -204,7 +221,8 @@ int roce_nd_resolve(const char *ifname, const uint8_t our_mac[6], const uint8_t 
 }
 
 int roce_afpacket_resolve6(struct roce_afpacket *afp, const uint8_t addr[16],
-			   unsigned timeout_ms, uint8_t mac[6])
+			   unsigned timeout_ms, uint8_t mac[6],
+			   unsigned (*idle)(void *arg), void *arg)
 {
 	const uint8_t *src = NULL;
 
@@ -220,5 +238,6 @@ int roce_afpacket_resolve6(struct roce_afpacket *afp, const uint8_t addr[16],
 		src = afp->ip6[0];
 	if (!src)
 		return ROCE_E_INVAL;
-	return roce_nd_resolve(afp->ifname, afp->port.mac, src, addr, timeout_ms, mac);
+	return roce_nd_resolve(afp->ifname, afp->port.mac, src, addr, timeout_ms, mac,
+			       idle, arg);
 }

@@ -40,6 +40,65 @@ static int ep_fail(struct perf_ep *ep, int st, const char *fmt, ...)
 	return st;
 }
 
+/* The interface's MAC (the station address its port will have). */
+static bool netdev_mac(const char *ifname, uint8_t mac[6])
+{
+	struct ifreq ifr;
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	bool ok;
+
+	if (fd < 0 || strlen(ifname) >= sizeof(ifr.ifr_name)) {
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	memset(&ifr, 0, sizeof(ifr));
+	strcpy(ifr.ifr_name, ifname);
+	ok = ioctl(fd, SIOCGIFHWADDR, &ifr) == 0;
+	if (ok)
+		memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
+	close(fd);
+	return ok;
+}
+
+/* The IPv6 addresses of the GID table beyond the link-local one: the
+ * interface's (as the kernel adds them for rxe), then --ip6's. */
+static int collect_ip6(struct perf_ep *ep, const struct perf_ep_config *c)
+{
+#ifdef ROCE_HAVE_AFPACKET
+	if (c->netdev)
+		ep->n_ip6 = roce_netdev_ipv6_addrs(c->netdev, ep->ip6, ROCE_MAX_IP6);
+#endif
+	for (unsigned i = 0; i < c->n_ip6; i++) {
+		if (ep->n_ip6 == ROCE_MAX_IP6)
+			return ep_fail(ep, ROCE_E_FULL, "more than %u IPv6 addresses "
+				       "(the GID table holds %u)", ROCE_MAX_IP6,
+				       ROCE_MAX_GID);
+		memcpy(ep->ip6[ep->n_ip6++], c->ip6[i], 16);
+	}
+	return ROCE_OK;
+}
+
+/* The port's IPv6 addresses: the link-local GID of mac, then ep's. */
+static unsigned port_ip6(const struct perf_ep *ep, const uint8_t mac[6],
+			 uint8_t (*out)[16])
+{
+	roce_gid_link_local(mac, out[0]);
+	memcpy(out + 1, ep->ip6, ep->n_ip6 * 16u);
+	return ep->n_ip6 + 1;
+}
+
+int perf_ep_gid(struct perf_ep *ep, int index, uint8_t gid[16])
+{
+	int st = roce_query_gid(ep->ctx, 1, index, gid);
+
+	if (st)
+		return ep_fail(ep, st, "can't read sgid of index %d (the port has "
+			       "GIDs 0..%u: 0 link-local, 1 IPv4, then IPv6)", index,
+			       roce_context_gids(ep->ctx)->n - 1);
+	return ROCE_OK;
+}
+
 uint32_t perf_netdev_ip(const char *ifname)
 {
 	struct ifreq ifr;
@@ -137,6 +196,8 @@ static int open_link(struct perf_ep *ep, const struct perf_ep_config *c,
 	if (c->memlink) {
 		ep->memlink = true;
 		ep->ip = c->ip;
+		if ((st = collect_ip6(ep, c)) != ROCE_OK)
+			return st;
 		memlink_mac(ep->ip, ep->mac);
 		ep->link_mtu = ROCE_MTU_4096;
 		st = roce_memlink_attach(c->memlink, ep->mac, &ep->mport);
@@ -152,17 +213,25 @@ static int open_link(struct perf_ep *ep, const struct perf_ep_config *c,
 	if (!ep->ip)
 		return ep_fail(ep, ROCE_E_INVAL, "%s has no IPv4 address: give --ip "
 			       "A.B.C.D", c->netdev);
+	if ((st = collect_ip6(ep, c)) != ROCE_OK)
+		return st;
 #ifdef ROCE_HAVE_AFPACKET
 	if (c->link == PERF_LINK_XDP)
 		return open_xdp(ep, c, port);
 	{
 		/* ARP for our IP is the kernel's job when it carries the address
-		 * (it must, for the TCP exchange); two answers would confuse */
+		 * (it must, for the TCP exchange); two answers would confuse.
+		 * Neighbour discovery likewise, address by address: the port
+		 * answers for the IPv6 GIDs the kernel does not carry */
 		struct roce_afpacket_config ac = {
 			.ifname = c->netdev, .ip = ep->ip,
 			.answer_arp = !roce_netdev_has_ipv4(c->netdev, ep->ip),
+			.answer_nd = true,
 		};
+		uint8_t mac[6];
 
+		if (netdev_mac(c->netdev, mac))
+			ac.n_ip6 = port_ip6(ep, mac, ac.ip6);
 		st = roce_afpacket_open(&ac, &ep->afp, ep->err, sizeof(ep->err));
 		if (st)
 			return st;
@@ -333,6 +402,8 @@ int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c)
 	}
 	memcpy(ca.mac, ep->mac, 6);
 	ca.ip = ep->ip;
+	memcpy(ca.ip6, ep->ip6, sizeof(ca.ip6));
+	ca.n_ip6 = ep->n_ip6;
 	ca.port = port;
 	/* the buffer and the allocator's slack, in MiB */
 	ca.dev.mem_size = ((c->max_buf + (2u << 20)) >> 20) << 20;
@@ -349,6 +420,9 @@ int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c)
 	if (st && c->mmap_file && (st == ROCE_E_IO || st == ROCE_E_RANGE))
 		ep_fail(ep, st, "Unable to mmap '%s': %s", c->mmap_file,
 			roce_status_str(st));
+	else if (st == ROCE_E_INVAL || st == ROCE_E_FULL)
+		ep_fail(ep, st, "the GID table: %s (an IPv6 address that is not "
+			"unicast, or more than %u)", roce_status_str(st), ROCE_MAX_GID);
 	else if (st)
 		ep_fail(ep, st, "power-on: %s", roce_status_str(st));
 	else
@@ -414,6 +488,53 @@ unsigned perf_ep_progress(void *arg)
 	return ep->ctx ? roce_engine_poll(ep->ctx) : 0;
 }
 
+/* The peer's MAC for an IPv6 GID: the kernel's neighbour table, else a
+ * solicitation (the AF_PACKET port's own, or from our link-local GID for
+ * the AF_XDP port, whose interface carries it). */
+static int resolve6(struct perf_ep *ep, const uint8_t gid[16], uint8_t mac[6])
+{
+	char a[64];
+#ifdef ROCE_HAVE_AFPACKET
+	uint8_t ll[16];
+	int st;
+#endif
+
+	if (ep->memlink) {
+		/* no neighbour discovery on the in-memory link: a link-local
+		 * GID carries its MAC (rdma_get_ll_mac undoes the EUI-64) */
+		if (gid[0] != 0xfe || (gid[1] & 0xc0) != 0x80)
+			return ep_fail(ep, ROCE_E_UNSUPPORTED, "the in-memory link "
+				       "resolves link-local GIDs only, not %s",
+				       roce_gid_str(gid, a, sizeof(a)));
+		mac[0] = gid[8] ^ 0x02;
+		mac[1] = gid[9];
+		mac[2] = gid[10];
+		mac[3] = gid[13];
+		mac[4] = gid[14];
+		mac[5] = gid[15];
+		return ROCE_OK;
+	}
+#ifdef ROCE_HAVE_AFPACKET
+	if (ep->afx) {
+		roce_gid_link_local(ep->mac, ll);
+		st = roce_neigh6_lookup(ep->netdev, gid, mac) == ROCE_OK ? ROCE_OK :
+		     roce_nd_resolve(ep->netdev, ep->mac, ll, gid, ep->timeout_ms, mac,
+				     NULL, NULL);
+	} else {
+		/* the engine keeps running meanwhile: our port answers the
+		 * peer, which may be resolving us at this very moment */
+		st = roce_afpacket_resolve6(ep->afp, gid, ep->timeout_ms, mac,
+					    perf_ep_progress, ep);
+	}
+	if (st)
+		ep_fail(ep, st, "no neighbour advertisement from %s on %s: %s",
+			roce_gid_str(gid, a, sizeof(a)), ep->netdev, roce_status_str(st));
+	return st;
+#else
+	return ep_fail(ep, ROCE_E_UNSUPPORTED, "no AF_PACKET link");
+#endif
+}
+
 static int resolve(struct perf_ep *ep, uint32_t ip, uint8_t mac[6])
 {
 	if (ep->memlink) {
@@ -462,8 +583,33 @@ int perf_ep_connect(struct perf_ep *ep, unsigned i, const struct perf_conn *c)
 	struct roce_qp *qp = ep->qp[i];
 	int st;
 
-	if ((st = resolve(ep, c->peer_ip, at.ah_attr.dest_mac)) != ROCE_OK ||
-	    (st = perf_ep_init(ep, i)) != ROCE_OK)
+#ifdef ROCE_HAVE_AFPACKET
+	if (c->grh && ep->afx) {
+		uint8_t g[16];
+		char a[64];
+
+		/* the AF_XDP port leaves neighbour discovery to the kernel */
+		if ((st = perf_ep_gid(ep, c->sgid_index, g)) != ROCE_OK)
+			return st;
+		if (!roce_gid_is_v4mapped(g) && !roce_netdev_has_ipv6(ep->netdev, g))
+			return ep_fail(ep, ROCE_E_INVAL, "--link xdp: %s must carry our "
+				       "GID %s: the kernel answers neighbour discovery "
+				       "for it", ep->netdev, roce_gid_str(g, a, sizeof(a)));
+	}
+#endif
+	if (c->grh) {
+		/* the GRH of -g/-x: the peer's GID, ours by index */
+		at.ah_attr.is_global = true;
+		at.ah_attr.grh.sgid_index = c->sgid_index;
+		memcpy(at.ah_attr.grh.dgid, c->dgid, 16);
+	}
+	if (c->grh && !roce_gid_is_v4mapped(c->dgid))
+		st = resolve6(ep, c->dgid, at.ah_attr.dest_mac);
+	else
+		st = resolve(ep, c->grh && roce_gid_is_v4mapped(c->dgid) ?
+				 roce_gid_to_ipv4(c->dgid) : c->peer_ip,
+			     at.ah_attr.dest_mac);
+	if (st != ROCE_OK || (st = perf_ep_init(ep, i)) != ROCE_OK)
 		return st;
 	at.qp_state = ROCE_QPS_RTR;
 	at.path_mtu = c->mtu;

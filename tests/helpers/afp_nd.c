@@ -45,6 +45,14 @@ static void *poller(void *arg)
 	return NULL;
 }
 
+static unsigned idles;
+
+static unsigned idle_count(void *arg)
+{
+	(*(unsigned *)arg)++;
+	return 0;
+}
+
 static void addr6(const char *s, uint8_t a[16])
 {
 	CHECK(roce_gid_parse(s, a) == ROCE_OK, "bad address %s", s);
@@ -135,21 +143,22 @@ int main(int argc, char **argv)
 	roce_afpacket_close(a);
 	roce_gid_link_local(amac, a_ll[0]);
 	memset(mac, 0, 6);
-	CHECK_OK(roce_nd_resolve(ifa, amac, a_ll[0], ours, 3000, mac));
+	CHECK_OK(roce_nd_resolve(ifa, amac, a_ll[0], ours, 3000, mac, NULL, NULL));
 	CHECK(!memcmp(mac, bmac, 6), "B2's advertisement carries B's MAC");
 	memset(mac, 0, 6);
-	CHECK_OK(roce_nd_resolve(ifa, amac, a_ll[0], bk, 3000, mac));
+	CHECK_OK(roce_nd_resolve(ifa, amac, a_ll[0], bk, 3000, mac, idle_count, &idles));
+	CHECK(idles >= 1, "the idle hook ran while waiting");
 	CHECK(!memcmp(mac, bmac, 6), "B's kernel's advertisement");
 	/* through a port: the kernel's table does not have fd92::b yet */
 	a = open6(ifa, (const uint8_t (*)[16])a_ll, 1, false);
 	memset(mac, 0, 6);
-	CHECK_OK(roce_afpacket_resolve6(a, ours, 3000, mac));
+	CHECK_OK(roce_afpacket_resolve6(a, ours, 3000, mac, NULL, NULL));
 	CHECK(!memcmp(mac, bmac, 6), "resolve6 on the wire");
 	/* the kernel's table: the script's permanent entry, no solicitation */
 	CHECK_OK(roce_neigh6_lookup(ifa, nb, mac));
 	CHECK(!memcmp(mac, ((const uint8_t[6]){ 2, 0, 0, 0, 0, 0x50 }), 6),
 	      "neighbour table MAC");
-	CHECK_OK(roce_afpacket_resolve6(a, nb, 100, mac));
+	CHECK_OK(roce_afpacket_resolve6(a, nb, 100, mac, NULL, NULL));
 	CHECK(roce_neigh6_lookup(ifa, nobody, mac) == ROCE_E_NOENT, "no entry for nobody");
 	/* A's kernel asks for fd92::b itself: B2's answer fills its table */
 	kernel_send(ours);
@@ -160,12 +169,14 @@ int main(int argc, char **argv)
 	      roce_status_name(rc));
 	/* nobody answers: bounded by the timeout */
 	t0 = h_now_ms();
-	CHECK(roce_afpacket_resolve6(a, nobody, 300, mac) == ROCE_E_TIMEOUT, "nobody");
+	CHECK(roce_afpacket_resolve6(a, nobody, 300, mac, idle_count, &idles) ==
+	      ROCE_E_TIMEOUT, "nobody");
 	CHECK(h_now_ms() - t0 >= 250 && h_now_ms() - t0 < 10000, "timeout bound");
-	CHECK(roce_nd_resolve("nosuch0", amac, a_ll[0], ours, 100, mac) == ROCE_E_NOENT,
-	      "missing interface");
+	CHECK(idles >= 100, "the idle hook ran through the wait (%u)", idles);
+	CHECK(roce_nd_resolve("nosuch0", amac, a_ll[0], ours, 100, mac, NULL, NULL) ==
+	      ROCE_E_NOENT, "missing interface");
 	CHECK(roce_nd_resolve(ifa, amac, a_ll[0], (const uint8_t[16]){ 0xff, 2, [15] = 1 },
-			      100, mac) == ROCE_E_INVAL, "multicast target");
+			      100, mac, NULL, NULL) == ROCE_E_INVAL, "multicast target");
 	roce_afpacket_close(a);
 	atomic_store(&b2.stop, true);
 	pthread_join(th, NULL);
