@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * GIDs and the port's GID table. A RoCE v2 GID is the port's IP address as
- * an IPv6 address (IBA A17.4.5.1): an IPv4 address as ::ffff:a.b.c.d, an
- * IPv6 address as itself. The table is built the way Linux builds it for
+ * an IPv6 address (IBA Annex A17, RoCE v2): an IPv4 address as
+ * ::ffff:a.b.c.d, an IPv6 address as itself. The table is built the way Linux builds it for
  * rxe and mlx5 (drivers/infiniband/core/roce_gid_mgmt.c) from the
  * interface's addresses:
  *

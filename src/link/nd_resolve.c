@@ -97,7 +97,7 @@ int roce_neigh6_lookup(const char *ifname, const uint8_t addr[16], uint8_t mac[6
 	while (!done) {
 		ssize_t n = recv(fd, buf, sizeof(buf), 0);
 		const struct nlmsghdr *h = (const struct nlmsghdr *)buf;
-		int left = (int)n;
+		unsigned left = n > 0 ? (unsigned)n : 0;
 
 		if (n <= 0) {
 			st = ROCE_E_IO;
