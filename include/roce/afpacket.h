@@ -85,6 +85,8 @@ struct roce_afpacket_config {
 	/* the port's IPv6 addresses (the engine's IPv6 GIDs: roce/gid.h) */
 	uint8_t ip6[ROCE_MAX_GID][16];
 	unsigned n_ip6;
+	bool ip6_link_local;            /* and, first, the link-local address
+					 * of the station MAC (GID 0) */
 	bool answer_nd;                 /* answer neighbour solicitations for
 					 * those the kernel does not carry */
 	bool no_hold_port;              /* do not bind <ip>:<udp_port> */

@@ -19,6 +19,7 @@
 
 #include "link/afpacket_filter.h"
 #include "link/afpacket_priv.h"
+#include "roce/gid.h"
 #include "roce/status.h"
 
 /* "eth0" and its labelled addresses "eth0:1" */
@@ -152,8 +153,18 @@ int afp_ip6_setup(struct roce_afpacket *afp, const struct roce_afpacket_config *
 {
 	int st = ROCE_OK;
 
-	afp->n_ip6 = cfg->n_ip6;
-	memcpy(afp->ip6, cfg->ip6, sizeof(afp->ip6));
+	if (cfg->ip6_link_local) {
+		/* GID 0 of a port whose MAC is only known now (the
+		 * interface's, by default) */
+		if (cfg->n_ip6 >= ROCE_MAX_GID)
+			return netdev_fail(err, errlen, ROCE_E_INVAL, "%s: %u IPv6 "
+				    "addresses and the link-local one, at most %u",
+				    afp->ifname, cfg->n_ip6, ROCE_MAX_GID);
+		roce_gid_link_local(afp->port.mac, afp->ip6[0]);
+		afp->n_ip6 = 1;
+	}
+	memcpy(afp->ip6 + afp->n_ip6, cfg->ip6, cfg->n_ip6 * 16u);
+	afp->n_ip6 += cfg->n_ip6;
 	for (unsigned i = 0; i < afp->n_ip6 && st == ROCE_OK; i++) {
 		if (roce_netdev_has_ipv6(afp->ifname, afp->ip6[i])) {
 			if (!cfg->no_hold_port)

@@ -5,8 +5,9 @@
  * A's kernel has fd92::1, B's fd92::2, both their link-local addresses).
  *
  * Port B2 on IFB has two IPv6 addresses: fd92::b, which B's kernel does
- * not carry (B2 answers solicitations for it), and B's link-local one,
- * which the kernel carries (the kernel answers; B2 holds its UDP port).
+ * not carry (B2 answers solicitations for it), and B's link-local one (the
+ * port adds it: ip6_link_local), which the kernel carries (the kernel
+ * answers; B2 holds its UDP port).
  * From A: our solicitation finds fd92::b (B2's answer) and fd92::2 (B's
  * kernel's); A's kernel finds fd92::b too (its own solicitation, B2's
  * answer), so its neighbour table has it; a permanent entry is read from
@@ -59,9 +60,10 @@ static void addr6(const char *s, uint8_t a[16])
 }
 
 static struct roce_afpacket *open6(const char *ifname, const uint8_t (*ip6)[16],
-				   unsigned n, bool answer)
+				   unsigned n, bool answer, bool link_local)
 {
-	struct roce_afpacket_config c = { .ifname = ifname, .answer_nd = answer };
+	struct roce_afpacket_config c = { .ifname = ifname, .answer_nd = answer,
+					  .ip6_link_local = link_local };
 	struct roce_afpacket *afp = NULL;
 	char err[256];
 
@@ -125,20 +127,21 @@ int main(int argc, char **argv)
 	/* B: port B2 with fd92::b (the port's) and the link-local address
 	 * (the kernel's) */
 	h_enter_ns(nsb);
-	b2.afp = open6(ifb, (const uint8_t (*)[16])b2_addrs, 0, true);
+	b2.afp = open6(ifb, (const uint8_t (*)[16])b2_addrs, 0, true, false);
 	memcpy(bmac, roce_afpacket_port(b2.afp)->mac, 6);
 	roce_afpacket_close(b2.afp);
 	memcpy(b2_addrs[0], ours, 16);
 	roce_gid_link_local(bmac, b2_addrs[1]);
 	CHECK(!roce_netdev_has_ipv6(ifb, ours), "B's kernel must not carry fd92::b");
 	CHECK(roce_netdev_has_ipv6(ifb, b2_addrs[1]), "B's kernel carries its link-local");
-	b2.afp = open6(ifb, (const uint8_t (*)[16])b2_addrs, 2, true);
+	/* fd92::b given, the link-local one the port's own (GID 0) */
+	b2.afp = open6(ifb, (const uint8_t (*)[16])b2_addrs, 1, true, true);
 	CHECK(port_taken(b2_addrs[1], ifb), "the link-local UDP port is held");
 	CHECK(pthread_create(&th, NULL, poller, &b2) == 0, "thread");
 
 	/* A: solicitations from our own socket */
 	h_enter_ns(nsa);
-	a = open6(ifa, (const uint8_t (*)[16])a_ll, 0, false);
+	a = open6(ifa, (const uint8_t (*)[16])a_ll, 0, false, false);
 	memcpy(amac, roce_afpacket_port(a)->mac, 6);
 	roce_afpacket_close(a);
 	roce_gid_link_local(amac, a_ll[0]);
@@ -150,7 +153,7 @@ int main(int argc, char **argv)
 	CHECK(idles >= 1, "the idle hook ran while waiting");
 	CHECK(!memcmp(mac, bmac, 6), "B's kernel's advertisement");
 	/* through a port: the kernel's table does not have fd92::b yet */
-	a = open6(ifa, (const uint8_t (*)[16])a_ll, 1, false);
+	a = open6(ifa, (const uint8_t (*)[16])a_ll, 1, false, false);
 	memset(mac, 0, 6);
 	CHECK_OK(roce_afpacket_resolve6(a, ours, 3000, mac, NULL, NULL));
 	CHECK(!memcmp(mac, bmac, 6), "resolve6 on the wire");
