@@ -4,6 +4,7 @@
  * verify them (--verify: exit 1 when any UDP/4791 packet is malformed or has
  * a bad ICRC).
  */
+#include <arpa/inet.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -84,16 +85,18 @@ static bool is_roce_port(const uint8_t *f, size_t len, unsigned port)
 	       roce_udp_dport((const struct roce_udp_hdr *)(f + l4)) == port;
 }
 
+/* An address as a socket address is written: a.b.c.d, or the shortest
+ * IPv6 form in brackets (so that ":port" after it reads as one). */
 static void fmt_ip(char *buf, size_t n, const struct roce_hdrs *h, const uint8_t *a)
 {
+	char v6[INET6_ADDRSTRLEN];
+
 	if (!h->ip.v6) {
 		snprintf(buf, n, "%u.%u.%u.%u", a[0], a[1], a[2], a[3]);
 		return;
 	}
-	snprintf(buf, n, "%x:%x:%x:%x:%x:%x:%x:%x", roce_get_be16(a),
-		 roce_get_be16(a + 2), roce_get_be16(a + 4), roce_get_be16(a + 6),
-		 roce_get_be16(a + 8), roce_get_be16(a + 10), roce_get_be16(a + 12),
-		 roce_get_be16(a + 14));
+	inet_ntop(AF_INET6, a, v6, sizeof(v6));
+	snprintf(buf, n, "[%s]", v6);
 }
 
 static const char *nak_name(unsigned code)

@@ -382,6 +382,10 @@ static int serve_netdev(struct roced_opts *o)
 	ac.ip = o->ip;
 	ac.answer_arp = o->arp == ARP_ON ||
 			(o->arp == ARP_AUTO && !roce_netdev_has_ipv4(o->netdev, o->ip));
+	/* the engine's IPv6 GID, the link-local one of its MAC: answered
+	 * unless the kernel carries it (then its UDP port is held) */
+	ac.ip6_link_local = true;
+	ac.answer_nd = true;
 	st = roce_afpacket_open(&ac, &afp, err, sizeof(err));
 	if (st != ROCE_OK) {
 		fprintf(stderr, "roced: %s\n", err);

@@ -23,7 +23,12 @@
  * host itself sends (the TCP of an out-of-band exchange never reaches the
  * engine) and nothing that came with a VLAN tag (open the port on the VLAN
  * interface instead). ARP frames are consumed by the port: requests for our IP are
- * answered when answer_arp is set, nothing ARP is lent to the engine.
+ * answered when answer_arp is set, nothing ARP is lent to the engine. IPv6
+ * neighbour discovery is to IPv6 what ARP is to IPv4: solicitations and
+ * advertisements are consumed, and with answer_nd a solicitation for one
+ * of the port's IPv6 addresses that the kernel does not carry is answered
+ * (for those it carries the kernel answers; the port joins the solicited-
+ * node groups of the others).
  *
  * The MTU is the interface's: tx_burst() refuses (counts and drops) a frame
  * longer than MTU + 14 bytes (or ROCE_MAX_FRAME). roce_afpacket_path_mtu() gives the largest IB
@@ -33,7 +38,9 @@
  * must, for the tools' TCP exchange), a RoCE frame would also reach the
  * kernel's UDP stack, which answers "ICMP port unreachable" when nothing
  * listens on 4791. The port binds a UDP socket to <ip>:<udp_port> (with a
- * filter that drops everything it receives) so the kernel stays silent.
+ * filter that drops everything it receives) so the kernel stays silent;
+ * and one to [addr]:<udp_port> for each of its IPv6 addresses the kernel
+ * carries (an interface with IPv6 on has the link-local one).
  *
  * Threads: one thread drives a port (tx_burst, rx_burst, rx_release; ARP
  * answers go out from rx_burst). roce_afpacket_get_stats() and the
@@ -49,6 +56,7 @@
 #include <stdint.h>
 
 #include "roce/link.h"
+#include "roce/params.h"
 #include "roce/regs.h"
 
 struct roce_afpacket;
@@ -74,6 +82,13 @@ struct roce_afpacket_config {
 					 * ARP answers, no port holding) */
 	uint16_t udp_port;              /* 0 = ROCE_UDP_PORT (4791) */
 	bool answer_arp;                /* answer ARP requests for ip */
+	/* the port's IPv6 addresses (the engine's IPv6 GIDs: roce/gid.h) */
+	uint8_t ip6[ROCE_MAX_GID][16];
+	unsigned n_ip6;
+	bool ip6_link_local;            /* and, first, the link-local address
+					 * of the station MAC (GID 0) */
+	bool answer_nd;                 /* answer neighbour solicitations for
+					 * those the kernel does not carry */
 	bool no_hold_port;              /* do not bind <ip>:<udp_port> */
 	bool no_qdisc_bypass;           /* keep the qdisc on the TX path */
 	/* Test fault: drop each transmitted frame with this probability
@@ -94,6 +109,10 @@ struct roce_afpacket_stats {
 	uint64_t rx_truncated;          /* longer than a ring slot: dropped */
 	uint64_t rx_arp;                /* ARP frames seen (consumed) */
 	uint64_t arp_replies;           /* ARP replies sent for our IP */
+	uint64_t rx_nd;                 /* neighbour discovery frames seen
+					 * (consumed) */
+	uint64_t nd_replies;            /* advertisements sent for our IPv6
+					 * addresses */
 	uint64_t rx_kernel_drops;       /* the kernel found the ring full */
 };
 
@@ -101,7 +120,9 @@ struct roce_afpacket_stats {
  * Open a port on cfg->ifname. Returns ROCE_OK, or, with a message naming
  * the interface and the cause written to err (errlen bytes, may be NULL):
  *   ROCE_E_INVAL     bad config (NULL, empty or long name, sizes not powers
- *                    of two, loss outside [0, 1], multicast MAC)
+ *                    of two, loss outside [0, 1], multicast MAC, more
+ *                    than ROCE_MAX_GID IPv6 addresses or one that is not
+ *                    unicast)
  *   ROCE_E_RANGE     ring sizes out of bounds
  *   ROCE_E_NOENT     no such interface
  *   ROCE_E_PERM      no permission (AF_PACKET needs CAP_NET_RAW)
@@ -171,6 +192,39 @@ int roce_neigh_lookup(const char *ifname, uint32_t ip, uint8_t mac[6]);
 /* Whether the kernel carries ip on ifname (then it answers ARP for it,
  * and the port holds the UDP port); false also when ifname is unknown. */
 bool roce_netdev_has_ipv4(const char *ifname, uint32_t ip);
+/* The same for an IPv6 address (it answers neighbour discovery for it). */
+bool roce_netdev_has_ipv6(const char *ifname, const uint8_t addr[16]);
+/* The interface's IPv6 addresses other than link-local ones (the GID
+ * table's entries 2..): up to max of them into addrs; how many. */
+unsigned roce_netdev_ipv6_addrs(const char *ifname, uint8_t (*addrs)[16],
+				unsigned max);
+
+/* ---- IPv6 neighbour resolution -------------------------------------------- */
+
+/*
+ * The peer's MAC for an IPv6 address: the kernel's neighbour table first
+ * (roce_neigh6_lookup), else a neighbour solicitation from our MAC and
+ * src (one of our addresses; its link-local one, as Linux asks), repeated
+ * every ROCE_ARP_RETRY_MS, until an advertisement arrives or timeout_ms
+ * pass. ROCE_OK, ROCE_E_TIMEOUT, ROCE_E_INVAL (addr not unicast),
+ * ROCE_E_IO; roce_nd_resolve also ROCE_E_NOENT (no such interface),
+ * ROCE_E_PERM. Thread-safe: its own socket. idle (may be NULL) runs every
+ * millisecond of the wait: a program that drives its port from this
+ * thread polls it there, so that its port answers the peer's
+ * solicitations meanwhile (two such programs resolving each other at once
+ * would otherwise both wait).
+ */
+int roce_afpacket_resolve6(struct roce_afpacket *afp, const uint8_t addr[16],
+			   unsigned timeout_ms, uint8_t mac[6],
+			   unsigned (*idle)(void *arg), void *arg);
+int roce_nd_resolve(const char *ifname, const uint8_t our_mac[6],
+		    const uint8_t src[16], const uint8_t addr[16],
+		    unsigned timeout_ms, uint8_t mac[6],
+		    unsigned (*idle)(void *arg), void *arg);
+/* The kernel's IPv6 neighbour table (netlink): ROCE_OK with a usable entry
+ * (reachable, stale, delay, probe, permanent), ROCE_E_NOENT without one,
+ * ROCE_E_IO on a socket error. */
+int roce_neigh6_lookup(const char *ifname, const uint8_t addr[16], uint8_t mac[6]);
 
 /* ARP only, on ifname (by its own AF_PACKET socket), from our_mac and
  * our_ip (0 = an ARP probe, RFC 5227). Same returns as _resolve, plus

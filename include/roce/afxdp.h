@@ -80,12 +80,14 @@ struct roce_afxdp_config {
 	uint16_t udp_port;              /* 0 = ROCE_UDP_PORT (4791) */
 	bool answer_arp;                /* answer ARP requests for ip */
 	/* Share the interface with the kernel's stack: the port's own XDP
-	 * program hands the socket only IPv4 UDP frames to udp_port and
-	 * passes everything else (ARP, TCP) to the kernel, so an interface
-	 * that carries ip keeps its ARP and its TCP connections (the tools'
-	 * exchange). ARP then is the kernel's: resolve with
-	 * roce_neigh_lookup()/roce_arp_resolve() (roce/afpacket.h), not
-	 * roce_afxdp_resolve(). */
+	 * program hands the socket only IPv4 and IPv6 UDP frames to
+	 * udp_port and passes everything else (ARP, IPv6 neighbour
+	 * discovery, TCP) to the kernel, so an interface that carries ip
+	 * keeps its ARP and its TCP connections (the tools' exchange). ARP
+	 * and neighbour discovery then are the kernel's: the interface must
+	 * carry the IPv6 addresses the engine uses; resolve with
+	 * roce_neigh_lookup()/roce_arp_resolve() and roce_neigh6_lookup()/
+	 * roce_nd_resolve() (roce/afpacket.h), not roce_afxdp_resolve(). */
 	bool share_kernel;
 	/* Test fault, as the AF_PACKET port's: drop each transmitted frame
 	 * with this probability (0 = none), from a PRNG seeded with seed.

@@ -33,6 +33,15 @@
  */
 struct roce_qp_cfg {
 	uint32_t qpn, dest_qpn, sq_psn, rq_psn, peer_ip, qkey, pd;
+	/* the address vector's GRH (QP_DGID_0..2, QP_GRH, QP_FLOW_LABEL):
+	 * the peer GID's bytes 0..11 as three big-endian words (its bytes
+	 * 12..15 are peer_ip; roce_qp_dgid() reads the whole GID) */
+	uint32_t dgid_hi[3];
+	uint32_t flow_label;        /* 20 bits; 0 = none (the UDP source port
+				     * then comes from the QPNs) */
+	uint8_t sgid_index;         /* our GID (an IPv6 one) as source */
+	uint8_t hop_limit;          /* IPv4 TTL / IPv6 hop limit; 0 = 64 */
+	uint8_t tclass;             /* IPv4 TOS / IPv6 traffic class */
 	uint8_t peer_mac[6];
 	uint16_t pkey;
 	uint8_t state;              /* enum roce_qp_state */
@@ -47,8 +56,20 @@ struct roce_qp_cfg {
 	uint8_t max_dest_rd_atomic; /* ... as responder */
 };
 
-#define ROCE_QP_WORD(reg) (((reg) - ROCE_REG_QP_STATE) / 4u)
-#define ROCE_QP_NREGS (ROCE_QP_WORD(ROCE_REG_QP_PD) + 1u)
+/* Word i of an image: QP_STATE..QP_PD, then QP_DGID_0..QP_FLOW_LABEL. */
+#define ROCE_QP_BASE_NREGS (((ROCE_REG_QP_PD) - ROCE_REG_QP_STATE) / 4u + 1u)
+#define ROCE_QP_WORD(reg)                                                     \
+	((reg) >= ROCE_REG_QP_DGID_0                                          \
+		 ? ROCE_QP_BASE_NREGS + ((reg) - ROCE_REG_QP_DGID_0) / 4u     \
+		 : ((reg) - ROCE_REG_QP_STATE) / 4u)
+#define ROCE_QP_NREGS (ROCE_QP_WORD(ROCE_REG_QP_FLOW_LABEL) + 1u)
+
+/* The register that holds word i of a QP image. */
+static inline uint32_t roce_qp_word_reg(unsigned i)
+{
+	return i < ROCE_QP_BASE_NREGS ? ROCE_REG_QP_STATE + 4u * i
+				      : ROCE_REG_QP_DGID_0 + 4u * (i - ROCE_QP_BASE_NREGS);
+}
 
 #define ROCE_QP_STATE_WORD          ROCE_QP_WORD(ROCE_REG_QP_STATE)
 #define ROCE_QP_STATE_SHIFT         0
@@ -95,16 +116,41 @@ struct roce_qp_cfg {
 #define ROCE_QP_MAX_DEST_RD_ATOMIC_WIDTH 8
 #define ROCE_QP_QKEY_WORD           ROCE_QP_WORD(ROCE_REG_QP_QKEY)
 #define ROCE_QP_PD_WORD             ROCE_QP_WORD(ROCE_REG_QP_PD)
+#define ROCE_QP_DGID_0_WORD         ROCE_QP_WORD(ROCE_REG_QP_DGID_0)
+#define ROCE_QP_SGID_INDEX_WORD     ROCE_QP_WORD(ROCE_REG_QP_GRH)
+#define ROCE_QP_SGID_INDEX_SHIFT    0
+#define ROCE_QP_SGID_INDEX_WIDTH    8
+#define ROCE_QP_HOP_LIMIT_WORD      ROCE_QP_WORD(ROCE_REG_QP_GRH)
+#define ROCE_QP_HOP_LIMIT_SHIFT     8
+#define ROCE_QP_HOP_LIMIT_WIDTH     8
+#define ROCE_QP_TCLASS_WORD         ROCE_QP_WORD(ROCE_REG_QP_GRH)
+#define ROCE_QP_TCLASS_SHIFT        16
+#define ROCE_QP_TCLASS_WIDTH        8
+#define ROCE_QP_FLOW_LABEL_WORD     ROCE_QP_WORD(ROCE_REG_QP_FLOW_LABEL)
+#define ROCE_QP_FLOW_LABEL_SHIFT    0
+#define ROCE_QP_FLOW_LABEL_WIDTH    20
 
 /*
- * Image of a context, QP_STATE..QP_PD: every field masked to its width and
- * shifted into its word (qpn is not part of the image).
+ * Image of a context, QP_STATE..QP_PD and QP_DGID_0..QP_FLOW_LABEL: every
+ * field masked to its width and shifted into its word (qpn is not part of
+ * the image).
  */
 void roce_qp_to_regs(const struct roce_qp_cfg *qp,
 		     uint32_t regs[ROCE_QP_NREGS]);
 /* The context of an image; qpn is the index the image belongs to. */
 void roce_qp_from_regs(uint32_t qpn, const uint32_t regs[ROCE_QP_NREGS],
 		       struct roce_qp_cfg *qp);
+
+/*
+ * The peer's GID of a context (RoCE v2: its IP address as an IPv6
+ * address): QP_DGID_0..2 then QP_PEER_IP. Bytes 0..11 all zero (a context
+ * programmed through the seed's registers only) read as the IPv4-mapped
+ * GID ::ffff:PEER_IP, which is also what set_dgid stores for an IPv4 peer.
+ */
+void roce_qp_dgid(const struct roce_qp_cfg *qp, uint8_t gid[16]);
+void roce_qp_set_dgid(struct roce_qp_cfg *qp, const uint8_t gid[16]);
+/* Whether the peer is an IPv6 address (frames go out as IPv6). */
+bool roce_qp_dgid_ipv6(const struct roce_qp_cfg *qp);
 
 /* ---- MR entry ---------------------------------------------------------- */
 

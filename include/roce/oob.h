@@ -38,6 +38,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "roce/gid.h"           /* the GIDs the exchanges carry */
+
 #define ROCE_OOB_PORT_DEFAULT   18515u
 
 struct roce_oob {
@@ -82,12 +84,6 @@ void roce_oob_close(struct roce_oob *o);
 /* The IPv4 address of the connected peer (host order), 0 if unknown. */
 uint32_t roce_oob_peer_ip(const struct roce_oob *o);
 
-/* ---- GIDs ----------------------------------------------------------------- */
-
-/* ::ffff:a.b.c.d, the RoCE v2 GID of an IPv4 address (host order). */
-void roce_gid_from_ipv4(uint32_t ip, uint8_t gid[16]);
-/* The IPv4 address of an IPv4-mapped GID, 0 otherwise. */
-uint32_t roce_gid_to_ipv4(const uint8_t gid[16]);
 
 /* ---- ibv_rc_pingpong ------------------------------------------------------- */
 

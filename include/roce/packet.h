@@ -197,5 +197,10 @@ void roce_finish(uint8_t *frame, size_t l3_off, unsigned flags);
  * hashing the QP numbers into 0xC000..0xFFFF (IBA A17.5.3 leaves the value
  * to the sender). */
 uint16_t roce_udp_sport(uint32_t src_qpn, uint32_t dst_qpn);
+/* The two halves of it: the flow label of a QP pair (rdma_calc_flow_label)
+ * and the source port of a flow label (rdma_flow_label_to_udp_sport),
+ * which a QP with a flow label of its own uses instead. */
+uint32_t roce_flow_label(uint32_t src_qpn, uint32_t dst_qpn);
+uint16_t roce_udp_sport_from_flow(uint32_t flow_label);
 
 #endif

@@ -78,6 +78,18 @@
 #define ROCE_REG_QP_QKEY         0x078u
 #define ROCE_REG_QP_PD           0x07Cu
 
+/* ---- QP_TABLE window, continued 0x100-0x13F ----------------------------- */
+/* The seed's 16 QP registers are all in use; the address vector of RoCE v2
+ * over IPv6 continues the same shadow here (COMMIT and LOAD move these
+ * with the others). The peer's GID is QP_DGID_0..2 then QP_PEER_IP: a
+ * context that leaves QP_DGID_0..2 zero, or sets them to the IPv4-mapped
+ * prefix ::ffff:0:0/96, has an IPv4 peer, QP_PEER_IP. */
+#define ROCE_REG_QP_DGID_0       0x100u   /* peer GID bytes 0..3, byte 0 in 31:24 */
+#define ROCE_REG_QP_DGID_1       0x104u   /* bytes 4..7 */
+#define ROCE_REG_QP_DGID_2       0x108u   /* bytes 8..11 */
+#define ROCE_REG_QP_GRH          0x10Cu   /* SGID index, hop limit, traffic class */
+#define ROCE_REG_QP_FLOW_LABEL   0x110u
+
 /* ---- MR_TABLE window 0x80-0xFF ----------------------------------------- */
 #define ROCE_REG_MR_INDEX        0x080u
 #define ROCE_REG_MR_COMMIT       0x084u

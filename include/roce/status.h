@@ -67,7 +67,12 @@
 	X(ROCE_E_QP_TYPE, "qp_type", "opcode of another transport than the QP's") \
 	X(ROCE_E_UC_GAP, "uc_gap", "UC packet of a broken message (PSN gap, FIRST lost or dropped)") \
 	X(ROCE_E_NO_RWQE, "no_rwqe", "no receive WQE for the message (UC: dropped, no RNR)") \
-	X(ROCE_E_RECV_LEN, "recv_len", "message longer than its receive WQE")
+	X(ROCE_E_RECV_LEN, "recv_len", "message longer than its receive WQE") \
+	X(ROCE_E_IP6_NEXT_HDR, "ip6_next_hdr",                                \
+	  "IPv6 next header is not UDP (RoCE v2 carries no extension headers)") \
+	X(ROCE_E_IP6_EXT_LEN, "ip6_ext_len",                                  \
+	  "IPv6 extension header chain runs past the packet")                 \
+	X(ROCE_E_IP6_ADDR, "ip6_addr", "destination IPv6 address is not one of our GIDs")
 
 enum roce_status {
 #define ROCE_X_ENUM(code, name, desc) code,

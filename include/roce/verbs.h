@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "roce/device.h"
+#include "roce/gid.h"
 #include "roce/link.h"
 #include "roce/regs.h"
 
@@ -39,9 +40,16 @@ struct roce_qp;
 
 /* ---- context ------------------------------------------------------------ */
 
+/* IPv6 addresses a port may carry beside its link-local one */
+#define ROCE_MAX_IP6 (ROCE_MAX_GID - 2u)
+
 struct roce_context_attr {
 	uint8_t mac[6];                 /* station address (MAC_LOW/HIGH) */
 	uint32_t ip;                    /* IPv4, host order (IP_ADDR) */
+	/* the port's other IPv6 addresses (global, ULA, a link-local one
+	 * that is not the MAC's): GIDs 2.. of its table (roce/gid.h) */
+	uint8_t ip6[ROCE_MAX_IP6][ROCE_GID_LEN];
+	unsigned n_ip6;
 	struct roce_port *port;         /* the link; required */
 	struct roce_device_config dev;  /* device model: DDR size, link delay,
 	                                 * QP count */
@@ -52,11 +60,23 @@ struct roce_context_attr {
 
 /* Create the device, run the power-on sequence through the driver (soft
  * reset, addresses, wait for link-ready, enable) and attach the engine to
- * the port. */
+ * the port. ROCE_E_INVAL for an IPv6 address that cannot be a GID,
+ * ROCE_E_FULL for more than the GID table holds. */
 int roce_open(const struct roce_context_attr *attr, struct roce_context **out);
 void roce_close(struct roce_context *ctx);
 
 struct roce_device *roce_context_device(struct roce_context *ctx);
+
+/* ibv_query_gid / ibv_query_gid_type: entry index of port's GID table
+ * (roce/gid.h: 0 the link-local GID, 1 the IPv4 one, then the IPv6
+ * addresses). port must be 1; ROCE_E_INVAL otherwise, ROCE_E_NOENT for an
+ * index past the entries the port has. */
+int roce_query_gid(struct roce_context *ctx, uint8_t port, int index,
+		   uint8_t gid[ROCE_GID_LEN]);
+int roce_query_gid_type(struct roce_context *ctx, uint8_t port, int index,
+			enum roce_gid_type *type);
+/* The whole table (for listing it). */
+const struct roce_gid_table *roce_context_gids(struct roce_context *ctx);
 struct roce_drv *roce_context_driver(struct roce_context *ctx);
 
 /* Run the data path once: receive a burst, run timers, transmit a burst.
@@ -198,10 +218,25 @@ enum roce_qp_attr_mask {
 	ROCE_QP_DEST_QPN = 1u << 20,
 };
 
-/* Address vector: where the peer is (RoCE v2 over IPv4). */
+/* The GRH of an address vector (ibv_global_route): RoCE v2 carries it
+ * as the IP header. */
+struct roce_global_route {
+	uint8_t dgid[ROCE_GID_LEN];     /* the peer's GID */
+	uint32_t flow_label;            /* 0 = none */
+	uint8_t sgid_index;             /* our GID (roce_query_gid) */
+	uint8_t hop_limit;              /* see roce_modify_qp */
+	uint8_t traffic_class;
+};
+
+/* Address vector: where the peer is. With is_global the GID says it, and
+ * the family follows the SGID, as with ibverbs on RoCE v2 (an IPv4-mapped
+ * SGID needs an IPv4-mapped DGID: RoCE v2 over IPv4; any other, an IPv6
+ * DGID); without it dest_ip does (IPv4). */
 struct roce_ah_attr {
-	uint32_t dest_ip;               /* host order */
+	uint32_t dest_ip;               /* host order, when !is_global */
 	uint8_t dest_mac[6];
+	bool is_global;
+	struct roce_global_route grh;
 };
 
 struct roce_qp_attr {
@@ -230,7 +265,13 @@ int roce_destroy_qp(struct roce_qp *qp);
 uint32_t roce_qp_num(const struct roce_qp *qp);
 /* RESET -> INIT -> RTR -> RTS as with ibverbs; mask says which fields.
  * ROCE_E_INVAL for a UC QP's mask naming the timeout, retry, RNR or
- * READ/atomic attributes, as ibv_modify_qp refuses them for UC. */
+ * READ/atomic attributes, as ibv_modify_qp refuses them for UC.
+ *
+ * ROCE_QP_AV with a GRH: ROCE_E_INVAL for an SGID index the port has not,
+ * or a DGID of the other family or not unicast. The hop limit is the
+ * route's (64) whatever the AV says, as the kernel sets it for RoCE
+ * (ib_resolve_unicast_gid_dmac); traffic class and flow label are the
+ * AV's. */
 int roce_modify_qp(struct roce_qp *qp, const struct roce_qp_attr *attr, unsigned mask);
 /* The QP context as the register file holds it (LOAD). */
 int roce_query_qp(struct roce_qp *qp, struct roce_qp_attr *attr);

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "roce/driver.h"
+#include "roce/gid.h"
 #include "driver/config_priv.h"
 
 #define DEV(n, kind, field, lo, hi, req) \
@@ -54,6 +55,13 @@ const struct cfg_key roce_cfg_qp_keys[] = {
 	   ROCE_MAX_RD_ATOMIC),
 	QP("qkey", CFG_U32, qkey, 0, 0xFFFFFFFFu),
 	QP("pd", CFG_U32, pd, 0, 0xFFFFFFFFu),
+	/* the GRH (RoCE v2 over IPv6): QP_DGID_0..2 with QP_PEER_IP, QP_GRH,
+	 * QP_FLOW_LABEL */
+	QP("peer_gid", CFG_GID, dgid_hi, 0, 0),
+	QP("sgid_index", CFG_U8, sgid_index, 0, ROCE_MAX_GID - 1),
+	QP("hop_limit", CFG_U8, hop_limit, 0, 255),
+	QP("tclass", CFG_U8, tclass, 0, 255),
+	QP("flow_label", CFG_U32, flow_label, 0, 0xFFFFF),
 	{ 0 },
 };
 
@@ -277,6 +285,18 @@ int roce_cfg_set_value(const struct cfg_key *k, void *obj, const char *val,
 			return ROCE_E_FORMAT;
 		*(uint8_t *)p = (uint8_t)u;
 		return ROCE_OK;
+	case CFG_GID: {
+		uint8_t gid[ROCE_GID_LEN];
+
+		/* the whole GID: its last 4 bytes are peer_ip */
+		if (roce_gid_parse(val, gid) == ROCE_OK) {
+			roce_qp_set_dgid((struct roce_qp_ctx *)obj, gid);
+			return ROCE_OK;
+		}
+		snprintf(why, n, "bad GID '%s' (expected an IPv6 address: "
+			 "fd91::2, fe80::1, ::ffff:10.0.0.1)", val);
+		return ROCE_E_FORMAT;
+	}
 	case CFG_ACCESS_U8: case CFG_ACCESS_U32:
 		if (parse_access(val, &a, why, n) != ROCE_OK)
 			return ROCE_E_FORMAT;
@@ -344,6 +364,12 @@ static int check_qp(struct roce_qp_ctx *q, uint64_t seen, char *why, size_t n)
 		snprintf(why, n, "an %s QP in state %s needs 'dest_qpn'",
 			 roce_qp_type_name(q->type),
 			 cfg_state_name(q->state));
+		return ROCE_E_FORMAT;
+	}
+	if (key_seen(roce_cfg_qp_keys, seen, "peer_gid") &&
+	    key_seen(roce_cfg_qp_keys, seen, "peer_ip")) {
+		snprintf(why, n, "give 'peer_ip' or 'peer_gid', not both (an IPv4 "
+			 "peer's GID is ::ffff:a.b.c.d)");
 		return ROCE_E_FORMAT;
 	}
 	if (q->state >= ROCE_QPS_INIT && (q->pkey & 0x7FFF) == 0) {

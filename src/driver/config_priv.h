@@ -14,6 +14,7 @@ enum cfg_kind {
 	CFG_U64,			/* also with a K/M/G/T suffix */
 	CFG_MAC, CFG_IP, CFG_BOOL,
 	CFG_QP_TYPE, CFG_QP_STATE, CFG_MTU, CFG_ACCESS_U8, CFG_ACCESS_U32,
+	CFG_GID,			/* an IPv6 address: a QP's peer GID */
 };
 
 struct cfg_key {

@@ -13,18 +13,24 @@
 /* The registers of one table window. */
 struct drv_table {
 	const char *name;		/* "QP", "MR" */
-	uint32_t index, commit, cmd_status, first;
+	uint32_t index, commit, cmd_status;
+	uint32_t (*word_reg)(unsigned i); /* the shadow register of word i */
 	unsigned nregs;
 };
 
+static uint32_t mr_word_reg(unsigned i)
+{
+	return ROCE_REG_MR_ACCESS + 4u * i;
+}
+
 static const struct drv_table qp_tbl = {
 	"QP", ROCE_REG_QP_INDEX, ROCE_REG_QP_COMMIT, ROCE_REG_QP_CMD_STATUS,
-	ROCE_REG_QP_STATE, ROCE_QP_NREGS,
+	roce_qp_word_reg, ROCE_QP_NREGS,
 };
 
 static const struct drv_table mr_tbl = {
 	"MR", ROCE_REG_MR_INDEX, ROCE_REG_MR_COMMIT, ROCE_REG_MR_CMD_STATUS,
-	ROCE_REG_MR_ACCESS, ROCE_MR_NREGS,
+	mr_word_reg, ROCE_MR_NREGS,
 };
 
 /* Polls COMMIT until BUSY clears, then checks CMD_STATUS. */
@@ -68,7 +74,7 @@ static int drv_table_write(struct roce_drv *drv, const struct drv_table *t,
 	int st = roce_drv_write(drv, t->index, index);
 
 	for (unsigned i = 0; i < t->nregs && st == ROCE_OK; i++)
-		st = roce_drv_write(drv, t->first + 4 * i, regs[i]);
+		st = roce_drv_write(drv, t->word_reg(i), regs[i]);
 	if (st == ROCE_OK)
 		st = roce_drv_write(drv, t->commit, ROCE_TBL_CMD_COMMIT);
 	if (st == ROCE_OK)
@@ -88,7 +94,7 @@ static int drv_table_read(struct roce_drv *drv, const struct drv_table *t,
 	else
 		return roce_drv_context(drv, st, "%s %u", t->name, index);
 	for (unsigned i = 0; i < t->nregs && st == ROCE_OK; i++)
-		st = roce_drv_read(drv, t->first + 4 * i, &regs[i]);
+		st = roce_drv_read(drv, t->word_reg(i), &regs[i]);
 	return st;
 }
 

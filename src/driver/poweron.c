@@ -147,9 +147,15 @@ static int verify_reg(struct verify_ctx *v, uint32_t off, uint32_t exp)
 	return ROCE_OK;
 }
 
+/* The MR image's registers are MR_ACCESS on, one after the other. */
+static uint32_t mr_word_reg(unsigned i)
+{
+	return ROCE_REG_MR_ACCESS + 4u * i;
+}
+
 static int verify_entry(struct verify_ctx *v, const char *tbl, uint32_t idx,
-			uint32_t first, const uint32_t *exp, const uint32_t *act,
-			unsigned n, int st)
+			uint32_t (*word_reg)(unsigned), const uint32_t *exp,
+			const uint32_t *act, unsigned n, int st)
 {
 	char prefix[24];
 
@@ -158,7 +164,7 @@ static int verify_entry(struct verify_ctx *v, const char *tbl, uint32_t idx,
 		return st;
 	for (unsigned i = 0; i < n; i++)
 		if (st != ROCE_OK || exp[i] != act[i]) {
-			verify_report(v, prefix, first + 4 * i, exp[i],
+			verify_report(v, prefix, word_reg(i), exp[i],
 				      st == ROCE_OK ? act[i] : 0, st);
 			if (st != ROCE_OK)
 				break;	/* one line for a failed LOAD */
@@ -202,7 +208,7 @@ int roce_drv_verify(struct roce_drv *drv, const struct roce_config *cfg,
 
 		roce_qp_to_regs(q, exp);
 		st = roce_drv_qp_read_regs(drv, q->qpn, act);
-		st = verify_entry(&v, "QP", q->qpn, ROCE_REG_QP_STATE, exp, act,
+		st = verify_entry(&v, "QP", q->qpn, roce_qp_word_reg, exp, act,
 				  ROCE_QP_NREGS, st);
 	}
 	for (uint32_t i = 0; i < cfg->n_mr && st == ROCE_OK; i++) {
@@ -211,7 +217,7 @@ int roce_drv_verify(struct roce_drv *drv, const struct roce_config *cfg,
 
 		roce_mr_to_regs(m, exp);
 		st = roce_drv_mr_read_regs(drv, m->index, act);
-		st = verify_entry(&v, "MR", m->index, ROCE_REG_MR_ACCESS, exp,
+		st = verify_entry(&v, "MR", m->index, mr_word_reg, exp,
 				  act, ROCE_MR_NREGS, st);
 	}
 	if (ndiff)

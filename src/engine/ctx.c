@@ -23,7 +23,9 @@ void ctx_sync_qp(struct roce_engine *e, struct eng_qp *qp)
 	qp->mtu = roce_mtu_bytes((enum roce_mtu)c.mtu);
 	if (!qp->mtu)
 		qp->mtu = ROCE_MIN_MTU;
-	qp->sport = roce_udp_sport(qp->qpn, c.dest_qpn);
+	/* the AV's flow label, else the QPNs' (rdma_get_udp_sport) */
+	qp->sport = c.flow_label ? roce_udp_sport_from_flow(c.flow_label)
+				 : roce_udp_sport(qp->qpn, c.dest_qpn);
 	tx_template(e, qp);
 	if (c.state != old) {
 		if (c.state == ROCE_QPS_RESET) {

@@ -46,6 +46,7 @@ int engine_init(struct roce_engine *e, const struct engine_config *cfg)
 	e->port = cfg->port;
 	memcpy(e->mac, cfg->mac, 6);
 	e->ip = cfg->ip;
+	addr_init(e, &cfg->gids);
 	e->now_ns = cfg->now_ns ? cfg->now_ns : mono_ns;
 	e->clock_ctx = cfg->clock_ctx;
 	e->dma_timeout_us = ROCE_DMA_TIMEOUT_US;

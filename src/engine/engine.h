@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "roce/counters.h"
+#include "roce/gid.h"
 #include "roce/link.h"
 #include "roce/packet.h"
 #include "roce/params.h"
@@ -207,9 +208,10 @@ struct eng_qp {
 	struct roce_qp_cfg cfg;
 	uint32_t mtu;                   /* bytes */
 	uint16_t sport;                 /* UDP source port */
-	uint8_t tmpl[ROCE_ETH_HLEN + ROCE_IPV4_HLEN + ROCE_UDP_HLEN]; /* tx_template() */
-	uint32_t tmpl_sum;      /* its IP header's word sum but for the length,
-				 * ID and checksum: finished per packet */
+	uint8_t tmpl[ROCE_ETH_HLEN + ROCE_IPV6_HLEN + ROCE_UDP_HLEN]; /* tx_template() */
+	uint8_t tmpl_l3len;     /* its IP header: 20 (IPv4) or 40 (IPv6) */
+	uint32_t tmpl_sum;      /* IPv4: its header's word sum but for the
+				 * length, ID and checksum: finished per packet */
 	bool flushed;                   /* ERR: queues flushed */
 
 	struct req_ctx req;
@@ -250,6 +252,9 @@ struct engine_config {
 	struct roce_port *port;
 	uint8_t mac[6];
 	uint32_t ip;                    /* IPv4, host order */
+	struct roce_gid_table gids;     /* the port's GIDs: the IPv6 ones are
+					 * the addresses it sends from and
+					 * accepts (addr.c) */
 	uint64_t (*now_ns)(void *ctx);  /* timers; NULL = CLOCK_MONOTONIC */
 	void *clock_ctx;
 };
@@ -265,6 +270,9 @@ struct roce_engine {
 	uint8_t mac[6];
 	uint32_t ip;
 	uint16_t ip_id;
+	struct roce_gid_table gids;
+	uint8_t ip6[ROCE_MAX_GID][ROCE_GID_LEN]; /* the table's IPv6 addresses */
+	unsigned n_ip6;
 
 	uint64_t (*now_ns)(void *);
 	void *clock_ctx;
@@ -463,6 +471,14 @@ int mem_scatter(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge
 /* recv.c */
 void recv_frame(struct roce_engine *e, const uint8_t *frame, uint32_t len);
 void recv_prefetch(struct roce_engine *e, const uint8_t *frame, uint32_t len);
+
+/* addr.c: the station's IPv6 addresses (the GID table's) */
+void addr_init(struct roce_engine *e, const struct roce_gid_table *gids);
+/* Whether a frame to addr is for this port (one of its IPv6 GIDs). */
+bool addr_ip6_ours(const struct roce_engine *e, const uint8_t addr[ROCE_GID_LEN]);
+/* The address an IPv6 QP sends from: GID sgid_index when that is an IPv6
+ * one, else the link-local GID (entry 0). */
+const uint8_t *addr_sgid6(const struct roce_engine *e, unsigned sgid_index);
 
 /* resp.c */
 void resp_request(struct roce_engine *e, struct eng_qp *qp, const struct roce_pkt *p);

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Receive checks, in the order SPEC.md gives: the engine is running and the
- * link up; the destination MAC is ours; IPv4, UDP port 4791, lengths and
- * ICRC (roce_parse); the destination IP is ours; the QP exists and its
- * state accepts the packet; the source is the QP's peer; the P_Key
- * matches. A frame that fails a check is dropped and counted under the
+ * link up; the destination MAC is ours; IPv4 or IPv6, UDP port 4791,
+ * lengths and ICRC (roce_parse); the destination IP is ours (IPv4: IP_ADDR;
+ * IPv6: one of the port's IPv6 GIDs); the QP exists and its state accepts
+ * the packet; the source is the QP's peer, and over IPv6 the destination
+ * the QP's own GID; the P_Key matches. A frame that fails a check is dropped and counted under the
  * reason, never answered. Requests go to the responder, responses to the
  * completer.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "engine/engine.h"
@@ -18,12 +20,42 @@
  * A connected QP (RC; UC too) takes packets from its peer only: the
  * source IP must be the one in the QP's address vector (the GRH's SGID,
  * which RoCE v2 carries as the IP source address: IBA Annex A17; rxe's
- * check_addr). Without it anyone on the segment who learns a QPN and PSN
- * could write into the QP's memory.
+ * check_addr), of the peer's family. Without it anyone on the segment who
+ * learns a QPN and PSN could write into the QP's memory.
  */
 static bool from_peer(const struct eng_qp *qp, const struct roce_pkt *p)
 {
-	return roce_ipv4_saddr(roce_pkt_ipv4(p)) == qp->cfg.peer_ip;
+	const struct roce_ipv6_hdr *ip6;
+
+	if (p->ipv6 != roce_qp_dgid_ipv6(&qp->cfg))
+		return false;
+	if (!p->ipv6)
+		return roce_ipv4_saddr(roce_pkt_ipv4(p)) == qp->cfg.peer_ip;
+	/* the template holds the peer's GID as its destination */
+	ip6 = (const struct roce_ipv6_hdr *)(p->frame + p->l3_off);
+	return memcmp(ip6->saddr, qp->tmpl + ROCE_ETH_HLEN +
+		      offsetof(struct roce_ipv6_hdr, daddr), ROCE_GID_LEN) == 0;
+}
+
+/* Over IPv6 the packet must be for the QP's own GID, not merely one of
+ * ours (rxe's check_addr compares it with the QP's source address). */
+static bool to_qp_gid(const struct eng_qp *qp, const struct roce_pkt *p)
+{
+	const struct roce_ipv6_hdr *ip6 =
+		(const struct roce_ipv6_hdr *)(p->frame + p->l3_off);
+
+	return !p->ipv6 || memcmp(ip6->daddr, qp->tmpl + ROCE_ETH_HLEN +
+				  offsetof(struct roce_ipv6_hdr, saddr), ROCE_GID_LEN) == 0;
+}
+
+/* The destination address is this port's: IP_ADDR over IPv4, one of its
+ * IPv6 GIDs over IPv6. Each family has its own drop reason. */
+static int addressed_to_us(const struct roce_engine *e, const struct roce_pkt *p)
+{
+	if (!p->ipv6)
+		return roce_ipv4_daddr(roce_pkt_ipv4(p)) == e->ip ? ROCE_OK : ROCE_E_IP_ADDR;
+	return addr_ip6_ours(e, ((const struct roce_ipv6_hdr *)(p->frame + p->l3_off))->daddr)
+		       ? ROCE_OK : ROCE_E_IP6_ADDR;
 }
 
 /* The opcode's transport is the QP's: an RC QP takes RC opcodes only, a
@@ -89,8 +121,9 @@ void recv_frame(struct roce_engine *e, const uint8_t *frame, uint32_t len)
 		roce_cnt_drop(e->cnt, rc);
 		return;
 	}
-	if (p.ipv6 || roce_ipv4_daddr(roce_pkt_ipv4(&p)) != e->ip) {
-		roce_cnt_drop(e->cnt, ROCE_E_IP_ADDR);
+	rc = addressed_to_us(e, &p);
+	if (rc) {
+		roce_cnt_drop(e->cnt, rc);
 		return;
 	}
 	dqpn = roce_bth_dqpn(roce_pkt_bth(&p));
@@ -110,6 +143,10 @@ void recv_frame(struct roce_engine *e, const uint8_t *frame, uint32_t len)
 	}
 	if (!from_peer(qp, &p)) {
 		roce_cnt_drop(e->cnt, ROCE_E_SRC_ADDR);
+		return;
+	}
+	if (!to_qp_gid(qp, &p)) {
+		roce_cnt_drop(e->cnt, ROCE_E_IP6_ADDR);
 		return;
 	}
 	if (!pkey_match(roce_bth_pkey(roce_pkt_bth(&p)), qp->cfg.pkey)) {

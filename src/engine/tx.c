@@ -50,10 +50,14 @@ unsigned tx_flush(struct roce_engine *e)
 }
 
 
-/* The frame of a QP up to the BTH never changes but for the IP length, ID
- * and checksum and the UDP length: build it once with the wire builder,
- * when the QP context changes, and patch it per packet (header work at
- * fixed offsets, as the hardware does). */
+/* The frame of a QP up to the BTH never changes but for the IP length (and
+ * IPv4's ID and checksum) and the UDP length: build it once with the wire
+ * builder, when the QP context changes, and patch it per packet (header
+ * work at fixed offsets, as the hardware does). The family is the peer's:
+ * an IPv4 peer gets IPv4 from IP_ADDR, an IPv6 one IPv6 from the QP's
+ * SGID. Hop limit, traffic class and flow label are the context's; the
+ * UDP checksum is zero over both, as rxe sends it (A17.4.2; RFC 6935/6936
+ * allow it over IPv6 for tunnels: rxe_rc_pingpong_ipv6.pcap shows it). */
 void tx_template(struct roce_engine *e, struct eng_qp *qp)
 {
 	struct roce_hdrs h;
@@ -62,16 +66,27 @@ void tx_template(struct roce_engine *e, struct eng_qp *qp)
 	memset(&h, 0, sizeof(h));
 	memcpy(h.eth.dst, qp->cfg.peer_mac, 6);
 	memcpy(h.eth.src, e->mac, 6);
-	h.ip.frag = ROCE_IPV4_DF;
-	h.ip.ttl = 64;
-	roce_ipv4_addr_put(h.ip.src, e->ip);
-	roce_ipv4_addr_put(h.ip.dst, qp->cfg.peer_ip);
+	h.ip.ttl = qp->cfg.hop_limit ? qp->cfg.hop_limit : ROCE_HOP_LIMIT;
+	h.ip.tos = qp->cfg.tclass;
+	h.ip.v6 = roce_qp_dgid_ipv6(&qp->cfg);
+	if (h.ip.v6) {
+		h.ip.flow = qp->cfg.flow_label;
+		memcpy(h.ip.src, addr_sgid6(e, qp->cfg.sgid_index), ROCE_GID_LEN);
+		roce_qp_dgid(&qp->cfg, h.ip.dst);
+	} else {
+		h.ip.frag = ROCE_IPV4_DF;
+		roce_ipv4_addr_put(h.ip.src, e->ip);
+		roce_ipv4_addr_put(h.ip.dst, qp->cfg.peer_ip);
+	}
 	h.udp.sport = qp->sport;
 	h.udp.dport = ROCE_UDP_PORT;
 	h.bth.opcode = ROCE_OP_RC_ACK;
 	roce_build_hdrs(&h, 0, frame, sizeof(frame));
-	memcpy(qp->tmpl, frame, sizeof(qp->tmpl));
-	qp->tmpl_sum = roce_ipv4_fixed_sum((const struct roce_ipv4_hdr *)(frame + ROCE_ETH_HLEN));
+	qp->tmpl_l3len = h.ip.v6 ? ROCE_IPV6_HLEN : ROCE_IPV4_HLEN;
+	memcpy(qp->tmpl, frame, ROCE_ETH_HLEN + qp->tmpl_l3len + ROCE_UDP_HLEN);
+	if (!h.ip.v6)
+		qp->tmpl_sum = roce_ipv4_fixed_sum((const struct roce_ipv4_hdr *)
+						   (frame + ROCE_ETH_HLEN));
 }
 
 /* BTH (IBA 9.2): no migration (M=0, as rxe), TVer 0, resv8a 0. */
@@ -108,11 +123,10 @@ static uint8_t *tx_buffer(struct roce_engine *e, const struct eng_qp *qp,
 int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p)
 {
 	const struct roce_opcode_info *op = roce_opcode_info(p->opcode);
-	const size_t l3 = ROCE_ETH_HLEN, l4 = l3 + ROCE_IPV4_HLEN;
+	const size_t l3 = ROCE_ETH_HLEN, l3len = qp->tmpl_l3len, l4 = l3 + l3len;
 	unsigned pad = -p->len & 3u, nseg = 0;
 	struct dma_seg seg[ROCE_MAX_SGE];
 	size_t hlen, udp_len, len, at;
-	struct roce_ipv4_hdr *ip;
 	uint8_t *buf;
 	uint32_t crc;
 	bool zc;
@@ -133,15 +147,20 @@ int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p)
 	}
 	hlen = l4 + ROCE_UDP_HLEN + op->hdr_len;
 	udp_len = ROCE_UDP_HLEN + op->hdr_len + p->len + pad + ROCE_ICRC_LEN;
-	len = l3 + ROCE_IPV4_HLEN + udp_len;
+	len = l4 + udp_len;
 	buf = tx_buffer(e, qp, (uint32_t)len, &zc);
-	ip = (struct roce_ipv4_hdr *)(buf + l3);
-	memcpy(buf, qp->tmpl, sizeof(qp->tmpl));
-	roce_ipv4_set_len_id_csum(ip, (uint16_t)(ROCE_IPV4_HLEN + udp_len), e->ip_id,
-				  roce_ipv4_csum_finish(qp->tmpl_sum,
-							(uint16_t)(ROCE_IPV4_HLEN + udp_len),
-							e->ip_id));
-	e->ip_id++;
+	memcpy(buf, qp->tmpl, l4 + ROCE_UDP_HLEN);
+	if (l3len == ROCE_IPV6_HLEN) {
+		roce_ipv6_set_payload_len((struct roce_ipv6_hdr *)(buf + l3),
+					  (uint16_t)udp_len);
+	} else {
+		roce_ipv4_set_len_id_csum((struct roce_ipv4_hdr *)(buf + l3),
+					  (uint16_t)(ROCE_IPV4_HLEN + udp_len), e->ip_id,
+					  roce_ipv4_csum_finish(qp->tmpl_sum,
+								(uint16_t)(ROCE_IPV4_HLEN + udp_len),
+								e->ip_id));
+		e->ip_id++;
+	}
 	roce_udp_set_len((struct roce_udp_hdr *)(buf + l4), (uint16_t)udp_len);
 	put_bth((struct roce_bth *)(buf + l4 + ROCE_UDP_HLEN), qp, p, pad);
 	if (p->ext)
@@ -164,7 +183,7 @@ int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p)
 		for (unsigned i = 0; i < nseg; at += seg[i].len, i++)
 			memcpy(buf + at, e->mem + seg[i].pa, seg[i].len);
 		memset(buf + at, 0, pad);
-		crc = roce_icrc(buf + l3, ROCE_IPV4_HLEN + udp_len - ROCE_ICRC_LEN);
+		crc = roce_icrc(buf + l3, l3len + udp_len - ROCE_ICRC_LEN);
 	}
 	roce_put_le32(buf + len - ROCE_ICRC_LEN, crc);
 	roce_cnt_inc(e->cnt, ROCE_CNT_TX_PKTS);

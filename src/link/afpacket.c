@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "link/afpacket_priv.h"
+#include "roce/gid.h"
 #include "roce/status.h"
 
 /* ---- configuration ---------------------------------------------------- */
@@ -54,6 +55,13 @@ static int check_config(const struct roce_afpacket_config *c, char *err,
 	if (c->mac[0] & 1)
 		return netdev_fail(err, errlen, ROCE_E_INVAL,
 			    "%s: station MAC is a multicast address", c->ifname);
+	if (c->n_ip6 > ROCE_MAX_GID)
+		return netdev_fail(err, errlen, ROCE_E_INVAL, "%s: %u IPv6 addresses, "
+			    "at most %u", c->ifname, c->n_ip6, ROCE_MAX_GID);
+	for (unsigned i = 0; i < c->n_ip6; i++)
+		if (!roce_gid_is_unicast(c->ip6[i]) || roce_gid_is_v4mapped(c->ip6[i]))
+			return netdev_fail(err, errlen, ROCE_E_INVAL, "%s: IPv6 address "
+				    "%u is not a unicast IPv6 address", c->ifname, i);
 	return ROCE_OK;
 }
 
@@ -121,6 +129,9 @@ int roce_afpacket_open(const struct roce_afpacket_config *cfg,
 		if (st)
 			goto fail;
 	}
+	st = afp_ip6_setup(afp, cfg, err, errlen);
+	if (st)
+		goto fail;
 	*out = afp;
 	return ROCE_OK;
 fail:
@@ -135,6 +146,7 @@ void roce_afpacket_close(struct roce_afpacket *afp)
 	afp_close_sockets(afp);
 	if (afp->hold_fd >= 0)
 		close(afp->hold_fd);
+	afp_ip6_close(afp);
 	free(afp);
 }
 
@@ -231,6 +243,8 @@ void roce_afpacket_get_stats(struct roce_afpacket *afp,
 	st->rx_truncated = LD(rx_truncated);
 	st->rx_arp = LD(rx_arp);
 	st->arp_replies = LD(arp_replies);
+	st->rx_nd = LD(rx_nd);
+	st->nd_replies = LD(nd_replies);
 #undef LD
 	/* the kernel's count resets on each read: fold it into ours (the
 	 * only counter written off the port's thread, hence the fetch_add) */

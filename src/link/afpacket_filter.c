@@ -23,6 +23,7 @@
 enum {
 	I_PKTTYPE, I_OUTGOING, I_VLAN, I_VLAN_J,
 	I_TYPE, I_ARP,
+	I_ND_V6, I_ND_NH, I_ND_NH_J, I_ND_TYPE, I_ND_NS, I_ND_NA,
 	I_MAC_HI, I_MAC_HI_J, I_MAC_LO, I_MAC_LO_J,
 	I_TYPE2, I_IS_V4, I_IS_V6,
 	I_V4_PROTO, I_V4_PROTO_J, I_V4_FRAG, I_V4_FRAG_J, I_V4_IHL,
@@ -43,6 +44,9 @@ _Static_assert(I_COUNT <= AFP_FILTER_MAX, "filter size");
 #define V6_NEXT_OFF   (ROCE_ETH_HLEN + 6)
 #define UDP_DPORT_OFF 2
 #define V6_DPORT_OFF  (ROCE_ETH_HLEN + ROCE_IPV6_HLEN + UDP_DPORT_OFF)
+#define ND_TYPE_OFF   (ROCE_ETH_HLEN + ROCE_IPV6_HLEN)  /* ICMPv6 type */
+#define ICMPV6_NS     135
+#define ICMPV6_NA     136
 
 unsigned afp_filter_build(struct sock_filter *p, const uint8_t mac[6],
 			  uint16_t udp_port)
@@ -63,6 +67,13 @@ unsigned afp_filter_build(struct sock_filter *p, const uint8_t mac[6],
 	/* ARP: any destination, requests are broadcast */
 	p[I_TYPE] = LD_ABS(BPF_H, ETH_TYPE_OFF);
 	p[I_ARP] = JEQ(ROCE_ETHERTYPE_ARP, TO(I_ARP, I_ACCEPT), 0);
+	/* IPv6 neighbour discovery, ARP's successor: any destination */
+	p[I_ND_V6] = JEQ(ROCE_ETHERTYPE_IPV6, 0, TO(I_ND_V6, I_MAC_HI));
+	p[I_ND_NH] = LD_ABS(BPF_B, V6_NEXT_OFF);
+	p[I_ND_NH_J] = JEQ(ROCE_IP6_NH_ICMPV6, 0, TO(I_ND_NH_J, I_MAC_HI));
+	p[I_ND_TYPE] = LD_ABS(BPF_B, ND_TYPE_OFF);
+	p[I_ND_NS] = JEQ(ICMPV6_NS, TO(I_ND_NS, I_ACCEPT), 0);
+	p[I_ND_NA] = JEQ(ICMPV6_NA, TO(I_ND_NA, I_ACCEPT), TO(I_ND_NA, I_MAC_HI));
 	/* RoCE: unicast to our station MAC only */
 	p[I_MAC_HI] = LD_ABS(BPF_W, 0);
 	p[I_MAC_HI_J] = JEQ(mac_hi, 0, TO(I_MAC_HI_J, I_DROP));

@@ -10,11 +10,14 @@
 #include <stdint.h>
 #include <linux/filter.h>
 
-#define AFP_FILTER_MAX 32       /* instructions */
+#define AFP_FILTER_MAX 40       /* instructions */
 
 /*
  * Accept (the whole frame):
  *   - ARP, to anyone (requests are broadcast);
+ *   - IPv6 neighbour solicitations and advertisements (ICMPv6 135, 136)
+ *     right after the fixed header, to anyone (solicitations go to
+ *     solicited-node groups);
  *   - frames to mac that carry IPv4 (not a non-first fragment) or IPv6,
  *     UDP, destination port udp_port;
  * never a frame the host itself sends (packet type OUTGOING), never one

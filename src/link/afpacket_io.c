@@ -91,9 +91,18 @@ static void arp_input(struct roce_afpacket *afp, const uint8_t *data, uint32_t l
 
 bool afp_rx_accept(struct roce_afpacket *afp, const uint8_t *data, uint32_t len)
 {
-	if (len >= ROCE_ETH_HLEN &&
-	    roce_eth_type((const struct roce_eth_hdr *)data) == ROCE_ETHERTYPE_ARP) {
+	uint16_t type = len >= ROCE_ETH_HLEN ? roce_eth_type((const struct roce_eth_hdr *)data)
+					     : 0;
+
+	if (type == ROCE_ETHERTYPE_ARP) {
 		arp_input(afp, data, len);
+		return false;
+	}
+	/* neighbour discovery (the filter lets only that ICMPv6 in) */
+	if (type == ROCE_ETHERTYPE_IPV6 && len >= ROCE_ETH_HLEN + ROCE_IPV6_HLEN &&
+	    ((const struct roce_ipv6_hdr *)(data + ROCE_ETH_HLEN))->next_hdr ==
+		    ROCE_IP6_NH_ICMPV6) {
+		afp_nd_input(afp, data, len);
 		return false;
 	}
 	afp_count(&afp->st.rx_frames, 1);

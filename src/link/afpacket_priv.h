@@ -31,6 +31,7 @@
 #include "roce/link.h"
 #include "roce/params.h"
 #include "link/arp.h"
+#include "link/nd.h"
 #include "link/netdev_util.h"
 
 struct roce_afpacket;
@@ -101,7 +102,7 @@ struct afp_mmsg {
 struct afp_stats {
 	_Atomic uint64_t tx_frames, tx_bytes, tx_too_big, tx_too_short,
 		tx_errors, tx_fault_drops, rx_frames, rx_bytes, rx_truncated,
-		rx_arp, arp_replies, rx_kernel_drops;
+		rx_arp, arp_replies, rx_kernel_drops, rx_nd, nd_replies;
 };
 
 static inline void afp_count(_Atomic uint64_t *c, uint64_t n)
@@ -141,6 +142,15 @@ struct roce_afpacket {
 	struct afp_v3 v3;
 	struct afp_mmsg mm;
 	uint8_t arp_buf[ROCE_ARP_FRAME_LEN];
+	/* IPv6 (afpacket_nd.c): every address; those the port answers
+	 * neighbour discovery for; UDP sockets holding the others' port */
+	uint8_t ip6[ROCE_MAX_GID][16];
+	unsigned n_ip6;
+	uint8_t nd_answer[ROCE_MAX_GID][16];
+	unsigned n_nd_answer;
+	int hold6_fd[ROCE_MAX_GID];
+	unsigned n_hold6;
+	uint8_t nd_buf[ROCE_ND_FRAME_LEN];
 	struct afp_stats st;
 };
 
@@ -164,6 +174,14 @@ int afp_open_mode(struct roce_afpacket *afp, enum roce_afpacket_mode mode,
 		  char *err, size_t errlen);
 void afp_close_sockets(struct roce_afpacket *afp);
 int afp_hold_port(struct roce_afpacket *afp, char *err, size_t errlen);
+
+/* afpacket_nd.c: the port's IPv6 addresses at open (which it answers
+ * neighbour discovery for, joining their solicited-node groups; which the
+ * kernel carries, holding their UDP port), its answers, and close */
+int afp_ip6_setup(struct roce_afpacket *afp, const struct roce_afpacket_config *cfg,
+		  char *err, size_t errlen);
+void afp_nd_input(struct roce_afpacket *afp, const uint8_t *data, uint32_t len);
+void afp_ip6_close(struct roce_afpacket *afp);
 
 /* afpacket_ring.c: map a ring set up with PACKET_RX_RING/TX_RING */
 int afp_ring_map(struct roce_afpacket *afp, int fd, struct afp_ring *r,

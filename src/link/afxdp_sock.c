@@ -125,45 +125,58 @@ static int choose_mode(struct roce_afxdp *afx, enum roce_afxdp_mode want,
 
 /*
  * The program of a port that shares its interface (share_kernel): an
- * untagged IPv4 frame without options carrying UDP to udp_port goes to
- * the socket of its queue (XDP_PASS when the queue has none); anything
- * else goes on to the kernel's stack. The port classifies what it gets as
+ * untagged IPv4 frame without options, or IPv6 frame with UDP right after
+ * the fixed header (RoCE v2 has no extension headers), carrying UDP to
+ * udp_port goes to the socket of its queue (XDP_PASS when the queue has
+ * none); anything else goes on to the kernel's stack, ARP and IPv6
+ * neighbour discovery included. The port classifies what it gets as
  * always. Byte-order constants are the frame's bytes read as host u16.
+ * Jump offsets count from the next instruction.
  */
 static int load_share_prog(struct roce_afxdp *afx)
 {
-	const int32_t ip4 = (int32_t)htons(0x0800), dport = (int32_t)htons(afx->udp_port);
+	const int32_t ip4 = (int32_t)htons(0x0800), ip6 = (int32_t)htons(0x86DD);
+	const int32_t dport = (int32_t)htons(afx->udp_port);
 #define I(c, d, s_, o, i) { .code = (c), .dst_reg = (d), .src_reg = (s_), .off = (o), .imm = (i) }
 	struct bpf_insn p[] = {
-		I(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_6, BPF_REG_1, 0, 0),
-		I(BPF_LDX | BPF_MEM | BPF_W, BPF_REG_2, BPF_REG_1, 0, 0),      /* data */
-		I(BPF_LDX | BPF_MEM | BPF_W, BPF_REG_3, BPF_REG_1, 4, 0),      /* data_end */
-		I(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_4, BPF_REG_2, 0, 0),
-		I(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_4, 0, 0, 42),
-		I(BPF_JMP | BPF_JGT | BPF_X, BPF_REG_4, BPF_REG_3, 14, 0),     /* short */
-		I(BPF_LDX | BPF_MEM | BPF_H, BPF_REG_4, BPF_REG_2, 12, 0),
-		I(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_4, 0, 12, ip4),           /* IPv4 */
-		I(BPF_LDX | BPF_MEM | BPF_B, BPF_REG_4, BPF_REG_2, 14, 0),
-		I(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_4, 0, 10, 0x45),          /* IHL 5 */
-		I(BPF_LDX | BPF_MEM | BPF_B, BPF_REG_4, BPF_REG_2, 23, 0),
-		I(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_4, 0, 8, 17),             /* UDP */
-		I(BPF_LDX | BPF_MEM | BPF_H, BPF_REG_4, BPF_REG_2, 36, 0),
-		I(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_4, 0, 6, dport),          /* port */
-		I(BPF_LDX | BPF_MEM | BPF_W, BPF_REG_2, BPF_REG_6, 16, 0),     /* queue */
-		I(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1, BPF_PSEUDO_MAP_FD, 0, afx->map_fd),
-		I(0, 0, 0, 0, 0),
-		I(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_3, 0, 0, XDP_PASS),
-		I(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_redirect_map),
-		I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
-		I(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, XDP_PASS),     /* pass */
-		I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+		/*  0 */ I(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_6, BPF_REG_1, 0, 0),
+		/*  1 */ I(BPF_LDX | BPF_MEM | BPF_W, BPF_REG_2, BPF_REG_1, 0, 0),  /* data */
+		/*  2 */ I(BPF_LDX | BPF_MEM | BPF_W, BPF_REG_3, BPF_REG_1, 4, 0),  /* data_end */
+		/*  3 */ I(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_4, BPF_REG_2, 0, 0),
+		/*  4 */ I(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_4, 0, 0, 42),
+		/*  5 */ I(BPF_JMP | BPF_JGT | BPF_X, BPF_REG_4, BPF_REG_3, 23, 0), /* short */
+		/*  6 */ I(BPF_LDX | BPF_MEM | BPF_H, BPF_REG_4, BPF_REG_2, 12, 0),
+		/*  7 */ I(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_4, 0, 8, ip6),        /* IPv6 */
+		/*  8 */ I(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_4, 0, 20, ip4),       /* IPv4 */
+		/*  9 */ I(BPF_LDX | BPF_MEM | BPF_B, BPF_REG_4, BPF_REG_2, 14, 0),
+		/* 10 */ I(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_4, 0, 18, 0x45),      /* IHL 5 */
+		/* 11 */ I(BPF_LDX | BPF_MEM | BPF_B, BPF_REG_4, BPF_REG_2, 23, 0),
+		/* 12 */ I(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_4, 0, 16, 17),        /* UDP */
+		/* 13 */ I(BPF_LDX | BPF_MEM | BPF_H, BPF_REG_4, BPF_REG_2, 36, 0),
+		/* 14 */ I(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_4, 0, 14, dport),     /* port */
+		/* 15 */ I(BPF_JMP | BPF_JA, 0, 0, 7, 0),                          /* redirect */
+		/* 16 */ I(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_4, BPF_REG_2, 0, 0),
+		/* 17 */ I(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_4, 0, 0, 58),
+		/* 18 */ I(BPF_JMP | BPF_JGT | BPF_X, BPF_REG_4, BPF_REG_3, 10, 0), /* short */
+		/* 19 */ I(BPF_LDX | BPF_MEM | BPF_B, BPF_REG_4, BPF_REG_2, 20, 0),
+		/* 20 */ I(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_4, 0, 8, 17),         /* UDP */
+		/* 21 */ I(BPF_LDX | BPF_MEM | BPF_H, BPF_REG_4, BPF_REG_2, 56, 0),
+		/* 22 */ I(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_4, 0, 6, dport),      /* port */
+		/* 23 */ I(BPF_LDX | BPF_MEM | BPF_W, BPF_REG_2, BPF_REG_6, 16, 0), /* queue */
+		/* 24 */ I(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1, BPF_PSEUDO_MAP_FD, 0, afx->map_fd),
+		/* 25 */ I(0, 0, 0, 0, 0),
+		/* 26 */ I(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_3, 0, 0, XDP_PASS),
+		/* 27 */ I(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_redirect_map),
+		/* 28 */ I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+		/* 29 */ I(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, XDP_PASS), /* pass */
+		/* 30 */ I(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
 #undef I
 
 	afx->map_fd = bpf_map_create(BPF_MAP_TYPE_XSKMAP, "roce_xsks", 4, 4, 64, NULL);
 	if (afx->map_fd < 0)
 		return afx->map_fd;
-	p[15].imm = afx->map_fd;
+	p[24].imm = afx->map_fd;
 	afx->prog_fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "roce_share", "GPL", p,
 				     sizeof(p) / sizeof(p[0]), NULL);
 	return afx->prog_fd < 0 ? afx->prog_fd : 0;

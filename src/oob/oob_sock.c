@@ -296,24 +296,3 @@ uint32_t roce_oob_peer_ip(const struct roce_oob *o)
 		return 0;
 	return ntohl(sa.sin_addr.s_addr);
 }
-
-void roce_gid_from_ipv4(uint32_t ip, uint8_t gid[16])
-{
-	memset(gid, 0, 10);
-	gid[10] = 0xff;
-	gid[11] = 0xff;
-	gid[12] = (uint8_t)(ip >> 24);
-	gid[13] = (uint8_t)(ip >> 16);
-	gid[14] = (uint8_t)(ip >> 8);
-	gid[15] = (uint8_t)ip;
-}
-
-uint32_t roce_gid_to_ipv4(const uint8_t gid[16])
-{
-	static const uint8_t prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
-
-	if (memcmp(gid, prefix, sizeof(prefix)) != 0)
-		return 0;
-	return (uint32_t)gid[12] << 24 | (uint32_t)gid[13] << 16 |
-	       (uint32_t)gid[14] << 8 | gid[15];
-}

@@ -78,7 +78,9 @@ struct perf_opts {
 	unsigned duration, margin;      /* seconds */
 	unsigned nqp;
 	unsigned mtu;                   /* bytes, 0 = the link's */
-	int gid_index;                  /* accepted; our GID is ::ffff:<ip> */
+	int gid_index;                  /* -x: our GID (roce/gid.h's table) */
+	bool gid_set;                   /* -x given; else our GID is the IPv4
+					 * one, ::ffff:<ip> */
 	unsigned qp_timeout;
 	unsigned tx_depth, rx_depth, cq_mod;
 	bool cq_mod_set;
@@ -95,6 +97,8 @@ struct perf_opts {
 	enum perf_link link;            /* --link */
 	enum roce_afxdp_mode xdp_mode;  /* --xdp-mode */
 	uint32_t ip;                    /* host order, 0 = the netdev's */
+	uint8_t ip6[ROCE_MAX_IP6][16];  /* --ip6: more IPv6 GIDs */
+	unsigned n_ip6;
 	bool check;
 	const char *mmap_file;          /* --mmap: the buffer in this file */
 	uint64_t mmap_offset;           /* --mmap-offset */

@@ -15,6 +15,7 @@
 
 #include "perf/perf.h"
 #include "roce/oob.h"
+#include "roce/status.h"
 
 static const struct {
 	const char *name;
@@ -27,7 +28,7 @@ static const struct {
 	{ "send_lat", PERF_SEND, PERF_LAT },
 };
 
-enum { OPT_NETDEV = 256, OPT_IP, OPT_CHECK, OPT_TIMEOUT, OPT_SELFTEST, OPT_COUNTERS,
+enum { OPT_NETDEV = 256, OPT_IP, OPT_IP6, OPT_CHECK, OPT_TIMEOUT, OPT_SELFTEST, OPT_COUNTERS,
        OPT_LINK, OPT_XDP_MODE, OPT_REPORT_GBITS, OPT_REPORT_BOTH };
 enum { OPT_MMAP = 320, OPT_MMAP_OFFSET };
 
@@ -60,7 +61,10 @@ void perf_usage(FILE *f, const char *argv0)
 "  -q, --qp=<n>             QPs (bandwidth tests; default 1): %u..%u as perftest,\n"
 "                           and no more than the device offers (%u here)\n"
 "  -m, --mtu=<mtu>          path MTU 256..4096 (default the link's)\n"
-"  -x, --gid-index=<idx>    accepted; our GID is always ::ffff:<ip>\n"
+"  -x, --gid-index=<idx>    our GID: 0 the link-local IPv6 one (from the MAC),\n"
+"                           1 the IPv4 one, then the interface's IPv6 addresses\n"
+"                           and --ip6's; an IPv6 GID makes it RoCE v2 over IPv6\n"
+"                           (default: the IPv4 GID, ::ffff:<ip>)\n"
 "  -u, --qp-timeout=<n>     QP timeout, 4.096 us * 2^n (default 14)\n"
 "  -t, --tx-depth=<n>       outstanding sends (default 128 bw, 1 lat)\n"
 "  -r, --rx-depth=<n>       posted receives, SEND tests (default 512)\n"
@@ -83,6 +87,9 @@ void perf_usage(FILE *f, const char *argv0)
 "                           RoCE frames only, the kernel keeps ARP and TCP)\n"
 "  --xdp-mode=auto|native|generic  XDP mode for --link xdp (default auto)\n"
 "  --ip=A.B.C.D             our IPv4 (default: the interface's)\n"
+"  --ip6=ADDR               an IPv6 address of ours the interface does not carry\n"
+"                           (a GID after the interface's; repeatable; our port\n"
+"                           answers neighbour discovery for it)\n"
 "  --check                  receiver verifies a known pattern (both sides ours)\n"
 "  --counters               print the engine's non-zero counters at the end\n"
 "  --timeout=SEC            bound of every wait (default %u)\n",
@@ -216,6 +223,7 @@ static const struct option longopts[] = {
 	{ "help", 0, NULL, 'h' },       { "netdev", 1, NULL, OPT_NETDEV },
 	{ "link", 1, NULL, OPT_LINK },  { "xdp-mode", 1, NULL, OPT_XDP_MODE },
 	{ "ip", 1, NULL, OPT_IP },      { "check", 0, NULL, OPT_CHECK },
+	{ "ip6", 1, NULL, OPT_IP6 },
 	{ "timeout", 1, NULL, OPT_TIMEOUT },
 	{ "mmap", 1, NULL, OPT_MMAP },  { "mmap-offset", 1, NULL, OPT_MMAP_OFFSET },
 	{ "counters", 0, NULL, OPT_COUNTERS },
@@ -261,7 +269,7 @@ static int one_opt(int c, const char *a, struct perf_opts *o, FILE *out, FILE *e
 			return bad(err, "MTU", a, "not 256, 512, 1024, 2048 or 4096");
 		o->mtu = (unsigned)v; return 0;
 	case 'x': if (!num(a, 0, 64, &v)) return bad(err, "GID index", a, "not 0..64");
-		o->gid_index = (int)v; return 0;
+		o->gid_index = (int)v; o->gid_set = true; return 0;
 	case 'u': if (!num(a, 0, 31, &v)) return bad(err, "QP timeout", a, "not 0..31");
 		o->qp_timeout = (unsigned)v; return 0;
 	case 't': if (!num(a, 1, PERF_MAX_TX, &v)) return bad(err, "tx depth", a, "not 1..15000");
@@ -305,6 +313,15 @@ static int one_opt(int c, const char *a, struct perf_opts *o, FILE *out, FILE *e
 	case OPT_IP: if (inet_pton(AF_INET, a, &in) != 1 || !in.s_addr)
 			return bad(err, "--ip", a, "not an IPv4 address");
 		o->ip = ntohl(in.s_addr); return 0;
+	case OPT_IP6:
+		if (o->n_ip6 == ROCE_MAX_IP6)
+			return bad(err, "--ip6", a, "too many");
+		if (roce_gid_parse(a, o->ip6[o->n_ip6]) != ROCE_OK ||
+		    !roce_gid_is_unicast(o->ip6[o->n_ip6]) ||
+		    roce_gid_is_v4mapped(o->ip6[o->n_ip6]))
+			return bad(err, "--ip6", a, "not a unicast IPv6 address");
+		o->n_ip6++;
+		return 0;
 	case OPT_CHECK: o->check = true; return 0;
 	case OPT_COUNTERS: o->counters = true; return 0;
 	case OPT_TIMEOUT: if (!num(a, 1, 86400, &v)) return bad(err, "timeout", a, "not 1..86400 s");

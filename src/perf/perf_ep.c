@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "perf/perf_ep.h"
+#include "perf/perf_ep_priv.h"
 #include "roce/counters.h"
 #include "roce/device.h"
 #include "roce/driver.h"
@@ -28,9 +29,7 @@
 #include "roce/afpacket.h"
 #endif
 
-static int ep_fail(struct perf_ep *ep, int st, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int ep_fail(struct perf_ep *ep, int st, const char *fmt, ...)
+int perf_ep_fail(struct perf_ep *ep, int st, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -38,26 +37,6 @@ static int ep_fail(struct perf_ep *ep, int st, const char *fmt, ...)
 	vsnprintf(ep->err, sizeof(ep->err), fmt, ap);
 	va_end(ap);
 	return st;
-}
-
-uint32_t perf_netdev_ip(const char *ifname)
-{
-	struct ifreq ifr;
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	uint32_t ip = 0;
-
-	if (fd < 0 || strlen(ifname) >= sizeof(ifr.ifr_name)) {
-		if (fd >= 0)
-			close(fd);
-		return 0;
-	}
-	memset(&ifr, 0, sizeof(ifr));
-	strcpy(ifr.ifr_name, ifname);
-	ifr.ifr_addr.sa_family = AF_INET;
-	if (ioctl(fd, SIOCGIFADDR, &ifr) == 0)
-		ip = ntohl(((struct sockaddr_in *)&ifr.ifr_addr)->sin_addr.s_addr);
-	close(fd);
-	return ip;
 }
 
 int perf_link_parse(const char *s, enum perf_link *link)
@@ -79,17 +58,6 @@ enum roce_mtu perf_mtu_from_bytes(unsigned bytes)
 	return 0;
 }
 
-/* In the self-test the MAC is derived from the IP, so no ARP is needed. */
-static void memlink_mac(uint32_t ip, uint8_t mac[6])
-{
-	mac[0] = 0x02;
-	mac[1] = 0x00;
-	mac[2] = (uint8_t)(ip >> 24);
-	mac[3] = (uint8_t)(ip >> 16);
-	mac[4] = (uint8_t)(ip >> 8);
-	mac[5] = (uint8_t)ip;
-}
-
 #ifdef ROCE_HAVE_AFPACKET
 /*
  * The AF_XDP port, sharing the interface with the kernel: only RoCE goes
@@ -107,23 +75,23 @@ static int open_xdp(struct perf_ep *ep, const struct perf_ep_config *c,
 	int st;
 
 	if (!roce_netdev_has_ipv4(c->netdev, ep->ip))
-		return ep_fail(ep, ROCE_E_INVAL, "--link xdp: %s must carry our "
+		return perf_ep_fail(ep, ROCE_E_INVAL, "--link xdp: %s must carry our "
 			       "address (%u.%u.%u.%u): the kernel answers ARP for it",
 			       c->netdev, ep->ip >> 24, (ep->ip >> 16) & 255,
 			       (ep->ip >> 8) & 255, ep->ip & 255);
 	st = roce_afxdp_open(&xc, &ep->afx, why, sizeof(why));
 	if (st == ROCE_E_RANGE)
-		return ep_fail(ep, st, "--link xdp: %s: the interface MTU is too big "
+		return perf_ep_fail(ep, st, "--link xdp: %s: the interface MTU is too big "
 			       "for the AF_XDP port (a frame must fit one %u-byte UMEM "
 			       "frame): use --link packet or an MTU <= %u", c->netdev,
 			       ROCE_AFX_MAX_FRAME, ROCE_AFX_MAX_FRAME - 4u - 14u);
 	if (st)
-		return ep_fail(ep, st, "--link xdp: %s", why);
+		return perf_ep_fail(ep, st, "--link xdp: %s", why);
 	*port = roce_afxdp_port(ep->afx);
 	memcpy(ep->mac, (*port)->mac, 6);
 	ep->link_mtu = roce_afxdp_path_mtu(ep->afx);
 	if (!ep->link_mtu)
-		return ep_fail(ep, ROCE_E_RANGE, "%s: MTU %u is too small for "
+		return perf_ep_fail(ep, ROCE_E_RANGE, "%s: MTU %u is too small for "
 			       "RoCE", c->netdev, roce_afxdp_mtu(ep->afx));
 	return ROCE_OK;
 }
@@ -137,32 +105,42 @@ static int open_link(struct perf_ep *ep, const struct perf_ep_config *c,
 	if (c->memlink) {
 		ep->memlink = true;
 		ep->ip = c->ip;
-		memlink_mac(ep->ip, ep->mac);
+		if ((st = perf_ep_collect_ip6(ep, c)) != ROCE_OK)
+			return st;
+		perf_memlink_mac(ep->ip, ep->mac);
 		ep->link_mtu = ROCE_MTU_4096;
 		st = roce_memlink_attach(c->memlink, ep->mac, &ep->mport);
 		if (st)
-			return ep_fail(ep, st, "in-memory link: %s", roce_status_str(st));
+			return perf_ep_fail(ep, st, "in-memory link: %s", roce_status_str(st));
 		*port = &ep->mport;
 		return ROCE_OK;
 	}
 	if (!c->netdev)
-		return ep_fail(ep, ROCE_E_INVAL, "no interface: give --netdev IFNAME");
+		return perf_ep_fail(ep, ROCE_E_INVAL, "no interface: give --netdev IFNAME");
 	snprintf(ep->netdev, sizeof(ep->netdev), "%s", c->netdev);
 	ep->ip = c->ip ? c->ip : perf_netdev_ip(c->netdev);
 	if (!ep->ip)
-		return ep_fail(ep, ROCE_E_INVAL, "%s has no IPv4 address: give --ip "
+		return perf_ep_fail(ep, ROCE_E_INVAL, "%s has no IPv4 address: give --ip "
 			       "A.B.C.D", c->netdev);
+	if ((st = perf_ep_collect_ip6(ep, c)) != ROCE_OK)
+		return st;
 #ifdef ROCE_HAVE_AFPACKET
 	if (c->link == PERF_LINK_XDP)
 		return open_xdp(ep, c, port);
 	{
 		/* ARP for our IP is the kernel's job when it carries the address
-		 * (it must, for the TCP exchange); two answers would confuse */
+		 * (it must, for the TCP exchange); two answers would confuse.
+		 * Neighbour discovery likewise, address by address: the port
+		 * answers for the IPv6 GIDs the kernel does not carry */
 		struct roce_afpacket_config ac = {
 			.ifname = c->netdev, .ip = ep->ip,
 			.answer_arp = !roce_netdev_has_ipv4(c->netdev, ep->ip),
+			.answer_nd = true,
 		};
+		uint8_t mac[6];
 
+		if (perf_netdev_mac(c->netdev, mac))
+			ac.n_ip6 = perf_ep_port_ip6(ep, mac, ac.ip6);
 		st = roce_afpacket_open(&ac, &ep->afp, ep->err, sizeof(ep->err));
 		if (st)
 			return st;
@@ -170,12 +148,12 @@ static int open_link(struct perf_ep *ep, const struct perf_ep_config *c,
 		memcpy(ep->mac, (*port)->mac, 6);
 		ep->link_mtu = roce_afpacket_path_mtu(ep->afp);
 		if (!ep->link_mtu)
-			return ep_fail(ep, ROCE_E_RANGE, "%s: MTU %u is too small for "
+			return perf_ep_fail(ep, ROCE_E_RANGE, "%s: MTU %u is too small for "
 				       "RoCE", c->netdev, roce_afpacket_mtu(ep->afp));
 		return ROCE_OK;
 	}
 #else
-	return ep_fail(ep, ROCE_E_UNSUPPORTED, "%s: this build has no AF_PACKET "
+	return perf_ep_fail(ep, ROCE_E_UNSUPPORTED, "%s: this build has no AF_PACKET "
 		       "link", c->netdev);
 #endif
 }
@@ -205,13 +183,13 @@ static int open_cq(struct perf_ep *ep, const char *which, uint32_t per_qp, unsig
 	uint64_t cqe = (uint64_t)per_qp * nqp;
 
 	if (cqe > ROCE_MAX_CQE)
-		return ep_fail(ep, ROCE_E_RANGE, "Couldn't create a %s CQ: %u QPs of "
+		return perf_ep_fail(ep, ROCE_E_RANGE, "Couldn't create a %s CQ: %u QPs of "
 			       "%u completions need %" PRIu64 " entries, the device's "
 			       "CQs hold %u (fewer QPs or a smaller depth)", which, nqp,
 			       per_qp, cqe, ROCE_MAX_CQE);
 	*cq = roce_create_cq(ep->ctx, (int)cqe);
 	if (!*cq)
-		return ep_fail(ep, ROCE_E_NOMEM, "Couldn't create a %s CQ of %" PRIu64
+		return perf_ep_fail(ep, ROCE_E_NOMEM, "Couldn't create a %s CQ of %" PRIu64
 			       " entries: out of memory", which, cqe);
 	return ROCE_OK;
 }
@@ -223,14 +201,14 @@ static int open_queues(struct perf_ep *ep, const struct perf_ep_config *c)
 	int st;
 
 	if (c->nqp > limit)
-		return ep_fail(ep, ROCE_E_RANGE, "Couldn't create %u QPs: the device "
+		return perf_ep_fail(ep, ROCE_E_RANGE, "Couldn't create %u QPs: the device "
 			       "offers %u (QPNs %#x to %#x)", c->nqp, limit,
 			       ROCE_FIRST_QPN, ROCE_FIRST_QPN + limit - 1);
 	ep->qp = calloc(c->nqp, sizeof(*ep->qp));
 	ep->init_done = calloc(c->nqp, sizeof(*ep->init_done));
 	ep->pd = roce_alloc_pd(ep->ctx);
 	if (!ep->qp || !ep->init_done || !ep->pd)
-		return ep_fail(ep, ROCE_E_NOMEM, "%u QPs or the PD: out of memory", c->nqp);
+		return perf_ep_fail(ep, ROCE_E_NOMEM, "%u QPs or the PD: out of memory", c->nqp);
 	if ((st = open_cq(ep, "send", c->scq_per_qp ? c->scq_per_qp : c->sq_depth,
 			  c->nqp, &ep->scq)) != ROCE_OK ||
 	    (st = open_cq(ep, "receive", c->rcq_per_qp ? c->rcq_per_qp : c->rq_depth,
@@ -243,7 +221,7 @@ static int open_queues(struct perf_ep *ep, const struct perf_ep_config *c)
 		int st = roce_create_qp_status(ep->pd, &qa, &ep->qp[i]);
 
 		if (st != ROCE_OK)
-			return ep_fail(ep, st, "QP %u of %u (depth %u/%u): %s", i + 1,
+			return perf_ep_fail(ep, st, "QP %u of %u (depth %u/%u): %s", i + 1,
 				       c->nqp, c->sq_depth, c->rq_depth,
 				       roce_status_str(st));
 		ep->nqp++;
@@ -269,14 +247,14 @@ static int open_file(struct perf_ep *ep, const struct perf_ep_config *c,
 	ep->mmap_offset = c->mmap_offset;
 	*fd = open(c->mmap_file, O_RDWR | O_CLOEXEC);
 	if (*fd < 0)
-		return ep_fail(ep, ROCE_E_IO, "Unable to open '%s': %s", c->mmap_file,
+		return perf_ep_fail(ep, ROCE_E_IO, "Unable to open '%s': %s", c->mmap_file,
 			       strerror(errno));
 	if (c->mmap_offset % (uint64_t)page)
-		return ep_fail(ep, ROCE_E_INVAL, "Unable to mmap '%s': %s: the offset "
+		return perf_ep_fail(ep, ROCE_E_INVAL, "Unable to mmap '%s': %s: the offset "
 			       "%" PRIu64 " is not a multiple of the page size (%ld)",
 			       c->mmap_file, strerror(EINVAL), c->mmap_offset, page);
 	if (fstat(*fd, &st) != 0)
-		return ep_fail(ep, ROCE_E_IO, "Unable to mmap '%s': %s", c->mmap_file,
+		return perf_ep_fail(ep, ROCE_E_IO, "Unable to mmap '%s': %s", c->mmap_file,
 			       strerror(errno));
 	if (!S_ISREG(st.st_mode))
 		ep->mmap_len = (c->max_buf + (size_t)page - 1) / (size_t)page * (size_t)page;
@@ -296,21 +274,21 @@ int perf_ep_buffer(struct perf_ep *ep, size_t len, size_t align, unsigned access
 	uint8_t *mem = roce_device_mem(roce_context_device(ep->ctx), &mem_size);
 
 	if (ep->mmap_file && len > ep->mmap_len)
-		return ep_fail(ep, ROCE_E_RANGE, "'%s' is too small: the buffer needs "
+		return perf_ep_fail(ep, ROCE_E_RANGE, "'%s' is too small: the buffer needs "
 			       "%zu bytes from offset %" PRIu64 ", the file has %zu",
 			       ep->mmap_file, len, ep->mmap_offset, ep->mmap_len);
 	ep->buf = roce_mem_alloc(ep->ctx, len, align);
 	if (!ep->buf)
-		return ep_fail(ep, ROCE_E_NOMEM, "%zu bytes of device memory: "
+		return perf_ep_fail(ep, ROCE_E_NOMEM, "%zu bytes of device memory: "
 			       "refused", len);
 	if (ep->mmap_file && ep->buf != mem)
-		return ep_fail(ep, ROCE_E_INVAL, "'%s': the buffer is not at the "
+		return perf_ep_fail(ep, ROCE_E_INVAL, "'%s': the buffer is not at the "
 			       "start of the mapping", ep->mmap_file);
 	ep->len = len;
 	memset(ep->buf, 0, ep->len);
 	ep->mr = roce_reg_mr(ep->pd, ep->buf, ep->len, access);
 	if (!ep->mr)
-		return ep_fail(ep, ROCE_E_FULL, "MR of %zu bytes: refused", ep->len);
+		return perf_ep_fail(ep, ROCE_E_FULL, "MR of %zu bytes: refused", ep->len);
 	return ROCE_OK;
 }
 
@@ -326,7 +304,7 @@ int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c)
 	ep->qp_access = c->qp_access;
 	ep->qp_type = c->qp_type ? c->qp_type : ROCE_QPT_RC;
 	if (c->nqp == 0)
-		return ep_fail(ep, ROCE_E_RANGE, "no QP asked for");
+		return perf_ep_fail(ep, ROCE_E_RANGE, "no QP asked for");
 	st = open_link(ep, c, &port);
 	if (st) {
 		perf_ep_close(ep);
@@ -334,6 +312,8 @@ int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c)
 	}
 	memcpy(ca.mac, ep->mac, 6);
 	ca.ip = ep->ip;
+	memcpy(ca.ip6, ep->ip6, sizeof(ca.ip6));
+	ca.n_ip6 = ep->n_ip6;
 	ca.port = port;
 	/* the buffer and the allocator's slack, in MiB */
 	ca.dev.mem_size = ((c->max_buf + (2u << 20)) >> 20) << 20;
@@ -341,17 +321,20 @@ int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c)
 		ca.dev.mem_size = ROCE_DEV_MEM_SIZE_DEFAULT;
 	if (ca.dev.mem_size > ROCE_DEV_MEM_SIZE_MAX) {
 		perf_ep_close(ep);
-		return ep_fail(ep, ROCE_E_RANGE, "a %zu-byte buffer exceeds the "
+		return perf_ep_fail(ep, ROCE_E_RANGE, "a %zu-byte buffer exceeds the "
 			       "device memory", c->max_buf);
 	}
 	if (c->mmap_file && (st = open_file(ep, c, &ca.dev, &fd)) != ROCE_OK)
 		goto fail;
 	st = roce_open(&ca, &ep->ctx);
 	if (st && c->mmap_file && (st == ROCE_E_IO || st == ROCE_E_RANGE))
-		ep_fail(ep, st, "Unable to mmap '%s': %s", c->mmap_file,
+		perf_ep_fail(ep, st, "Unable to mmap '%s': %s", c->mmap_file,
 			roce_status_str(st));
+	else if (st == ROCE_E_INVAL || st == ROCE_E_FULL)
+		perf_ep_fail(ep, st, "the GID table: %s (an IPv6 address that is not "
+			"unicast, or more than %u)", roce_status_str(st), ROCE_MAX_GID);
 	else if (st)
-		ep_fail(ep, st, "power-on: %s", roce_status_str(st));
+		perf_ep_fail(ep, st, "power-on: %s", roce_status_str(st));
 	else
 		st = open_queues(ep, c);
 fail:
@@ -415,31 +398,6 @@ unsigned perf_ep_progress(void *arg)
 	return ep->ctx ? roce_engine_poll(ep->ctx) : 0;
 }
 
-static int resolve(struct perf_ep *ep, uint32_t ip, uint8_t mac[6])
-{
-	if (ep->memlink) {
-		memlink_mac(ip, mac);
-		return ROCE_OK;
-	}
-#ifdef ROCE_HAVE_AFPACKET
-	{
-		int st = ep->afx ?
-			(roce_neigh_lookup(ep->netdev, ip, mac) == ROCE_OK ? ROCE_OK :
-			 roce_arp_resolve(ep->netdev, ep->mac, ep->ip, ip,
-					  ep->timeout_ms, mac)) :
-			roce_afpacket_resolve(ep->afp, ip, ep->timeout_ms, mac);
-
-		if (st)
-			ep_fail(ep, st, "no ARP answer from %u.%u.%u.%u on %s: %s",
-				ip >> 24, (ip >> 16) & 255, (ip >> 8) & 255, ip & 255,
-				ep->netdev, roce_status_str(st));
-		return st;
-	}
-#else
-	return ep_fail(ep, ROCE_E_UNSUPPORTED, "no AF_PACKET link");
-#endif
-}
-
 int perf_ep_init(struct perf_ep *ep, unsigned i)
 {
 	struct roce_qp_attr at = { .qp_state = ROCE_QPS_INIT, .pkey = 0xFFFF };
@@ -451,7 +409,7 @@ int perf_ep_init(struct perf_ep *ep, unsigned i)
 	st = roce_modify_qp(ep->qp[i], &at, ROCE_QP_STATE | ROCE_QP_ACCESS_FLAGS |
 			    ROCE_QP_PKEY_INDEX);
 	if (st != ROCE_OK)
-		return ep_fail(ep, st, "QP 0x%06x to INIT: %s", roce_qp_num(ep->qp[i]),
+		return perf_ep_fail(ep, st, "QP 0x%06x to INIT: %s", roce_qp_num(ep->qp[i]),
 			       roce_status_str(st));
 	ep->init_done[i] = true;
 	return ROCE_OK;
@@ -464,8 +422,21 @@ int perf_ep_connect(struct perf_ep *ep, unsigned i, const struct perf_conn *c)
 	bool rc_qp = ep->qp_type != ROCE_QPT_UC;
 	int st;
 
-	if ((st = resolve(ep, c->peer_ip, at.ah_attr.dest_mac)) != ROCE_OK ||
-	    (st = perf_ep_init(ep, i)) != ROCE_OK)
+	if (c->grh && ep->afx && (st = perf_ep_xdp_gid(ep, c->sgid_index)) != ROCE_OK)
+		return st;
+	if (c->grh) {
+		/* the GRH of -g/-x: the peer's GID, ours by index */
+		at.ah_attr.is_global = true;
+		at.ah_attr.grh.sgid_index = c->sgid_index;
+		memcpy(at.ah_attr.grh.dgid, c->dgid, 16);
+	}
+	if (c->grh && !roce_gid_is_v4mapped(c->dgid))
+		st = perf_ep_resolve6(ep, c->dgid, at.ah_attr.dest_mac);
+	else
+		st = perf_ep_resolve(ep, c->grh && roce_gid_is_v4mapped(c->dgid) ?
+				 roce_gid_to_ipv4(c->dgid) : c->peer_ip,
+			     at.ah_attr.dest_mac);
+	if (st != ROCE_OK || (st = perf_ep_init(ep, i)) != ROCE_OK)
 		return st;
 	at.qp_state = ROCE_QPS_RTR;
 	at.path_mtu = c->mtu;
@@ -490,7 +461,7 @@ int perf_ep_connect(struct perf_ep *ep, unsigned i, const struct perf_conn *c)
 				    (rc_qp ? ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT |
 					     ROCE_QP_RNR_RETRY | ROCE_QP_MAX_QP_RD_ATOMIC : 0));
 	if (st != ROCE_OK)
-		return ep_fail(ep, st, "QP 0x%06x to %s: %s (%s)", roce_qp_num(qp),
+		return perf_ep_fail(ep, st, "QP 0x%06x to %s: %s (%s)", roce_qp_num(qp),
 			       roce_qp_state_name(at.qp_state), roce_status_str(st),
 			       roce_context_driver(ep->ctx)->err);
 	return ROCE_OK;

@@ -33,6 +33,11 @@ struct perf_ep_config {
 	enum perf_link link;
 	enum roce_afxdp_mode xdp_mode;  /* PERF_LINK_XDP */
 	uint32_t ip;                    /* ours, host order; 0 = the netdev's */
+	/* IPv6 addresses of ours beyond those the netdev carries (--ip6):
+	 * the GID table is the link-local GID, the IPv4 one, the netdev's
+	 * global IPv6 addresses, then these (roce/gid.h) */
+	uint8_t ip6[ROCE_MAX_IP6][16];
+	unsigned n_ip6;
 	struct roce_memlink *memlink;   /* instead of netdev: the self-test */
 	unsigned nqp;
 	enum roce_qp_type qp_type;      /* ROCE_QPT_RC (0) or ROCE_QPT_UC */
@@ -61,6 +66,9 @@ struct perf_ep {
 	bool memlink;
 	char netdev[32];
 	uint32_t ip;
+	uint8_t ip6[ROCE_MAX_IP6][16];  /* the GID table's IPv6 addresses but
+					 * the link-local one */
+	unsigned n_ip6;
 	uint8_t mac[6];
 	enum roce_mtu link_mtu;         /* largest path MTU the link carries */
 	struct roce_pd *pd;
@@ -83,7 +91,14 @@ struct perf_ep {
 
 struct perf_conn {
 	uint32_t dest_qpn, rq_psn, sq_psn;
-	uint32_t peer_ip;               /* host order */
+	uint32_t peer_ip;               /* host order; with a GRH, the TCP
+					 * peer's (the in-memory link's MACs
+					 * come from it) */
+	/* a GRH (the tools' -g/-x): our GID sgid_index, the peer's dgid;
+	 * without one, RoCE v2 over IPv4 to peer_ip */
+	bool grh;
+	uint8_t sgid_index;
+	uint8_t dgid[16];
 	enum roce_mtu mtu;
 	uint8_t timeout, min_rnr_timer;
 	uint8_t max_rd_atomic, max_dest_rd_atomic;
@@ -104,14 +119,18 @@ int perf_ep_buffer(struct perf_ep *ep, size_t len, size_t align, unsigned access
 void perf_ep_close(struct perf_ep *ep);
 /* QP i to INIT (receives may be posted from then on). */
 int perf_ep_init(struct perf_ep *ep, unsigned i);
-/* QP i: [RESET -> INIT ->] RTR -> RTS toward the peer (its MAC by ARP).
- * A UC QP takes no timeout, retry, RNR or READ/atomic attribute (c's are
- * ignored), as ibv_uc_pingpong and perftest -c UC give none. */
+/* QP i: [RESET -> INIT ->] RTR -> RTS toward the peer (its MAC by ARP, or
+ * neighbour discovery for an IPv6 DGID). A UC QP takes no timeout, retry,
+ * RNR or READ/atomic attribute (c's are ignored), as ibv_uc_pingpong and
+ * perftest -c UC give none. */
 int perf_ep_connect(struct perf_ep *ep, unsigned i, const struct perf_conn *c);
 /* Run the engine once; frames moved (the OOB idle hook: a perf_ep *). */
 unsigned perf_ep_progress(void *ep);
 /* The IPv4 address of an interface (host order), 0 if none. */
 uint32_t perf_netdev_ip(const char *ifname);
+/* GID index of the endpoint's table into gid (ROCE_OK), or why not: its
+ * message in ep->err, as ibv_rc_pingpong's "can't read sgid of index". */
+int perf_ep_gid(struct perf_ep *ep, int index, uint8_t gid[16]);
 /* --link NAME: "packet" or "xdp"; ROCE_OK or ROCE_E_INVAL. */
 int perf_link_parse(const char *s, enum perf_link *link);
 /* ibverbs MTU enum from bytes (256..4096), 0 if not one of them. */

@@ -184,6 +184,7 @@ static int open_ep(struct perf_run *r, struct roce_memlink *ml)
 	struct perf_ep_config c = {
 		.netdev = o->netdev, .link = o->link, .xdp_mode = o->xdp_mode,
 		.ip = o->ip, .memlink = ml, .nqp = o->nqp, .qp_type = o->conn,
+		.n_ip6 = o->n_ip6,
 		.sq_depth = o->tx_depth + 1,
 		.rq_depth = o->verb == PERF_SEND ? o->rx_depth + 1 : 1,
 		/* the bandwidth loops keep at most tx_depth sends and
@@ -197,6 +198,7 @@ static int open_ep(struct perf_run *r, struct roce_memlink *ml)
 	struct perf_layout most;
 	int st;
 
+	memcpy(c.ip6, o->ip6, sizeof(c.ip6));
 	if (c.sq_depth > ROCE_MAX_WR || c.rq_depth > ROCE_MAX_WR)
 		return perf_fail(r, ROCE_E_RANGE, "tx/rx depth above the engine's %u",
 				 ROCE_MAX_WR);
@@ -213,10 +215,19 @@ static int open_ep(struct perf_run *r, struct roce_memlink *ml)
 	return ROCE_OK;
 }
 
-static void set_up(struct perf_run *r)
+static int set_up(struct perf_run *r)
 {
 	const struct perf_opts *o = r->o;
 	uint16_t reads = 1;
+	uint8_t gid[16];
+	int st;
+
+	/* -x: the GID of that index, as perftest queries it; else ours is
+	 * the IPv4 one */
+	if (!o->gid_set)
+		roce_gid_from_ipv4(r->ep.ip, gid);
+	else if ((st = perf_ep_gid(&r->ep, o->gid_index, gid)) != ROCE_OK)
+		return perf_fail(r, st, "Unable to query gid: %s", r->ep.err);
 
 	if (o->verb == PERF_READ || o->verb == PERF_ATOMIC)
 		reads = o->out_reads > 0 && o->out_reads < (int)ROCE_MAX_RD_ATOMIC ?
@@ -231,8 +242,9 @@ static void set_up(struct perf_run *r)
 		d->psn = (uint32_t)lrand48() & 0xFFFFFFu;
 		d->rkey = r->ep.mr->rkey;
 		d->vaddr = (uintptr_t)perf_remote_region(r, i);
-		roce_gid_from_ipv4(r->ep.ip, d->gid);
+		memcpy(d->gid, gid, 16);
 	}
+	return ROCE_OK;
 }
 
 static void print_info(struct perf_run *r)
@@ -304,13 +316,22 @@ static int connect_qps(struct perf_run *r)
 		};
 		int st;
 
-		if (!ip && memcmp(rem->gid, zero, 16) == 0)
+		bool v6 = !ip && memcmp(rem->gid, zero, 16) != 0;
+
+		if (!ip && !v6)
 			ip = roce_oob_peer_ip(&r->oob);  /* no GID: the TCP peer */
-		if (!ip)
+		if (v6 && !r->o->gid_set)
 			return perf_fail(r, ROCE_E_UNSUPPORTED, "Found Incompatibility issue "
-					 "with GID types: the peer's GID is not IPv4 "
-					 "(::ffff:a.b.c.d); use its RoCE v2 IPv4 GID index (-x)");
-		c.peer_ip = ip;
+					 "with GID types: the peer's GID is IPv6; give -x "
+					 "with one of our IPv6 GIDs (0 is the link-local one)");
+		/* perftest's ctx_modify_qp_to_rtr: a GRH from our -x GID to
+		 * the peer's */
+		if (r->o->gid_set && memcmp(rem->gid, zero, 16) != 0) {
+			c.grh = true;
+			c.sgid_index = (uint8_t)r->o->gid_index;
+			memcpy(c.dgid, rem->gid, 16);
+		}
+		c.peer_ip = ip ? ip : roce_oob_peer_ip(&r->oob);
 		if (!c.max_rd_atomic)
 			c.max_rd_atomic = 1;
 		if ((st = perf_ep_connect(&r->ep, i, &c)) != ROCE_OK)
@@ -399,8 +420,7 @@ int perf_session_on(struct perf_run *r, struct roce_memlink *ml)
 	r->size = o->size;
 	if ((st = alloc_run(r)) == ROCE_OK && (st = open_ep(r, ml)) == ROCE_OK &&
 	    (st = connect_oob(r)) == ROCE_OK && (st = prelude(r)) == ROCE_OK &&
-	    (st = make_buffer(r)) == ROCE_OK) {
-		set_up(r);
+	    (st = make_buffer(r)) == ROCE_OK && (st = set_up(r)) == ROCE_OK) {
 		/* --check: what the other side will find, in place before any
 		 * sync (with -b both sides send, so both fill) */
 		for (unsigned i = 0; o->check && i < r->ep.nqp; i++) {

@@ -65,7 +65,9 @@ const char *roce_cnt_desc(int id)
 
 int roce_cnt_drop_status(int id)
 {
-	if (id < ROCE_CNT_DROP_FIRST || id >= ROCE_CNT_COUNT)
+	if (id >= ROCE_CNT_DROP2_FIRST && id < ROCE_CNT_COUNT)
+		return ROCE_DROP2_FIRST_STATUS + (id - ROCE_CNT_DROP2_FIRST);
+	if (id < ROCE_CNT_DROP_FIRST || id >= ROCE_CNT_DROP2_FIRST)
 		return -1;
 	if (id >= ROCE_CNT_DROP2_FIRST)
 		return ROCE_DROP2_FIRST_STATUS + (id - ROCE_CNT_DROP2_FIRST);

@@ -15,8 +15,9 @@
 #include "roce/tables.h"
 #include "regs/link_model.h"
 
-/* Registers below this offset are stored words; the STAT region is live. */
-#define ROCE_REG_STORE_END 0x100u
+/* Registers below this offset are stored words (through the QP window's
+ * continuation at 0x100); the STAT region is live. */
+#define ROCE_REG_STORE_END 0x140u
 
 struct roce_device {
 	pthread_mutex_t lock;   /* serialises bus accesses (one AXI master) */

@@ -46,6 +46,12 @@ void roce_qp_to_regs(const struct roce_qp_cfg *qp, uint32_t r[ROCE_QP_NREGS])
 	PUT(r, MAX_DEST_RD_ATOMIC, qp->max_dest_rd_atomic);
 	r[ROCE_QP_QKEY_WORD] = qp->qkey;
 	r[ROCE_QP_PD_WORD] = qp->pd;
+	for (unsigned i = 0; i < 3; i++)
+		r[ROCE_QP_DGID_0_WORD + i] = qp->dgid_hi[i];
+	PUT(r, SGID_INDEX, qp->sgid_index);
+	PUT(r, HOP_LIMIT, qp->hop_limit);
+	PUT(r, TCLASS, qp->tclass);
+	PUT(r, FLOW_LABEL, qp->flow_label);
 }
 
 void roce_qp_from_regs(uint32_t qpn, const uint32_t r[ROCE_QP_NREGS],
@@ -72,6 +78,50 @@ void roce_qp_from_regs(uint32_t qpn, const uint32_t r[ROCE_QP_NREGS],
 	qp->max_dest_rd_atomic = (uint8_t)GET(r, MAX_DEST_RD_ATOMIC);
 	qp->qkey = r[ROCE_QP_QKEY_WORD];
 	qp->pd = r[ROCE_QP_PD_WORD];
+	for (unsigned i = 0; i < 3; i++)
+		qp->dgid_hi[i] = r[ROCE_QP_DGID_0_WORD + i];
+	qp->sgid_index = (uint8_t)GET(r, SGID_INDEX);
+	qp->hop_limit = (uint8_t)GET(r, HOP_LIMIT);
+	qp->tclass = (uint8_t)GET(r, TCLASS);
+	qp->flow_label = GET(r, FLOW_LABEL);
+}
+
+/* ---- the peer's GID ---------------------------------------------------- */
+
+/* ::ffff:0:0/96 (RFC 4291 2.5.5.2) as the three high words */
+#define V4MAPPED_WORD2 0x0000FFFFu
+
+bool roce_qp_dgid_ipv6(const struct roce_qp_cfg *qp)
+{
+	return qp->dgid_hi[0] || qp->dgid_hi[1] ||
+	       (qp->dgid_hi[2] && qp->dgid_hi[2] != V4MAPPED_WORD2);
+}
+
+void roce_qp_dgid(const struct roce_qp_cfg *qp, uint8_t gid[16])
+{
+	bool v6 = roce_qp_dgid_ipv6(qp);
+
+	for (unsigned i = 0; i < 3; i++) {
+		uint32_t w = v6 ? qp->dgid_hi[i] : i == 2 ? V4MAPPED_WORD2 : 0;
+
+		gid[4 * i] = (uint8_t)(w >> 24);
+		gid[4 * i + 1] = (uint8_t)(w >> 16);
+		gid[4 * i + 2] = (uint8_t)(w >> 8);
+		gid[4 * i + 3] = (uint8_t)w;
+	}
+	gid[12] = (uint8_t)(qp->peer_ip >> 24);
+	gid[13] = (uint8_t)(qp->peer_ip >> 16);
+	gid[14] = (uint8_t)(qp->peer_ip >> 8);
+	gid[15] = (uint8_t)qp->peer_ip;
+}
+
+void roce_qp_set_dgid(struct roce_qp_cfg *qp, const uint8_t gid[16])
+{
+	for (unsigned i = 0; i < 3; i++)
+		qp->dgid_hi[i] = (uint32_t)gid[4 * i] << 24 | (uint32_t)gid[4 * i + 1] << 16 |
+				 (uint32_t)gid[4 * i + 2] << 8 | gid[4 * i + 3];
+	qp->peer_ip = (uint32_t)gid[12] << 24 | (uint32_t)gid[13] << 16 |
+		      (uint32_t)gid[14] << 8 | gid[15];
 }
 
 /* ---- MAC register pair ------------------------------------------------- */

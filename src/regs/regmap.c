@@ -162,6 +162,22 @@ static const struct roce_reg_field f_qkey[] = {
 static const struct roce_reg_field f_pd[] = {
 	F("PD", 0, 32, "protection domain; QP and MR must match"),
 };
+static const struct roce_reg_field f_dgid[] = {
+	F("GID", 0, 32, "four bytes of the peer's GID, the first in bits 31:24"),
+};
+static const struct roce_reg_field f_qp_grh[] = {
+	QF("SGID_INDEX", SGID_INDEX, "our GID the QP sends from when its peer "
+	  "is IPv6 (the port's GID table, built by the host: 0 the link-local "
+	  "GID); an index that names no IPv6 GID sends from the link-local "
+	  "one. An IPv4 peer is always sent to from IP_ADDR"),
+	QF("HOP_LIMIT", HOP_LIMIT, "IPv6 hop limit / IPv4 TTL, 0 = 64"),
+	QF("TCLASS", TCLASS, "IPv6 traffic class / IPv4 TOS"),
+};
+static const struct roce_reg_field f_flow_label[] = {
+	QF("FLOW_LABEL", FLOW_LABEL, "IPv6 flow label; when not 0 the UDP "
+	  "source port is made from it instead of from the QPNs (as "
+	  "rdma_get_udp_sport)"),
+};
 static const struct roce_reg_field f_mr_access[] = {
 	F("LOCAL_WRITE", 0, 1, "the engine may write the region (required "
 	  "with REMOTE_WRITE or REMOTE_ATOMIC, IBA 10.6.3.1)"),
@@ -266,7 +282,9 @@ static const struct roce_reg regmap[] = {
 	REG(ROCE_REG_QP_RQ_PSN, "QP_RQ_PSN", RW, 0, f_psn,
 	    "Shadow: expected receive PSN"),
 	REG(ROCE_REG_QP_PEER_IP, "QP_PEER_IP", RW, 0, f_ip,
-	    "Shadow: peer IPv4 address, required (non-zero) for RC/UC from RTR on"),
+	    "Shadow: peer IPv4 address, or the last 4 bytes of its IPv6 GID "
+	    "(QP_DGID_0..2 hold the rest); required for RC/UC from RTR on: not "
+	    "0 for IPv4, not a multicast GID for IPv6"),
 	REG(ROCE_REG_QP_PEER_MAC_LOW, "QP_PEER_MAC_LOW", RW, 0, f_mac_low,
 	    "Shadow: peer MAC, low 32 bits"),
 	REG(ROCE_REG_QP_PEER_MAC_HIGH, "QP_PEER_MAC_HIGH", RW, 0, f_mac_high,
@@ -305,6 +323,20 @@ static const struct roce_reg regmap[] = {
 	REG(ROCE_REG_MR_LKEY, "MR_LKEY", RW, 0, f_key,
 	    "Shadow: L_Key local work requests present"),
 	REG(ROCE_REG_MR_PD, "MR_PD", RW, 0, f_pd, "Shadow: protection domain"),
+	/* QP_TABLE window, continued */
+	REG(ROCE_REG_QP_DGID_0, "QP_DGID_0", RW, 0, f_dgid,
+	    "Shadow: peer GID bytes 0..3. QP_DGID_0..2 all 0, or 0, 0, "
+	    "0x0000FFFF (::ffff:0:0/96): the peer is IPv4 (QP_PEER_IP)"),
+	REG(ROCE_REG_QP_DGID_1, "QP_DGID_1", RW, 0, f_dgid,
+	    "Shadow: peer GID bytes 4..7"),
+	REG(ROCE_REG_QP_DGID_2, "QP_DGID_2", RW, 0, f_dgid,
+	    "Shadow: peer GID bytes 8..11 (bytes 12..15: QP_PEER_IP)"),
+	REG(ROCE_REG_QP_GRH, "QP_GRH", RW, 0, f_qp_grh,
+	    "Shadow: the address vector's GRH fields (RoCE v2 puts them in "
+	    "the IP header)"),
+	REG(ROCE_REG_QP_FLOW_LABEL, "QP_FLOW_LABEL", RW, 0, f_flow_label,
+	    "Shadow: IPv6 flow label (0 = none, as rxe and ConnectX send it "
+	    "unless one is asked for)"),
 	/* STAT region */
 	REG(ROCE_REG_STAT_LINK_STATUS, "STAT_LINK_STATUS", RO, 0, f_link_status,
 	    "Link bring-up status (STATUS[3:0] mirrored here)"),
@@ -325,6 +357,11 @@ static const struct roce_reg_region regions[] = {
 	{ "MR_TABLE", 0x080, 0x0FF,
 	  "Window onto the MR table: index, command, status, shadow "
 	  "registers of one memory region" },
+	{ "QP_TABLE_EXT", 0x100, 0x13F,
+	  "The QP window continued: the seed's 16 QP registers are all in "
+	  "use, so the address vector of RoCE v2 over IPv6 (peer GID, GRH "
+	  "fields) sits here, part of the same shadow: QP_COMMIT and "
+	  "QP_COMMIT's LOAD move these registers with the others" },
 	{ "STAT", ROCE_REG_STAT_BASE, ROCE_REG_STAT_END,
 	  "Link status and 64-bit engine counters, read-only" },
 };

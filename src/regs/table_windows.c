@@ -14,19 +14,25 @@
 #include "roce/status.h"
 #include "regs/device_priv.h"
 
-/* The shadow registers of a window as an image, first..first+4*(n-1). */
-static void shadow_read(struct roce_device *dev, uint32_t first, uint32_t *w,
-			unsigned n)
+static uint32_t mr_word_reg(unsigned i)
 {
-	for (unsigned i = 0; i < n; i++)
-		w[i] = *dev_reg(dev, first + 4 * i);
+	return ROCE_REG_MR_ACCESS + 4u * i;
 }
 
-static void shadow_write(struct roce_device *dev, uint32_t first,
+/* The shadow registers of a window as an image: word i is in the
+ * register word_reg(i) (the QP shadow continues at QP_DGID_0). */
+static void shadow_read(struct roce_device *dev, uint32_t (*word_reg)(unsigned),
+			uint32_t *w, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		w[i] = *dev_reg(dev, word_reg(i));
+}
+
+static void shadow_write(struct roce_device *dev, uint32_t (*word_reg)(unsigned),
 			 const uint32_t *w, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
-		*dev_reg(dev, first + 4 * i) = w[i];
+		*dev_reg(dev, word_reg(i)) = w[i];
 }
 
 /* ---- QP ---------------------------------------------------------------- */
@@ -39,14 +45,14 @@ void roce_qp_window_command(struct roce_device *dev, uint32_t cmd)
 	int rc;
 
 	if (cmd == ROCE_TBL_CMD_COMMIT) {
-		shadow_read(dev, ROCE_REG_QP_STATE, w, ROCE_QP_NREGS);
+		shadow_read(dev, roce_qp_word_reg, w, ROCE_QP_NREGS);
 		roce_qp_from_regs(qpn, w, &c);
 		rc = roce_qp_table_commit(dev->qp, qpn, &c);
 	} else {
 		rc = roce_qp_table_lookup(dev->qp, qpn, &c, NULL);
 		if (rc == ROCE_OK) {
 			roce_qp_to_regs(&c, w);
-			shadow_write(dev, ROCE_REG_QP_STATE, w, ROCE_QP_NREGS);
+			shadow_write(dev, roce_qp_word_reg, w, ROCE_QP_NREGS);
 		}
 	}
 	*dev_reg(dev, ROCE_REG_QP_CMD_STATUS) = (uint32_t)rc;
@@ -62,14 +68,14 @@ void roce_mr_window_command(struct roce_device *dev, uint32_t cmd)
 	int rc;
 
 	if (cmd == ROCE_TBL_CMD_COMMIT) {
-		shadow_read(dev, ROCE_REG_MR_ACCESS, w, ROCE_MR_NREGS);
+		shadow_read(dev, mr_word_reg, w, ROCE_MR_NREGS);
 		roce_mr_from_regs(index, w, &e);
 		rc = roce_mr_table_commit(dev->mr, index, &e);
 	} else {
 		rc = roce_mr_table_lookup(dev->mr, index, &e);
 		if (rc == ROCE_OK) {
 			roce_mr_to_regs(&e, w);
-			shadow_write(dev, ROCE_REG_MR_ACCESS, w, ROCE_MR_NREGS);
+			shadow_write(dev, mr_word_reg, w, ROCE_MR_NREGS);
 		}
 	}
 	*dev_reg(dev, ROCE_REG_MR_CMD_STATUS) = (uint32_t)rc;

@@ -131,7 +131,8 @@ static int qp_check_ranges(const struct roce_qp_cfg *c)
 	    c->mtu > ROCE_MTU_4096 || c->timeout > 31 || c->retry_cnt > 7 ||
 	    c->rnr_retry > 7 || c->min_rnr_timer > 31 ||
 	    c->max_rd_atomic > ROCE_MAX_RD_ATOMIC ||
-	    c->max_dest_rd_atomic > ROCE_MAX_RD_ATOMIC)
+	    c->max_dest_rd_atomic > ROCE_MAX_RD_ATOMIC ||
+	    c->flow_label > ROCE_FIELD_MASK(ROCE_QP_FLOW_LABEL_WIDTH))
 		return ROCE_E_RANGE;
 	if (c->access & ~0xFu)
 		return ROCE_E_INVAL;
@@ -149,6 +150,15 @@ static bool mac_usable(const uint8_t mac[6])
 	return !(mac[0] & 1u) && memcmp(mac, zero, 6) != 0;
 }
 
+/* A unicast peer: an IPv4 address other than 0, or an IPv6 GID that is
+ * not multicast (ff00::/8; :: cannot be one, its high words are not 0). */
+static bool peer_usable(const struct roce_qp_cfg *c)
+{
+	if (roce_qp_dgid_ipv6(c))
+		return (c->dgid_hi[0] >> 24) != 0xFFu;
+	return c->peer_ip != 0;
+}
+
 /* Attributes the target state needs (IBA 11.2.5.3: INIT needs the
  * partition, RTR the path and remote QP, RTS the timers). */
 static int qp_check_attrs(const struct roce_qp_cfg *c)
@@ -163,7 +173,7 @@ static int qp_check_attrs(const struct roce_qp_cfg *c)
 		return ROCE_OK;
 	if (c->mtu < ROCE_MTU_256)
 		return ROCE_E_RANGE;
-	if (connected && (c->peer_ip == 0 || !mac_usable(c->peer_mac)))
+	if (connected && (!peer_usable(c) || !mac_usable(c->peer_mac)))
 		return ROCE_E_INVAL;
 	return ROCE_OK;
 }

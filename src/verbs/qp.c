@@ -162,6 +162,42 @@ uint32_t roce_qp_num(const struct roce_qp *qp)
 			  ROCE_QP_MAX_QP_RD_ATOMIC | ROCE_QP_MIN_RNR_TIMER |          \
 			  ROCE_QP_MAX_DEST_RD_ATOMIC)
 
+/*
+ * An address vector into the context: the peer (IPv4 address, or GID), its
+ * MAC, the GRH fields. On RoCE v2 the family is the SGID's (ib_core's
+ * rdma_gid_attr_network_type): an IPv4-mapped SGID sends IPv4 to an
+ * IPv4-mapped DGID, any other SGID sends IPv6 from itself to an IPv6 DGID
+ * (rxe refuses the mix too). The hop limit is left to the device's
+ * default, the route's 64, as ib_resolve_unicast_gid_dmac overwrites
+ * the AV's for RoCE.
+ */
+static int av_to_ctx(struct roce_context *ctx, const struct roce_ah_attr *ah,
+		     struct roce_qp_ctx *qc)
+{
+	const struct roce_global_route *g = &ah->grh;
+
+	memcpy(qc->peer_mac, ah->dest_mac, 6);
+	memset(qc->dgid_hi, 0, sizeof(qc->dgid_hi));
+	qc->sgid_index = 0;
+	qc->hop_limit = 0;
+	qc->tclass = 0;
+	qc->flow_label = 0;
+	if (!ah->is_global) {
+		qc->peer_ip = ah->dest_ip;
+		return ROCE_OK;
+	}
+	if (g->sgid_index >= ctx->gids.n || !roce_gid_is_unicast(g->dgid) ||
+	    roce_gid_is_v4mapped(ctx->gids.e[g->sgid_index].gid) !=
+		    roce_gid_is_v4mapped(g->dgid) ||
+	    g->flow_label > ROCE_IPV6_FLOW_MASK)
+		return ROCE_E_INVAL;
+	roce_qp_set_dgid(qc, g->dgid);
+	qc->sgid_index = g->sgid_index;
+	qc->tclass = g->traffic_class;
+	qc->flow_label = g->flow_label;
+	return ROCE_OK;
+}
+
 int roce_modify_qp(struct roce_qp *qp, const struct roce_qp_attr *a, unsigned mask)
 {
 	struct roce_context *ctx = qp->ctx;
@@ -180,10 +216,8 @@ int roce_modify_qp(struct roce_qp *qp, const struct roce_qp_attr *a, unsigned ma
 		qc.access = (uint8_t)a->qp_access_flags;
 	if (mask & ROCE_QP_PKEY_INDEX)
 		qc.pkey = a->pkey ? a->pkey : ROCE_DEFAULT_PKEY;
-	if (mask & ROCE_QP_AV) {
-		qc.peer_ip = a->ah_attr.dest_ip;
-		memcpy(qc.peer_mac, a->ah_attr.dest_mac, 6);
-	}
+	if ((mask & ROCE_QP_AV) && (rc = av_to_ctx(ctx, &a->ah_attr, &qc)) != ROCE_OK)
+		goto out;
 	if (mask & ROCE_QP_PATH_MTU)
 		qc.mtu = (uint8_t)a->path_mtu;
 	if (mask & ROCE_QP_TIMEOUT)
@@ -239,8 +273,15 @@ int roce_query_qp(struct roce_qp *qp, struct roce_qp_attr *a)
 	a->max_rd_atomic = qc.max_rd_atomic;
 	a->max_dest_rd_atomic = qc.max_dest_rd_atomic;
 	a->pkey = qc.pkey;
-	a->ah_attr.dest_ip = qc.peer_ip;
+	a->ah_attr.dest_ip = roce_qp_dgid_ipv6(&qc) ? 0 : qc.peer_ip;
 	memcpy(a->ah_attr.dest_mac, qc.peer_mac, 6);
+	/* the GRH as the context holds it (ibv_query_qp's is_global) */
+	a->ah_attr.is_global = true;
+	roce_qp_dgid(&qc, a->ah_attr.grh.dgid);
+	a->ah_attr.grh.sgid_index = qc.sgid_index;
+	a->ah_attr.grh.hop_limit = qc.hop_limit ? qc.hop_limit : ROCE_HOP_LIMIT;
+	a->ah_attr.grh.traffic_class = qc.tclass;
+	a->ah_attr.grh.flow_label = qc.flow_label;
 	return ROCE_OK;
 }
 

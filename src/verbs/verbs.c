@@ -27,6 +27,8 @@ int roce_open(const struct roce_context_attr *attr, struct roce_context **out)
 
 	if (!attr || !attr->port || !out)
 		return ROCE_E_INVAL;
+	if (attr->n_ip6 > ROCE_MAX_IP6)
+		return ROCE_E_FULL;
 	ctx = calloc(1, sizeof(*ctx));
 	cfg = calloc(1, sizeof(*cfg));
 	if (!ctx || !cfg) {
@@ -34,6 +36,11 @@ int roce_open(const struct roce_context_attr *attr, struct roce_context **out)
 		free(cfg);
 		return ROCE_E_NOMEM;
 	}
+	/* the port's GIDs, as the kernel makes them from the interface */
+	rc = roce_gid_table_build(&ctx->gids, attr->mac, attr->ip,
+				  (const uint8_t (*)[ROCE_GID_LEN])attr->ip6, attr->n_ip6);
+	if (rc)
+		goto fail;
 	rc = roce_device_create(&attr->dev, &ctx->dev);
 	if (rc)
 		goto fail;
@@ -68,6 +75,7 @@ int roce_open(const struct roce_context_attr *attr, struct roce_context **out)
 	ec.port = attr->port;
 	memcpy(ec.mac, attr->mac, 6);
 	ec.ip = attr->ip;
+	ec.gids = ctx->gids;
 	ec.now_ns = attr->now_ns;
 	ec.clock_ctx = attr->clock_ctx;
 	rc = engine_init(&ctx->eng, &ec);

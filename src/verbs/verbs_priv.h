@@ -34,6 +34,7 @@ struct roce_context {
 	uint32_t next_pdn;
 	struct devmem *mem;
 	uint64_t rng;
+	struct roce_gid_table gids;     /* port 1's, built at open (gid.c) */
 };
 
 struct roce_pd {

@@ -36,9 +36,8 @@ static size_t put_l3(const struct roce_hdrs *h, uint8_t *l3, size_t l4_len)
 	if (h->ip.v6) {
 		struct roce_ipv6_hdr *ip = (void *)l3;
 
-		roce_put_be32(ip->ver_tc_flow, 6u << 28 | (uint32_t)h->ip.tos << 20 |
-						(h->ip.flow & 0xFFFFF));
-		roce_put_be16(ip->payload_len, (uint16_t)l4_len);
+		roce_ipv6_set_tc_flow(ip, h->ip.tos, h->ip.flow);
+		roce_ipv6_set_payload_len(ip, (uint16_t)l4_len);
 		ip->next_hdr = ROCE_IPPROTO_UDP;
 		ip->hop_limit = h->ip.ttl;
 		memcpy(ip->saddr, h->ip.src, 16);
@@ -188,15 +187,30 @@ int roce_build(const struct roce_hdrs *h, const void *payload,
 	return ROCE_OK;
 }
 
-uint16_t roce_udp_sport(uint32_t src_qpn, uint32_t dst_qpn)
+uint32_t roce_flow_label(uint32_t src_qpn, uint32_t dst_qpn)
 {
-	/* The flow label of IBA A17.5.3 / Linux rdma_calc_flow_label(), folded
-	 * into 14 bits over the ephemeral range as rdma_flow_label_to_udp_sport(). */
+	/* Linux rdma_calc_flow_label(): symmetric, so both ends of a
+	 * connection compute the same label */
 	uint64_t v = (uint64_t)src_qpn * dst_qpn;
-	uint32_t fl;
 
 	v ^= v >> 20;
 	v ^= v >> 40;
-	fl = (uint32_t)v & 0xFFFFF;
+	return (uint32_t)v & ROCE_IPV6_FLOW_MASK;
+}
+
+uint16_t roce_udp_sport_from_flow(uint32_t flow_label)
+{
+	/* rdma_flow_label_to_udp_sport(): 20 bits folded into 14 over the
+	 * ephemeral range */
+	uint32_t fl = flow_label & ROCE_IPV6_FLOW_MASK;
+
 	return (uint16_t)(0xC000 | ((fl & 0x3FFF) ^ ((fl & 0xFC000) >> 14)));
+}
+
+uint16_t roce_udp_sport(uint32_t src_qpn, uint32_t dst_qpn)
+{
+	/* IBA A17.5.3 leaves the port to the sender; rxe, mlx5 and irdma
+	 * take it from the flow label, made from the QPNs when the AV has
+	 * none (rdma_get_udp_sport) */
+	return roce_udp_sport_from_flow(roce_flow_label(src_qpn, dst_qpn));
 }

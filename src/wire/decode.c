@@ -23,10 +23,9 @@ static void decode_l2l3(const struct roce_pkt *p, struct roce_hdrs *h)
 	h->ip.v6 = p->ipv6;
 	if (p->ipv6) {
 		const struct roce_ipv6_hdr *ip = (const void *)l3;
-		uint32_t w = roce_get_be32(ip->ver_tc_flow);
 
-		h->ip.tos = (uint8_t)(w >> 20);
-		h->ip.flow = w & 0xFFFFF;
+		h->ip.tos = roce_ipv6_tclass(ip);
+		h->ip.flow = roce_ipv6_flow(ip);
 		h->ip.ttl = ip->hop_limit;
 		memcpy(h->ip.src, ip->saddr, 16);
 		memcpy(h->ip.dst, ip->daddr, 16);

@@ -67,23 +67,73 @@ static int parse_ipv4(struct roce_pkt *p, size_t len, size_t *ip_end)
 	return ROCE_OK;
 }
 
+/* Extension headers a chain may hold before it is called too long: RFC
+ * 8200 4.1 allows each kind once (destination options twice). */
+#define IP6_EXT_MAX 8
+
+/*
+ * Why an IPv6 packet whose next header is not UDP is dropped: walk its
+ * extension headers from off (next header nh) up to end, the end of the
+ * IPv6 payload. A header that does not fit is a truncated chain, a
+ * fragment header a fragment; a chain that ends, in UDP or anything else,
+ * is a wrong next header (RoCE v2 has UDP right after the fixed header).
+ */
+static int ipv6_ext_chain(const uint8_t *f, size_t off, size_t end, uint8_t nh)
+{
+	for (unsigned n = 0; n <= IP6_EXT_MAX; n++) {
+		size_t hlen;
+
+		switch (nh) {
+		case ROCE_IP6_NH_HOPOPTS:
+		case ROCE_IP6_NH_ROUTING:
+		case ROCE_IP6_NH_DSTOPTS:
+			/* next header, length in 8-octet units beyond the first */
+			if (off + 2 > end)
+				return ROCE_E_IP6_EXT_LEN;
+			hlen = ((size_t)f[off + 1] + 1) * 8;
+			break;
+		case ROCE_IP6_NH_AH:
+			/* RFC 4302 2.2: length in 4-octet units, less 2 */
+			if (off + 2 > end)
+				return ROCE_E_IP6_EXT_LEN;
+			hlen = ((size_t)f[off + 1] + 2) * 4;
+			break;
+		case ROCE_IP6_NH_FRAGMENT:
+			return off + 8 > end ? ROCE_E_IP6_EXT_LEN : ROCE_E_IP_FRAG;
+		default:
+			return ROCE_E_IP6_NEXT_HDR;
+		}
+		if (off + hlen > end)
+			return ROCE_E_IP6_EXT_LEN;
+		nh = f[off];
+		off += hlen;
+	}
+	return ROCE_E_IP6_NEXT_HDR;     /* longer than any sender builds */
+}
+
 static int parse_ipv6(struct roce_pkt *p, size_t len, size_t *ip_end)
 {
 	const struct roce_ipv6_hdr *ip = (const void *)(p->frame + p->l3_off);
-	size_t plen;
+	size_t plen, end;
 
 	p->ipv6 = true;
 	if (len < (size_t)p->l3_off + ROCE_IPV6_HLEN)
 		return ROCE_E_TOO_SHORT;
-	if ((ip->ver_tc_flow[0] >> 4) != 6)
+	if (roce_ipv6_version(ip) != 6)
 		return ROCE_E_IP_VERSION;
-	plen = roce_get_be16(ip->payload_len);
-	if (p->l3_off + ROCE_IPV6_HLEN + plen > len)
+	plen = roce_ipv6_payload_len(ip);
+	end = p->l3_off + ROCE_IPV6_HLEN + plen;
+	if (end > len)
 		return ROCE_E_TOO_SHORT;
-	/* no extension headers: UDP must follow directly */
-	if (ip->next_hdr != ROCE_IPPROTO_UDP)
-		return ROCE_E_NOT_UDP;
-	*ip_end = p->l3_off + ROCE_IPV6_HLEN + plen;
+	if (ip->next_hdr != ROCE_IPPROTO_UDP) {
+		/* RoCE v2 puts UDP right after the fixed header: the ICRC
+		 * (A17.8) covers a 40-byte IP header and nothing between it
+		 * and UDP. Anything else is dropped, with the reason the
+		 * chain gives: cut short, a fragment, or not UDP at all. */
+		return ipv6_ext_chain(p->frame, (size_t)p->l3_off + ROCE_IPV6_HLEN, end,
+				      ip->next_hdr);
+	}
+	*ip_end = end;
 	return ROCE_OK;
 }
 
@@ -101,7 +151,9 @@ static int parse_udp(struct roce_pkt *p, size_t ip_end, unsigned flags)
 	ulen = roce_get_be16(udp->len);
 	if (ulen < ROCE_UDP_HLEN || p->l4_off + ulen != ip_end)
 		return ROCE_E_UDP_LEN;
-	/* zero means "no checksum" over IPv4; RoCE NICs send zero (A17.4.2) */
+	/* zero means "no checksum" (RoCE NICs send zero, A17.4.2); over IPv6
+	 * too, where RFC 6935/6936 allow it for tunnel protocols: rxe sends
+	 * zero there (tests/vectors/captures/rxe_rc_pingpong_ipv6.pcap) */
 	if (roce_get_be16(udp->check) != 0 &&
 	    roce_udp_csum(p->frame + p->l3_off, p->frame + p->l4_off, ulen) !=
 		    roce_get_be16(udp->check))

@@ -10,6 +10,12 @@
  * opcodes. The engine must never crash,
  * never read or write outside its memory (ASan), and never write device
  * memory outside the registered region.
+ *
+ * A frame may also be RoCE v2 over IPv6, to a second QP whose peer is an
+ * IPv6 GID: from that peer or a stranger, to the QP's GID, to our other
+ * GID (the link-local one) or to an address not ours, or with an IPv6
+ * extension header of the input's choosing between IPv6 and UDP (whole,
+ * cut short, a fragment, another next header).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,8 +33,8 @@
 struct side {
 	struct roce_context *ctx;
 	struct roce_port port;
-	struct roce_qp *qp;
-	struct roce_qp *uc;             /* a UC QP beside it */
+	struct roce_qp *qp, *qp6;       /* qp6: its peer is an IPv6 GID */
+	struct roce_qp *uc;             /* a UC QP beside them */
 	struct roce_cq *cq;
 	uint8_t *buf;
 	struct roce_mr *mr;
@@ -39,9 +45,72 @@ static struct side a;
 static struct roce_port peer;           /* the fuzzer's own port */
 static const uint8_t mac_a[6] = { 2, 0, 0, 0, 0, 1 }, mac_p[6] = { 2, 0, 0, 0, 0, 2 };
 static uint8_t *guard_lo, *guard_hi;
+/* GID 2 of A, its peer's, a stranger's, an address nobody has */
+static const uint8_t gid_a[16] = { 0xfd, 0, [15] = 1 }, gid_p[16] = { 0xfd, 0, [15] = 2 };
+static const uint8_t gid_x[16] = { 0xfd, 0, [15] = 3 }, gid_n[16] = { 0xfd, 0, [15] = 9 };
+static uint8_t ll_a[16];
 
 /* A failed property is a finding: libFuzzer reports the abort and the input. */
 #define CHECK(cond) do { if (!(cond)) abort(); } while (0)
+
+/* RESET -> RTS toward the fuzzer's port: IPv4 10.0.0.2, or (v6) the GID
+ * fd00::2 from ours, fd00::1 */
+static void connect_qp(struct roce_qp *qp, struct roce_qp_attr *at, bool v6)
+{
+	at->qp_state = ROCE_QPS_INIT;
+	CHECK(roce_modify_qp(qp, at, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX |
+			     ROCE_QP_ACCESS_FLAGS) == ROCE_OK);
+	at->qp_state = ROCE_QPS_RTR;
+	at->path_mtu = ROCE_MTU_1024;
+	at->dest_qp_num = 0x99;
+	at->rq_psn = 1000;
+	at->max_dest_rd_atomic = 4;
+	at->min_rnr_timer = 1;
+	at->ah_attr.dest_ip = 0x0A000002;
+	memcpy(at->ah_attr.dest_mac, mac_p, 6);
+	at->ah_attr.is_global = v6;
+	at->ah_attr.grh.sgid_index = 2;
+	memcpy(at->ah_attr.grh.dgid, gid_p, 16);
+	CHECK(roce_modify_qp(qp, at, ROCE_QP_STATE | ROCE_QP_AV | ROCE_QP_PATH_MTU |
+			     ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN | ROCE_QP_MAX_DEST_RD_ATOMIC |
+			     ROCE_QP_MIN_RNR_TIMER) == ROCE_OK);
+	at->qp_state = ROCE_QPS_RTS;
+	at->sq_psn = 5000;
+	at->timeout = 1;
+	at->retry_cnt = 7;
+	at->rnr_retry = 7;
+	at->max_rd_atomic = 4;
+	CHECK(roce_modify_qp(qp, at, ROCE_QP_STATE | ROCE_QP_SQ_PSN | ROCE_QP_TIMEOUT |
+			     ROCE_QP_RETRY_CNT | ROCE_QP_RNR_RETRY |
+			     ROCE_QP_MAX_QP_RD_ATOMIC) == ROCE_OK);
+}
+
+/* IPv6 addresses by the input's choice (variant 0..7 of the frame's
+ * second byte): mostly right, else a stranger's source, an address not
+ * ours, our link-local GID (ours, not the QP's) */
+static void v6_addrs(struct roce_hdrs *h, unsigned variant)
+{
+	h->ip.v6 = true;
+	memcpy(h->ip.src, variant == 5 ? gid_x : gid_p, 16);
+	memcpy(h->ip.dst, variant == 4 ? gid_n : variant == 7 ? ll_a : gid_a, 16);
+}
+
+/* Variant 6: an 8-byte extension header of kind nh (its length byte lenb)
+ * between IPv6 and UDP; returns the frame's new length. */
+static size_t insert_ext(uint8_t *f, size_t len, uint8_t nh, uint8_t lenb)
+{
+	const size_t l3 = ROCE_ETH_HLEN, l4 = l3 + ROCE_IPV6_HLEN;
+
+	if (len + 8 > ROCE_MAX_FRAME)
+		return len;
+	memmove(f + l4 + 8, f + l4, len - l4);
+	memset(f + l4, 0, 8);
+	f[l4] = f[l3 + 6];
+	f[l4 + 1] = lenb;
+	f[l3 + 6] = nh;
+	roce_put_be16(f + l3 + 4, (uint16_t)(roce_get_be16(f + l3 + 4) + 8));
+	return len + 8;
+}
 
 static void setup(void)
 {
@@ -58,9 +127,12 @@ static void setup(void)
 	      roce_memlink_attach(link_, mac_a, &a.port) == ROCE_OK &&
 	      roce_memlink_attach(link_, mac_p, &peer) == ROCE_OK);
 	memcpy(ca.mac, mac_a, 6);
+	memcpy(ca.ip6[0], gid_a, 16);
+	ca.n_ip6 = 1;
 	ca.port = &a.port;
 	ca.dev.mem_size = 1u << 20;
 	CHECK(roce_open(&ca, &a.ctx) == ROCE_OK);
+	CHECK(roce_query_gid(a.ctx, 1, 0, ll_a) == ROCE_OK);
 	pd = roce_alloc_pd(a.ctx);
 	a.cq = roce_create_cq(a.ctx, 256);
 	guard_lo = roce_mem_alloc(a.ctx, GUARD, 64);
@@ -73,30 +145,11 @@ static void setup(void)
 			   ROCE_ACCESS_REMOTE_READ | ROCE_ACCESS_REMOTE_ATOMIC);
 	qa.send_cq = qa.recv_cq = a.cq;
 	a.qp = roce_create_qp(pd, &qa);
-	CHECK(a.mr && a.qp);
-	CHECK(roce_modify_qp(a.qp, &at, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX |
-			     ROCE_QP_ACCESS_FLAGS) == ROCE_OK);
-	at.qp_state = ROCE_QPS_RTR;
-	at.path_mtu = ROCE_MTU_1024;
-	at.dest_qp_num = 0x99;
-	at.rq_psn = 1000;
-	at.max_dest_rd_atomic = 4;
-	at.min_rnr_timer = 1;
-	at.ah_attr.dest_ip = 0x0A000002;
-	memcpy(at.ah_attr.dest_mac, mac_p, 6);
-	CHECK(roce_modify_qp(a.qp, &at, ROCE_QP_STATE | ROCE_QP_AV | ROCE_QP_PATH_MTU |
-			     ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN | ROCE_QP_MAX_DEST_RD_ATOMIC |
-			     ROCE_QP_MIN_RNR_TIMER) == ROCE_OK);
-	at.qp_state = ROCE_QPS_RTS;
-	at.sq_psn = 5000;
-	at.timeout = 1;
-	at.retry_cnt = 7;
-	at.rnr_retry = 7;
-	at.max_rd_atomic = 4;
-	CHECK(roce_modify_qp(a.qp, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN | ROCE_QP_TIMEOUT |
-			     ROCE_QP_RETRY_CNT | ROCE_QP_RNR_RETRY |
-			     ROCE_QP_MAX_QP_RD_ATOMIC) == ROCE_OK);
-	/* the UC QP: the same peer, its own QPN there, same PSNs */
+	a.qp6 = roce_create_qp(pd, &qa);
+	CHECK(a.mr && a.qp && a.qp6);
+	connect_qp(a.qp, &at, false);
+	connect_qp(a.qp6, &at, true);
+	/* the UC QP: the IPv4 peer, its own QPN there, same PSNs */
 	qa.qp_type = ROCE_QPT_UC;
 	a.uc = roce_create_qp(pd, &qa);
 	CHECK(a.uc != NULL);
@@ -105,6 +158,7 @@ static void setup(void)
 			     ROCE_QP_ACCESS_FLAGS) == ROCE_OK);
 	at.qp_state = ROCE_QPS_RTR;
 	at.dest_qp_num = 0x9A;
+	at.ah_attr.is_global = false;
 	CHECK(roce_modify_qp(a.uc, &at, ROCE_QP_STATE | ROCE_QP_AV | ROCE_QP_PATH_MTU |
 			     ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN) == ROCE_OK);
 	at.qp_state = ROCE_QPS_RTS;
@@ -154,7 +208,8 @@ static void keep_alive(void)
 	while (roce_poll_cq(a.cq, 64, wc) > 0)
 		;
 	keep_qp(a.qp, 0);
-	keep_qp(a.uc, 4 * 4096);
+	keep_qp(a.qp6, 4 * 4096);
+	keep_qp(a.uc, 8 * 4096);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
@@ -175,6 +230,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		const struct roce_opcode_info *op;
 		size_t len, paylen;
 		uint64_t r;
+		bool v6, uc;
+		unsigned variant;
 
 		memset(&h, 0, sizeof(h));
 		memcpy(h.eth.dst, mac_a, 6);
@@ -188,7 +245,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		h.bth.opcode = d[i] & 0x3F;
 		op = roce_opcode_info(h.bth.opcode);
 		h.bth.pkey = 0xFFFF;
-		h.bth.dqpn = roce_qp_num(d[i++] & 0x40 ? a.uc : a.qp);
+		uc = d[i++] & 0x40;
+		/* bit 4: IPv6 (to the second QP unless UC); bits 5..7 its variant */
+		v6 = d[i] & 0x10;
+		variant = d[i] >> 5;
+		if (v6)
+			v6_addrs(&h, variant);
+		h.bth.dqpn = roce_qp_num(uc ? a.uc : v6 ? a.qp6 : a.qp);
 		h.bth.ackreq = d[i] & 1;
 		/* PSN near what either side expects, sometimes anywhere */
 		h.bth.psn = (d[i] & 2) ? (uint32_t)(1000 + (int8_t)d[i + 1])
@@ -214,6 +277,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		if (roce_build(&h, d + (i < n ? i : 0), i + paylen <= n ? paylen : 0, 0, frame,
 			       sizeof(frame), &len) != 0)
 			continue;
+		if (v6 && variant == 6)
+			len = insert_ext(frame, len, (uint8_t)(r >> 40), (uint8_t)(r >> 32));
 		f.len = (uint32_t)len;
 		roce_port_tx(&peer, &f, 1);
 		roce_engine_poll(a.ctx);

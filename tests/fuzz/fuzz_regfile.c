@@ -208,7 +208,7 @@ static void check_command(struct write *w, const struct snap *p, const struct sn
 {
 	w->st = ROCE_OK;
 	if (w->qcommit) {
-		model_qp_decode(&p->reg[ROCE_REG_QP_STATE / 4], w->qi, &w->qp);
+		model_qp_decode(p->reg, w->qi, &w->qp);
 		w->st = model_qp_commit(&p->qp[6], &w->qp);
 		CHECK(n->reg[ROCE_REG_QP_CMD_STATUS / 4] == (uint32_t)w->st);
 	}
@@ -220,7 +220,7 @@ static void check_command(struct write *w, const struct snap *p, const struct sn
 		CHECK(n->reg[ROCE_REG_MR_CMD_STATUS / 4] == (uint32_t)w->st);
 	}
 	if (w->qload) {
-		model_qp_decode(&n->reg[ROCE_REG_QP_STATE / 4], w->qi, &w->qp);
+		model_qp_decode(n->reg, w->qi, &w->qp);
 		CHECK(model_qp_equal(&w->qp, &n->qp[6]) && n->reg[ROCE_REG_QP_CMD_STATUS / 4] == 0);
 	}
 	if (w->mload) {
@@ -234,7 +234,9 @@ static void check_registers(const struct write *w, const struct snap *p, const s
 {
 	for (uint32_t i = 0; i < n_win; i++) {
 		uint32_t o = win_off[i];
-		bool loaded = (w->qload && o >= ROCE_REG_QP_STATE && o <= ROCE_REG_QP_PD) ||
+		bool loaded = (w->qload && ((o >= ROCE_REG_QP_STATE && o <= ROCE_REG_QP_PD) ||
+					    (o >= ROCE_REG_QP_DGID_0 &&
+					     o <= ROCE_REG_QP_FLOW_LABEL))) ||
 			      (w->mload && o >= ROCE_REG_MR_ACCESS && o <= ROCE_REG_MR_PD);
 		bool status = (w->qcommit || w->qload) ? o == ROCE_REG_QP_CMD_STATUS
 			    : (w->mcommit || w->mload) && o == ROCE_REG_MR_CMD_STATUS;

@@ -32,7 +32,7 @@
 #include "regfile_model.h"
 
 #define MEM_SIZE  (1u << 20)
-#define STORE_END 0x100u
+#define STORE_END 0x140u
 
 static struct roce_device *dev;
 static uint32_t first_image[STORE_END / 4];

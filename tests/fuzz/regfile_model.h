@@ -66,11 +66,12 @@ static inline int model_write_response(uint32_t off, uint32_t val)
 
 /* ---- QP shadow and COMMIT's checks ---------------------------------------- */
 
-/* The shadow registers QP_STATE..QP_PD, read into a context (regs.h). */
-static inline void model_qp_decode(const uint32_t r[16], uint32_t qpn,
+/* The shadow registers QP_STATE..QP_PD and QP_DGID_0..QP_FLOW_LABEL,
+ * read into a context (regs.h); reg holds the registers by offset / 4. */
+static inline void model_qp_decode(const uint32_t *reg, uint32_t qpn,
 				   struct roce_qp_cfg *c)
 {
-#define QR(off) r[((off) - ROCE_REG_QP_STATE) / 4]
+#define QR(off) reg[(off) / 4]
 	memset(c, 0, sizeof(*c));
 	c->qpn = qpn;
 	c->state = (uint8_t)QR(ROCE_REG_QP_STATE);
@@ -95,6 +96,13 @@ static inline void model_qp_decode(const uint32_t r[16], uint32_t qpn,
 	c->max_dest_rd_atomic = (uint8_t)(QR(ROCE_REG_QP_RD_ATOMIC) >> 8);
 	c->qkey = QR(ROCE_REG_QP_QKEY);
 	c->pd = QR(ROCE_REG_QP_PD);
+	c->dgid_hi[0] = QR(ROCE_REG_QP_DGID_0);
+	c->dgid_hi[1] = QR(ROCE_REG_QP_DGID_1);
+	c->dgid_hi[2] = QR(ROCE_REG_QP_DGID_2);
+	c->sgid_index = (uint8_t)QR(ROCE_REG_QP_GRH);
+	c->hop_limit = (uint8_t)(QR(ROCE_REG_QP_GRH) >> 8);
+	c->tclass = (uint8_t)(QR(ROCE_REG_QP_GRH) >> 16);
+	c->flow_label = QR(ROCE_REG_QP_FLOW_LABEL) & 0xFFFFF;
 #undef QR
 }
 
@@ -109,7 +117,10 @@ static inline bool model_qp_equal(const struct roce_qp_cfg *a, const struct roce
 	       a->retry_cnt == b->retry_cnt && a->rnr_retry == b->rnr_retry &&
 	       a->min_rnr_timer == b->min_rnr_timer &&
 	       a->max_rd_atomic == b->max_rd_atomic &&
-	       a->max_dest_rd_atomic == b->max_dest_rd_atomic;
+	       a->max_dest_rd_atomic == b->max_dest_rd_atomic &&
+	       !memcmp(a->dgid_hi, b->dgid_hi, sizeof(a->dgid_hi)) &&
+	       a->sgid_index == b->sgid_index && a->hop_limit == b->hop_limit &&
+	       a->tclass == b->tclass && a->flow_label == b->flow_label;
 }
 
 /* IBA 10.3.1, as a host may request it (tables.h). */
@@ -157,7 +168,14 @@ static inline int model_qp_attrs(const struct roce_qp_cfg *c)
 		return ROCE_OK;
 	if (c->mtu < ROCE_MTU_256)
 		return ROCE_E_RANGE;
-	if (connected && (c->peer_ip == 0 || !mac_ok))
+	if (connected && !mac_ok)
+		return ROCE_E_INVAL;
+	/* the peer: IPv4 (GID bytes 0..11 zero or ::ffff) not 0, IPv6 not
+	 * multicast */
+	if (connected && (c->dgid_hi[0] || c->dgid_hi[1] ||
+			  (c->dgid_hi[2] && c->dgid_hi[2] != 0xFFFF)))
+		return (c->dgid_hi[0] >> 24) == 0xFF ? ROCE_E_INVAL : ROCE_OK;
+	if (connected && c->peer_ip == 0)
 		return ROCE_E_INVAL;
 	return ROCE_OK;
 }

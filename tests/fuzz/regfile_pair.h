@@ -19,7 +19,7 @@
 
 #define MEM_SIZE  (1u << 20)
 #define BUF_LEN   (64u << 10)
-#define STORE_END 0x100u        /* registers below are stored words */
+#define STORE_END 0x140u        /* registers below are stored words */
 #define MAX_OPS   1024
 
 struct side {

@@ -4,7 +4,8 @@
 # TCP exchange on port 18515), with --check: exit codes, perftest's result
 # table and the content check's verdict on both sides. Also -q (up to 256),
 # -a, -D, and -b (with --report-both, --report_gbits) on the bandwidth tests,
-# -c UC on the tests perftest allows it on.
+# -c UC on the tests perftest allows it on, and RoCE v2 over IPv6 (-x with
+# link-local and --ip6 GIDs).
 # Then the same checks with the AF_XDP port (--link xdp) on one side and
 # on both (skipped, saying why, where AF_XDP is unavailable), and the
 # --link errors: an MTU too big for AF_XDP, no rights, a bad value.
@@ -119,6 +120,34 @@ for t in write_bw send_bw write_lat send_lat; do
 	fi
 done
 run send_bw -c UC -s 4096 -n 100 -q 2 --check
+
+# RoCE v2 over IPv6 (-x): the link-local GIDs, which the kernels carry and
+# answer neighbour discovery for, and --ip6 ones only our ports answer for;
+# both sides print the GID they use
+for ns in "$NA" "$NB"; do
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=0 net.ipv6.conf.default.disable_ipv6=0
+done
+for i in $(seq 50); do
+	if ip -n "$NA" -6 addr show dev "va$$" scope link | grep -q inet6 &&
+	   ! ip -n "$NA" -6 addr show dev "va$$" | grep -q tentative &&
+	   ! ip -n "$NB" -6 addr show dev "vb$$" | grep -q tentative; then
+		break
+	fi
+	sleep 0.1
+done
+gid_line() { # FILE: the local GID line perftest prints
+	grep -m1 '^ GID: ' "$TMP/$1"
+}
+run write_bw -x 0 -s 65536 -n 100 --check
+if gid_line cli | grep -q '^ GID: 254:128:' && gid_line srv | grep -q '^ GID: 254:128:'; then
+	pass=$((pass + 1)); echo "ok   -x 0: link-local GIDs on both sides"
+else
+	fails=$((fails + 1)); echo "FAIL -x 0: GIDs $(gid_line cli) / $(gid_line srv)"
+fi
+SRV=(--ip6 fd94::1) CLI=(--ip6 fd94::2)
+run read_bw -x 2 -n 200 --check
+run send_bw -x 2 -b -s 4096 -n 100 -q 2 -u 20 --check
+SRV=() CLI=()
 
 # A server that never comes: the client gives up within its timeout.
 start=$(date +%s)

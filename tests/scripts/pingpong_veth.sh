@@ -5,7 +5,10 @@
 # roce-uc-pingpong (UC QPs, no ACK from either side). The same with the AF_XDP
 # port (--link xdp) on one side and on both (skipped, saying why, where
 # AF_XDP is unavailable), and the --link errors (an MTU too big for AF_XDP,
-# no rights, a bad value).
+# no rights, a bad value). RoCE v2 over IPv6: -g 0 (the link-local GIDs,
+# which the kernels carry and answer neighbour discovery for) and -g 2
+# with --ip6 addresses the kernels do not carry (our ports answer), on
+# AF_PACKET and AF_XDP.
 # Usage: pingpong_veth.sh BUILD_DIR SOURCE_DIR
 set -u
 . "$(dirname "$0")/lib/netns.sh"
@@ -15,6 +18,7 @@ PP=$B/tools/roce-pingpong
 NA=rpp-a-$$ NB=rpp-b-$$
 fails=0 pass=0
 SRV=() CLI=()           # extra arguments of the server's, the client's side
+GIDRE='::ffff:10\.231\.8\.[12]'   # the GIDs both sides print
 netns_script_init "$NA" "$NB"
 
 if [ "$(id -u)" != 0 ] || ! command -v ip >/dev/null; then
@@ -36,8 +40,8 @@ run() {
 	local src=$? ok=1
 	[ $crc -eq 0 ] && [ $src -eq 0 ] || ok=0
 	for f in "$TMP/cli" "$TMP/srv"; do
-		grep -qE '^  local address:  LID 0x0000, QPN 0x[0-9a-f]{6}, PSN 0x[0-9a-f]{6}, GID ::ffff:10\.231\.8\.[12]$' "$f" || ok=0
-		grep -qE '^  remote address: LID 0x0000, QPN 0x[0-9a-f]{6}, PSN 0x[0-9a-f]{6}, GID ::ffff:10\.231\.8\.[12]$' "$f" || ok=0
+		grep -qE "^  local address:  LID 0x0000, QPN 0x[0-9a-f]{6}, PSN 0x[0-9a-f]{6}, GID $GIDRE\$" "$f" || ok=0
+		grep -qE "^  remote address: LID 0x0000, QPN 0x[0-9a-f]{6}, PSN 0x[0-9a-f]{6}, GID $GIDRE\$" "$f" || ok=0
 		grep -qE '^[0-9]+ bytes in [0-9.]+ seconds = [0-9.]+ Mbit/sec$' "$f" || ok=0
 		grep -qE '^[0-9]+ iters in [0-9.]+ seconds = [0-9.]+ usec/iter$' "$f" || ok=0
 	done
@@ -54,6 +58,39 @@ run -g 1 -c -s 4096 -n 200
 run -g 1 -c -s 65536 -n 50 -m 1024
 run -g 1 -s 4096 -n 100 -r 10 -t
 
+# RoCE v2 over IPv6: the link-local GIDs (the kernels carry them) ...
+for ns in "$NA" "$NB"; do
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.disable_ipv6=0 net.ipv6.conf.default.disable_ipv6=0
+done
+for i in $(seq 50); do
+	if ip -n "$NA" -6 addr show dev "pa$$" scope link | grep -q inet6 &&
+	   ! ip -n "$NA" -6 addr show dev "pa$$" | grep -q tentative &&
+	   ! ip -n "$NB" -6 addr show dev "pb$$" | grep -q tentative; then
+		break
+	fi
+	sleep 0.1
+done
+GIDRE='fe80::[0-9a-f:]+'
+run -g 0 -c -s 4096 -n 200
+run -g 0 -c -s 65536 -n 50 -m 1024
+# ... and addresses only our ports have (they answer neighbour discovery)
+GIDRE='fd93::[12]'
+SRV=(--ip6 fd93::1) CLI=(--ip6 fd93::2)
+run -g 2 -c -s 4096 -n 200
+SRV=() CLI=()
+# a peer whose GID is IPv6 needs -g on our side too (the server says so
+# as it connects)
+ip netns exec "$NB" timeout 30 "$PP" --netdev "pb$$" --timeout 5 -g 0 10.231.8.1 \
+	>"$TMP/cli" 2>&1 &
+pids+=($!)
+expect "IPv6 peer, no -g" nz "the peer's GID is IPv6: give -g" \
+	ip netns exec "$NA" timeout 30 "$PP" --netdev "pa$$" --timeout 5
+wait "${pids[-1]}" 2>/dev/null
+GIDRE='::ffff:10\.231\.8\.[12]'
+expect "-g beyond the GID table" nz "can't read sgid of index 7" \
+	ip netns exec "$NA" timeout 30 "$PP" --netdev "pa$$" --timeout 2 -g 7
+expect "--ip6 multicast" 2 "bad --ip6" "$PP" --netdev "pa$$" --ip6 ff02::1
+
 # The AF_XDP port (--link xdp), where this machine has AF_XDP.
 if xdp_probe "$B/tests/helpers/afx_engines" "$NA" "pa$$"; then
 	SRV=(--link xdp) CLI=()
@@ -65,7 +102,21 @@ if xdp_probe "$B/tests/helpers/afx_engines" "$NA" "pa$$"; then
 	run -g 1 -c -s 4096 -n 200
 	run -g 1 -c -s 65536 -n 50 -m 1024
 	run -g 1 -s 4096 -n 100 -r 10 -t
+	# IPv6 through the kernel's neighbour discovery (AF_XDP shares it)
+	GIDRE='fe80::[0-9a-f:]+'
+	SRV=(--link xdp) CLI=()
+	run -g 0 -c -s 4096 -n 200
+	GIDRE='::ffff:10\.231\.8\.[12]'
 	SRV=() CLI=()
+	# an IPv6 GID the interface does not carry: the kernel would not
+	# answer neighbour discovery for it (the server refuses at once)
+	ip netns exec "$NB" timeout 30 "$PP" --netdev "pb$$" --timeout 5 -g 2 --ip6 fd93::2 \
+		10.231.8.1 >"$TMP/cli" 2>&1 &
+	pids+=($!)
+	expect "--link xdp with a GID the interface lacks" nz "must carry our GID fd93::1" \
+		ip netns exec "$NA" timeout 30 "$PP" --netdev "pa$$" --timeout 5 --link xdp \
+		-g 2 --ip6 fd93::1
+	wait "${pids[-1]}" 2>/dev/null
 	# an interface MTU AF_XDP cannot carry: refused, saying what to do
 	ip -n "$NA" link set "pa$$" mtu 9000
 	expect "--link xdp at MTU 9000" nz "use --link packet or an MTU <= 3822" \

@@ -47,9 +47,16 @@ static int side_open(struct pair *p, struct pair_side *s, uint32_t ip,
 	int cqe = o->cq_depth ? o->cq_depth : 4096;
 	int rc;
 
+	static const uint8_t none[16];
+	const uint8_t *ip6 = o->ip6[s == &p->a ? 0 : 1];
+
 	memcpy(ca.mac, s->port->mac, 6);
 	ca.ip = s->ip = ip;
 	ca.port = s->port;
+	if (memcmp(ip6, none, 16)) {
+		memcpy(ca.ip6[0], ip6, 16);
+		ca.n_ip6 = 1;
+	}
 	ca.dev.mem_size = o->mem_size;
 	if (p->virtual_time) {
 		ca.now_ns = vclock;
@@ -58,6 +65,13 @@ static int side_open(struct pair *p, struct pair_side *s, uint32_t ip,
 	rc = roce_open(&ca, &s->ctx);
 	if (rc != ROCE_OK)
 		return fail(p, rc, "%c: roce_open: %s", name(p, s), roce_status_str(rc));
+	/* the GID its QPs send from (roce/gid.h's table: 0 link-local, 1
+	 * IPv4, 2 the IPv6 address) */
+	s->sgid_index = !o->ipv6 ? 1 : ca.n_ip6 ? 2 : 0;
+	rc = roce_query_gid(s->ctx, 1, s->sgid_index, s->gid);
+	if (rc != ROCE_OK)
+		return fail(p, rc, "%c: GID %d: %s", name(p, s), s->sgid_index,
+			    roce_status_str(rc));
 	s->pd = roce_alloc_pd(s->ctx);
 	s->scq = roce_create_cq(s->ctx, cqe);
 	s->rcq = roce_create_cq(s->ctx, cqe);
@@ -131,6 +145,13 @@ static int side_connect(struct pair *p, struct pair_side *s, const struct pair_s
 		at.min_rnr_timer = opt(o->min_rnr_timer, 1);
 		at.ah_attr.dest_ip = peer->ip;
 		memcpy(at.ah_attr.dest_mac, s->peer_mac, 6);
+		if (o->ipv6) {
+			at.ah_attr.is_global = true;
+			at.ah_attr.grh.sgid_index = (uint8_t)s->sgid_index;
+			memcpy(at.ah_attr.grh.dgid, peer->gid, 16);
+			at.ah_attr.grh.flow_label = o->flow_label;
+			at.ah_attr.grh.traffic_class = o->tclass;
+		}
 		rc = modify(p, s, i, &at, ROCE_QP_STATE | ROCE_QP_AV | ROCE_QP_PATH_MTU |
 			    ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN |
 			    (rc_qp ? ROCE_QP_MAX_DEST_RD_ATOMIC | ROCE_QP_MIN_RNR_TIMER : 0));

@@ -39,6 +39,14 @@ struct pair_opts {
 	struct roce_port *ports[2];
 	struct roce_memlink_config link;
 	uint32_t ip[2];                 /* 10.0.0.1, 10.0.0.2 */
+	/* RoCE v2 over IPv6: the QPs use each side's GID 2, the IPv6
+	 * address ip6[side], or without one (all zero) GID 0, the
+	 * link-local GID of the side's MAC; flow label and traffic class of
+	 * their address vectors */
+	bool ipv6;
+	uint8_t ip6[2][16];
+	uint32_t flow_label;
+	uint8_t tclass;
 	uint8_t peer_mac[2][6];         /* A's peer, B's: the other port's MAC */
 	bool virtual_time;              /* engines and link on a clock that
 					 * pair_poll() advances 1 us a call:
@@ -80,6 +88,9 @@ struct pair_side {
 	uint8_t *buf;
 	size_t buf_len;
 	uint32_t ip;
+	uint8_t gid[16];                /* the GID its QPs use (IPv4-mapped
+					 * unless pair_opts.ipv6) */
+	int sgid_index;
 	uint8_t peer_mac[6];
 	bool thread;                    /* the engine runs on its own thread */
 };

@@ -194,6 +194,32 @@ static void test_arp_passes(void **state)
 	g_vlan = false;
 }
 
+static void test_nd_passes(void **state)
+{
+	static const uint8_t group[6] = { 0x33, 0x33, 0xff, 0, 0, 2 };
+	uint32_t n;
+
+	(void)state;
+	/* a solicitation to a solicited-node group, an advertisement to
+	 * another station: the port answers or counts them */
+	n = mk(group, ROCE_ETHERTYPE_IPV6, ROCE_IP6_NH_ICMPV6, 0, 0, 0);
+	frame[14 + 40] = 135;
+	assert_true(verdict(n, PACKET_MULTICAST) > 0);
+	frame[14 + 40] = 136;
+	assert_true(verdict(n, PACKET_OTHERHOST) > 0);
+	/* other ICMPv6 (router solicitation, MLD, echo) is not the port's */
+	frame[14 + 40] = 133;
+	assert_int_equal(verdict(n, PACKET_MULTICAST), 0);
+	frame[14 + 40] = 143;
+	assert_int_equal(verdict(n, PACKET_MULTICAST), 0);
+	n = mk(our, ROCE_ETHERTYPE_IPV6, ROCE_IP6_NH_ICMPV6, 0, 0, 0);
+	frame[14 + 40] = 128;
+	assert_int_equal(verdict(n, PACKET_HOST), 0);
+	/* nor what the host itself sends */
+	frame[14 + 40] = 135;
+	assert_int_equal(verdict(n, PACKET_OUTGOING), 0);
+}
+
 static void test_other_port(void **state)
 {
 	struct sock_filter p[AFP_FILTER_MAX];
@@ -215,6 +241,7 @@ int main(void)
 		cmocka_unit_test(test_roce_passes),
 		cmocka_unit_test(test_others_dropped),
 		cmocka_unit_test(test_arp_passes),
+		cmocka_unit_test(test_nd_passes),
 		cmocka_unit_test(test_other_port),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,7 +13,10 @@
 
 #include <cmocka.h>
 
+#include "roce/bus.h"
+#include "roce/device.h"
 #include "roce/driver.h"
+#include "roce/layout.h"
 
 #define DEV "mac = 02:00:00:00:00:01\nip = 10.0.0.1\n"
 
@@ -204,6 +207,74 @@ static void test_bad_lines(void **state)
 	free(c);
 }
 
+/* A QP whose peer is IPv6: peer_gid fills QP_DGID_0..2 and QP_PEER_IP, the
+ * GRH keys their registers; power-on writes them and verify reads them
+ * back; peer_gid with peer_ip, a bad GID and a long flow label are refused
+ * at their line. */
+static void test_ipv6_qp(void **state)
+{
+	struct roce_config *c = new_cfg();
+	char err[256] = "";
+	uint8_t g[16];
+	const char *text = DEV
+		"[qp 17]\n"
+		"dest_qpn = 0x12\n"
+		"peer_mac = 02:00:00:00:00:02\n"
+		"peer_gid = fd91::12\n"
+		"sgid_index = 2\n"
+		"tclass = 0x68\n"
+		"flow_label = 0xabcde\n"
+		"hop_limit = 3\n";
+	struct roce_device *dev;
+	struct roce_bus bus;
+	struct roce_drv drv;
+	unsigned ndiff = 99;
+
+	(void)state;
+	assert_int_equal(parse(c, text, err, sizeof(err)), ROCE_OK);
+	assert_int_equal(c->n_qp, 1);
+	assert_true(roce_qp_dgid_ipv6(&c->qp[0]));
+	roce_qp_dgid(&c->qp[0], g);
+	assert_int_equal(g[0], 0xfd);
+	assert_int_equal(g[1], 0x91);
+	assert_int_equal(g[15], 0x12);
+	assert_int_equal(c->qp[0].dgid_hi[0], 0xfd910000u);
+	assert_int_equal(c->qp[0].peer_ip, 0x12);
+	assert_int_equal(c->qp[0].sgid_index, 2);
+	assert_int_equal(c->qp[0].tclass, 0x68);
+	assert_int_equal(c->qp[0].flow_label, 0xABCDE);
+	assert_int_equal(c->qp[0].hop_limit, 3);
+	/* through the register file and back */
+	assert_int_equal(roce_device_create(&(struct roce_device_config){ 0 }, &dev), ROCE_OK);
+	assert_int_equal(roce_bus_open_local(&bus, dev), ROCE_OK);
+	roce_drv_init(&drv, &bus);
+	c->link_timeout_ms = 2000;
+	assert_int_equal(roce_drv_power_on(&drv, c), ROCE_OK);
+	assert_int_equal(roce_drv_verify(&drv, c, NULL, NULL, &ndiff), ROCE_OK);
+	assert_int_equal(ndiff, 0);
+	c->qp[0].flow_label = 0x12345;          /* the device holds another */
+	assert_int_equal(roce_drv_verify(&drv, c, NULL, NULL, &ndiff), ROCE_E_MISMATCH);
+	assert_int_equal(ndiff, 1);
+	roce_bus_close(&bus);
+	roce_device_destroy(dev);
+	/* an IPv4 peer written as its GID is the same context as peer_ip */
+	assert_int_equal(parse(c, DEV "[qp 17]\ndest_qpn = 1\npeer_mac = 02:00:00:00:00:02\n"
+			       "peer_gid = ::ffff:10.0.0.2\n", err, sizeof(err)), ROCE_OK);
+	assert_false(roce_qp_dgid_ipv6(&c->qp[0]));
+	assert_int_equal(c->qp[0].peer_ip, 0x0A000002u);
+	assert_int_not_equal(parse(c, DEV "[qp 17]\ndest_qpn = 1\npeer_ip = 10.0.0.2\n"
+				   "peer_gid = fd91::2\n", err, sizeof(err)), ROCE_OK);
+	assert_non_null(strstr(err, "'peer_ip' or 'peer_gid'"));
+	assert_int_not_equal(parse(c, DEV "[qp 17]\npeer_gid = fd91::zz\n", err,
+				   sizeof(err)), ROCE_OK);
+	assert_non_null(strstr(err, "t.conf:4: "));
+	assert_non_null(strstr(err, "bad GID 'fd91::zz'"));
+	assert_int_not_equal(parse(c, DEV "[qp 17]\nflow_label = 0x100000\n", err,
+				   sizeof(err)), ROCE_OK);
+	assert_non_null(strstr(err, "t.conf:4: "));
+	free(c);
+}
+
 /* qp_count: the device's QP count, 18..16384, and the [qp N] sections below
  * it wherever the key stands; each error exactly as a person reads it. */
 static void test_qp_count_key(void **state)
@@ -327,6 +398,7 @@ int main(void)
 		cmocka_unit_test(test_examples),
 		cmocka_unit_test(test_bad_lines),
 		cmocka_unit_test(test_qp_count_key),
+		cmocka_unit_test(test_ipv6_qp),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_formats),
 	};

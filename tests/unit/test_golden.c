@@ -104,8 +104,9 @@ static void check_file(const char *name)
 		bool icrc_ok;
 
 		rc = roce_parse(rec.data, rec.caplen, 0, &p);
-		if (rc == ROCE_E_ETHERTYPE || rc == ROCE_E_NOT_UDP || rc == ROCE_E_UDP_PORT)
-			continue;       /* TCP exchange, ARP: not RoCE */
+		if (rc == ROCE_E_ETHERTYPE || rc == ROCE_E_NOT_UDP || rc == ROCE_E_UDP_PORT ||
+		    rc == ROCE_E_IP6_NEXT_HDR)
+			continue;       /* TCP exchange, ARP, ND: not RoCE */
 		icrc_ok = rc == ROCE_OK;
 		if (rc == ROCE_E_ICRC) {
 			tot.bad_icrc++;

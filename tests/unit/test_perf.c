@@ -177,6 +177,21 @@ static void test_args(void **state)
 	assert_int_equal(parse(&o, "x write_bw --ip 10.1.2.3 --netdev eth1 --check"), 0);
 	assert_int_equal(o.ip, 0x0A010203u);
 	assert_true(o.check);
+	/* -x: perftest's GID index; without it our GID stays the IPv4 one
+	 * (printed as perftest prints its RoCE default, 0) */
+	assert_int_equal(parse(&o, "x write_bw"), 0);
+	assert_false(o.gid_set);
+	assert_int_equal(o.gid_index, 0);
+	assert_int_equal(parse(&o, "x write_bw -x 2 --ip6 fd91::2 --ip6 fe80::1"), 0);
+	assert_true(o.gid_set);
+	assert_int_equal(o.gid_index, 2);
+	assert_int_equal(o.n_ip6, 2);
+	assert_int_equal(o.ip6[0][0], 0xfd);
+	assert_int_equal(o.ip6[0][15], 2);
+	assert_int_equal(parse(&o, "x write_bw --ip6 ff02::1"), 2);
+	assert_int_equal(parse(&o, "x write_bw --ip6 ::ffff:10.0.0.1"), 2);
+	assert_int_equal(parse(&o, "x write_bw --ip6 fd91::zz"), 2);
+	assert_int_equal(parse(&o, "x write_bw -x 65"), 2);
 }
 
 /* -q: perftest's range (parser(): CHECK_VALUE_IN_RANGE(num_of_qps, int,

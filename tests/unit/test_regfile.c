@@ -219,7 +219,7 @@ static void test_unmapped(void **state)
 	}
 	assert_true(holes > 0x2000 / 4);
 	assert_int_equal(roce_device_write32(dev, 0xFFFFFFFC, 0), ROCE_E_DECERR);
-	assert_int_equal(roce_device_write32(dev, 0x100, 0), ROCE_E_DECERR);
+	assert_int_equal(roce_device_write32(dev, 0x114, 0), ROCE_E_DECERR);
 	assert_int_equal(roce_device_write32(dev, 0x0B4, 0), ROCE_E_DECERR);
 	assert_int_equal(roce_device_write32(dev, 0x2000, 0), ROCE_E_DECERR);
 	for (size_t i = 0; i < roce_regmap_count(); i++) {

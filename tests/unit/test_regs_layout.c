@@ -54,7 +54,22 @@ static const struct qp_field qp_fields[] = {
 	QPF("QP_RD_ATOMIC", "MAX_DEST_RD_ATOMIC", max_dest_rd_atomic, 10, 8, 8),
 	QPF("QP_QKEY", "QKEY", qkey, 11, 0, 32),
 	QPF("QP_PD", "PD", pd, 12, 0, 32),
+	/* the window continued at 0x100 (words 13..) */
+	QPF("QP_DGID_0", "GID", dgid_hi[0], 13, 0, 32),
+	QPF("QP_DGID_1", "GID", dgid_hi[1], 14, 0, 32),
+	QPF("QP_DGID_2", "GID", dgid_hi[2], 15, 0, 32),
+	QPF("QP_GRH", "SGID_INDEX", sgid_index, 16, 0, 8),
+	QPF("QP_GRH", "HOP_LIMIT", hop_limit, 16, 8, 8),
+	QPF("QP_GRH", "TCLASS", tclass, 16, 16, 8),
+	QPF("QP_FLOW_LABEL", "FLOW_LABEL", flow_label, 17, 0, 20),
 };
+
+/* Where word w of a QP image lives: QP_STATE (0x4C) on for the seed's 13
+ * registers, then 0x100 on. */
+static uint32_t qp_word_offset(unsigned w)
+{
+	return w < 13 ? 0x4Cu + 4u * w : 0x100u + 4u * (w - 13);
+}
 
 static uint32_t mask_of(unsigned width)
 {
@@ -96,7 +111,7 @@ static void test_qp_fields_match_regmap(void **state)
 		unsigned j;
 
 		assert_non_null(r);
-		assert_int_equal(r->offset, ROCE_REG_QP_STATE + 4 * f->word);
+		assert_int_equal(r->offset, qp_word_offset(f->word));
 		for (j = 0; j < r->n_fields; j++)
 			if (strcmp(r->fields[j].name, f->field) == 0)
 				break;
@@ -140,7 +155,7 @@ static void test_qp_all_max(void **state)
 	static const uint32_t image[ROCE_QP_NREGS] = {
 		0x7, 0xFFFFFF, 0xFFFFFF, 0xFFFFFF, 0xFFFFFF, 0xFFFFFFFF,
 		0xFFFFFFFF, 0xFFFF, 0xFFFF, 0x1F07071F, 0xFFFF, 0xFFFFFFFF,
-		0xFFFFFFFF,
+		0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFF, 0xFFFFF,
 	};
 	struct roce_qp_cfg c, back;
 	uint32_t w[ROCE_QP_NREGS];
@@ -260,12 +275,17 @@ static int teardown(void **state)
 
 /* The shadow registers as the device shows them after a LOAD of entry
  * index. */
+static uint32_t mr_word_offset(unsigned w)
+{
+	return ROCE_REG_MR_ACCESS + 4u * w;
+}
+
 static void window_words(struct fix *f, uint32_t index_reg, uint32_t index,
-			 uint32_t first, uint32_t *w, unsigned n)
+			 uint32_t (*word_offset)(unsigned), uint32_t *w, unsigned n)
 {
 	/* clear the shadow first, so every word shown comes from the LOAD */
 	for (unsigned i = 0; i < n; i++)
-		assert_int_equal(roce_device_write32(f->dev, first + 4 * i, 0),
+		assert_int_equal(roce_device_write32(f->dev, word_offset(i), 0),
 				 ROCE_OK);
 	assert_int_equal(roce_device_write32(f->dev, index_reg, index), ROCE_OK);
 	assert_int_equal(roce_device_write32(f->dev, index_reg + 4,
@@ -274,7 +294,7 @@ static void window_words(struct fix *f, uint32_t index_reg, uint32_t index,
 			 ROCE_OK);
 	assert_int_equal(w[0], ROCE_OK);
 	for (unsigned i = 0; i < n; i++)
-		assert_int_equal(roce_device_read32(f->dev, first + 4 * i, &w[i]),
+		assert_int_equal(roce_device_read32(f->dev, word_offset(i), &w[i]),
 				 ROCE_OK);
 }
 
@@ -286,7 +306,7 @@ static void check_qp(struct fix *f, const struct roce_qp_cfg *qp)
 
 	assert_int_equal(roce_drv_qp_write(&f->drv, qp), ROCE_OK);
 	roce_qp_to_regs(qp, want);
-	window_words(f, ROCE_REG_QP_INDEX, qp->qpn, ROCE_REG_QP_STATE, dev_w,
+	window_words(f, ROCE_REG_QP_INDEX, qp->qpn, qp_word_offset, dev_w,
 		     ROCE_QP_NREGS);
 	assert_memory_equal(dev_w, want, sizeof(want));
 	assert_int_equal(roce_drv_qp_read_regs(&f->drv, qp->qpn, drv_w), ROCE_OK);
@@ -315,6 +335,9 @@ static void test_qp_window_and_driver(void **state)
 		.min_rnr_timer = 31, .max_rd_atomic = ROCE_MAX_RD_ATOMIC,
 		.max_dest_rd_atomic = ROCE_MAX_RD_ATOMIC,
 		.qkey = 0xFFFFFFFF, .pd = 0xFFFFFFFF,
+		.dgid_hi = { 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF },
+		.sgid_index = 0xFF, .hop_limit = 0xFF, .tclass = 0xFF,
+		.flow_label = 0xFFFFF,
 	};
 	struct roce_qp_cfg lo = { .qpn = 0 };
 
@@ -332,7 +355,7 @@ static void check_mr(struct fix *f, const struct roce_mr_entry *mr)
 
 	assert_int_equal(roce_drv_mr_write(&f->drv, mr), ROCE_OK);
 	roce_mr_to_regs(mr, want);
-	window_words(f, ROCE_REG_MR_INDEX, mr->index, ROCE_REG_MR_ACCESS, dev_w,
+	window_words(f, ROCE_REG_MR_INDEX, mr->index, mr_word_offset, dev_w,
 		     ROCE_MR_NREGS);
 	assert_memory_equal(dev_w, want, sizeof(want));
 	assert_int_equal(roce_drv_mr_read_regs(&f->drv, mr->index, drv_w),

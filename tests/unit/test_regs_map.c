@@ -58,7 +58,8 @@ static void test_find(void **state)
 	assert_string_equal(roce_regmap_region_of(0x44)->name, "QP_TABLE");
 	assert_string_equal(roce_regmap_region_of(0xFC)->name, "MR_TABLE");
 	assert_string_equal(roce_regmap_region_of(0x1FFC)->name, "STAT");
-	assert_null(roce_regmap_region_of(0x100));
+	assert_string_equal(roce_regmap_region_of(0x100)->name, "QP_TABLE_EXT");
+	assert_null(roce_regmap_region_of(0x140));
 	assert_null(roce_regmap_region_at(roce_regmap_region_count()));
 	assert_string_equal(roce_reg_access_name(ROCE_ACC_CMD), "CMD");
 }
@@ -193,8 +194,11 @@ static void test_counter_names(void **state)
 	}
 	/* the first list ends at SRC_ADDR; the appended one follows it */
 	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_DROP_SRC_ADDR), ROCE_E_SRC_ADDR);
+	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_DROP2_FIRST - 1), ROCE_E_SRC_ADDR);
 	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_DROP_SRC_ADDR + 1), ROCE_E_QP_TYPE);
-	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_COUNT - 1), ROCE_E_RECV_LEN);
+	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_DROP_RECV_LEN + 1), ROCE_E_IP6_NEXT_HDR);
+	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_COUNT - 1), ROCE_DROP2_LAST_STATUS);
+	assert_int_equal(ROCE_DROP2_LAST_STATUS, ROCE_E_IP6_ADDR);
 	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_DROP_FIRST), ROCE_E_TOO_SHORT);
 	assert_null(roce_cnt_name(ROCE_CNT_COUNT));
 	assert_null(roce_cnt_name(-1));

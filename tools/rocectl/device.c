@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "rocectl/ctl.h"
+#include "roce/gid.h"
 #include "roce/tables.h"
 
 int cmd_info(struct ctl *c, int argc, char **argv)
@@ -121,7 +122,8 @@ static void kv_bool(struct kv *o, const char *k, int v)
 int cmd_qp(struct ctl *c, int argc, char **argv)
 {
 	struct roce_qp_ctx q;
-	char mac[18], ip[16], acc[80];
+	char mac[18], ip[16], acc[80], gid[48];
+	uint8_t g[ROCE_GID_LEN];
 	uint32_t qpn = 0;
 	struct kv o;
 	int st;
@@ -143,6 +145,8 @@ int cmd_qp(struct ctl *c, int argc, char **argv)
 	kv_num(&o, "sq_psn", "0x%06" PRIx64, q.sq_psn);
 	kv_num(&o, "rq_psn", "0x%06" PRIx64, q.rq_psn);
 	kv_str(&o, "peer_ip", ip);
+	roce_qp_dgid(&q, g);
+	kv_str(&o, "peer_gid", roce_gid_str(g, gid, sizeof(gid)));
 	kv_str(&o, "peer_mac", mac);
 	kv_num(&o, "pkey", "0x%04" PRIx64, q.pkey);
 	kv_num(&o, "timeout", DEC, q.timeout);
@@ -153,6 +157,10 @@ int cmd_qp(struct ctl *c, int argc, char **argv)
 	kv_num(&o, "max_dest_rd_atomic", DEC, q.max_dest_rd_atomic);
 	kv_num(&o, "qkey", "0x%08" PRIx64, q.qkey);
 	kv_num(&o, "pd", DEC, q.pd);
+	kv_num(&o, "sgid_index", DEC, q.sgid_index);
+	kv_num(&o, "hop_limit", DEC, q.hop_limit);
+	kv_num(&o, "tclass", "0x%02" PRIx64, q.tclass);
+	kv_num(&o, "flow_label", "0x%05" PRIx64, q.flow_label);
 	kv_end(&o);
 	return 0;
 }

@@ -12,6 +12,16 @@
 #define ROCE_IPV4_MF     0x2000u
 #define ROCE_IPV4_FRAG_OFF_MASK 0x1FFFu
 
+/* IPv6 next-header values of the extension headers (RFC 8200 4.1), which
+ * the parser walks to tell a truncated chain from a wrong next header */
+#define ROCE_IP6_NH_HOPOPTS  0
+#define ROCE_IP6_NH_ROUTING  43
+#define ROCE_IP6_NH_FRAGMENT 44
+#define ROCE_IP6_NH_AH       51
+#define ROCE_IP6_NH_DSTOPTS  60
+#define ROCE_IP6_NH_ICMPV6   58
+#define ROCE_IPV6_FLOW_MASK  0xFFFFFu
+
 struct roce_ipv4_hdr {
 	uint8_t ver_ihl;        /* version(4) IHL(4) */
 	uint8_t tos;            /* DSCP(6) ECN(2) */
@@ -84,6 +94,30 @@ static inline unsigned roce_ipv6_version(const struct roce_ipv6_hdr *h)
 static inline uint16_t roce_ipv6_payload_len(const struct roce_ipv6_hdr *h)
 {
 	return roce_get_be16(h->payload_len);
+}
+
+static inline uint8_t roce_ipv6_tclass(const struct roce_ipv6_hdr *h)
+{
+	return (uint8_t)(roce_get_be32(h->ver_tc_flow) >> 20);
+}
+
+static inline uint32_t roce_ipv6_flow(const struct roce_ipv6_hdr *h)
+{
+	return roce_get_be32(h->ver_tc_flow) & ROCE_IPV6_FLOW_MASK;
+}
+
+/* Version 6, traffic class and flow label into the first word. */
+static inline void roce_ipv6_set_tc_flow(struct roce_ipv6_hdr *h, uint8_t tclass,
+					 uint32_t flow)
+{
+	roce_put_be32(h->ver_tc_flow, 6u << 28 | (uint32_t)tclass << 20 |
+				      (flow & ROCE_IPV6_FLOW_MASK));
+}
+
+/* The field a template's copy changes per packet. */
+static inline void roce_ipv6_set_payload_len(struct roce_ipv6_hdr *h, uint16_t len)
+{
+	roce_put_be16(h->payload_len, len);
 }
 
 /* An IPv4 address (host order) into a header's 4 bytes. */

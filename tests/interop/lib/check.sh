@@ -49,7 +49,11 @@ check_wire() {
 	fi
 	# one tshark pass (it takes most of a second to start): the frames
 	# it does not dissect as InfiniBand, or finds malformed or in error
-	tshark -r "$pcap" $(tshark_no_ulp) -Y 'udp.dstport == 4791 && (!infiniband || _ws.malformed || _ws.expert.severity >= error)' \
+	# over IPv6 tshark calls a zero UDP checksum an error: rxe sends it
+	# (RFC 6935/6936 allow it for tunnels), check_v6 compares ours to it
+	local expert='_ws.expert.severity >= error'
+	[ -n "${RXE_V6_MODE:-}" ] && expert='(_ws.expert.severity >= error && !udp.checksum.zero)'
+	tshark -r "$pcap" $(tshark_no_ulp) -Y "udp.dstport == 4791 && (!infiniband || _ws.malformed || $expert)" \
 		>"$RUN_DIR/tshark-$who.txt" 2>"$RUN_DIR/tshark-$who.err" ||
 		fail "tshark cannot read the capture of $who ($(grep -v 'Running as' "$RUN_DIR/tshark-$who.err" | head -n1))"
 	bad=$(wc -l <"$RUN_DIR/tshark-$who.txt")
@@ -93,6 +97,49 @@ check_uc() {
 	[ "$(counter "$RUN_DIR/counters.txt" drop_qp_type)" -eq 0 ] ||
 		fail "UC: our counters show frames of the other transport (drop_qp_type)"
 	note "UC: $n frames of ours, all UC opcodes, no AckReq; no ACK or NAK on the wire (tshark)"
+}
+
+# v6_fields PCAP: the IP header fields of PCAP's RoCE frames, one line per
+# frame: IPv6 source, destination, hop limit, traffic class, flow label,
+# UDP checksum and source port (an IPv4 frame: its first two empty)
+v6_fields() {
+	tshark -r "$1" -Y 'udp.dstport == 4791' -T fields -e ipv6.src -e ipv6.dst \
+		-e ipv6.hlim -e ipv6.tclass -e ipv6.flow -e udp.checksum -e udp.srcport \
+		2>/dev/null
+}
+
+# check_v6 OURS_PCAP RXE_PCAP MODE OUR_GID RXE_GID: RoCE v2 over IPv6 both
+# ways: every RoCE frame of either side is IPv6 (none IPv4), between the
+# GIDs of the run (MODE ll: the link-local ones; global: fd91::); ours
+# carry the hop limit, traffic class, flow label and UDP checksum rxe's
+# carry, and the same UDP source port (both make it from the QPNs,
+# rdma_get_udp_sport); our port asked for rxe's MAC (a neighbour
+# solicitation from our MAC). Three tshark runs: each costs a second.
+check_v6() {
+	local ours=$1 rxe=$2 mode=$3 our_gid=$4 rxe_gid=$5 who nd
+	v6_fields "$ours" >"$RUN_DIR/v6-ours.txt"
+	v6_fields "$rxe" >"$RUN_DIR/v6-rxe.txt"
+	for who in ours rxe; do
+		if [ ! -s "$RUN_DIR/v6-$who.txt" ]; then
+			fail "IPv6 run ($mode): no RoCE frame of $who"
+			return
+		fi
+		awk -F'\t' '$1 == "" { n++ } END { exit n > 0 }' "$RUN_DIR/v6-$who.txt" ||
+			fail "IPv6 run ($mode): RoCE frames of $who that are not IPv6 (v6-$who.txt)"
+	done
+	# ours: from our GID to rxe's; rxe's: the reverse
+	awk -F'\t' -v s="$our_gid" -v d="$rxe_gid" '$1 != s || $2 != d { bad = 1 } END { exit bad }' \
+		"$RUN_DIR/v6-ours.txt" || fail "IPv6 run: our frames are not $our_gid -> $rxe_gid (v6-ours.txt)"
+	awk -F'\t' -v s="$rxe_gid" -v d="$our_gid" '$1 != s || $2 != d { bad = 1 } END { exit bad }' \
+		"$RUN_DIR/v6-rxe.txt" || fail "IPv6 run: rxe's frames are not $rxe_gid -> $our_gid (v6-rxe.txt)"
+	# the rest of the header as rxe sends it
+	if [ "$(cut -f3- "$RUN_DIR/v6-ours.txt" | sort -u)" != "$(cut -f3- "$RUN_DIR/v6-rxe.txt" | sort -u)" ]; then
+		fail "IPv6 run: our hop limit / traffic class / flow label / UDP checksum / port differ from rxe's (v6-ours.txt, v6-rxe.txt)"
+	fi
+	nd=$(tshark -r "$RUN_DIR/wire.pcap" -Y "eth.src == $NET_US_MAC && (icmpv6.type == 135 || icmpv6.type == 136)" \
+		-T fields -e icmpv6.type -e icmpv6.nd.ns.target_address 2>/dev/null)
+	grep -qx "135	$rxe_gid" <<<"$nd" || fail "IPv6 run: our port sent no neighbour solicitation for $rxe_gid"
+	note "IPv6 ($mode): ours $(sort -u "$RUN_DIR/v6-ours.txt" | head -n1 | tr '\t' ' '); rxe $(sort -u "$RUN_DIR/v6-rxe.txt" | head -n1 | tr '\t' ' '); our advertisements: $(grep -c '^136' <<<"$nd")"
 }
 
 # pcap_stats PCAP: "naks=N retrans=N" of the RoCE frames in PCAP. A NAK is

@@ -14,13 +14,16 @@ forget_pid() {
 # capture_start IFACE NAME: tcpdump on a wire interface into NAME.pcap.
 # br0 sees every frame as it enters the bridge, so also those the loss rule
 # drops afterwards; us-br (our port) shows what our engine really received.
+# IPv6 neighbour discovery (RFC 4861: router solicitation .. redirect,
+# ICMPv6 types 133-137), the IPv6 runs' ARP; not MLD
+CAP_ND='(icmp6 and ip6[40] >= 133 and ip6[40] <= 137)'
 CAP_PIDS=()
 capture_start() {
 	# not through in_wire: $! must be tcpdump itself (ip netns exec
 	# execs it), not a subshell running a function
 	# a 64 MiB buffer: on a loaded machine the default 2 MiB overflows
 	ip netns exec "$NET_WIRE" tcpdump -i "$1" --immediate-mode -B 65536 -U -s 0 -Z root \
-		-w "$RUN_DIR/$2.pcap" "udp port 4791 or arp or tcp port $OOB_PORT" \
+		-w "$RUN_DIR/$2.pcap" "udp port 4791 or arp or tcp port $OOB_PORT or $CAP_ND" \
 		2>"$RUN_DIR/tcpdump-$2.err" &
 	CAP_PIDS+=($!)
 	BG_PIDS+=($!)

@@ -107,6 +107,11 @@ run_ours() { # id tool role mtu size iters loss extra
 		note "rxe to ours, as received: $(pcap_stats "$RUN_DIR/to-ours.pcap")"
 		check_loss_counters "$role" "$perf_tool"
 	fi
+	if [ -n "$(v6_mode "$extra")" ]; then
+		pcap_select "$RUN_DIR/wire.pcap" "$RUN_DIR/rxe-v6.pcap" "ether dst $NET_US_MAC and udp dst port 4791"
+		check_v6 "$RUN_DIR/ours.pcap" "$RUN_DIR/rxe-v6.pcap" "$(v6_mode "$extra")" \
+			"$(v6_our_gid "$extra")" "$(v6_rxe_gid "$extra" "$A")"
+	fi
 	[ "$tool" = garbage ] && check_garbage "$RUN_DIR/garbage.json"
 	[ "$tool" = rights ] && check_rights_wire "$role"
 	[ -z "$mfile" ] || check_mmap "$mfile" "$(mmap_offset "$extra")" "$RUN_DIR/ours.log" \
@@ -173,6 +178,7 @@ run_one() { # id peer tool role mtu size iters loss extra
 	: >"$RUN_DIR/cmd.txt"
 	cp "$WORK/rxe-counters" "$RUN_DIR/rxe-counters.before" 2>/dev/null
 	A_JOB=
+	RXE_V6_MODE=$(v6_mode "$extra")
 	if [ "$loss" != 0 ]; then
 		net_loss "$loss" || fail "cannot install the loss rule"
 	fi

@@ -7,9 +7,15 @@
 # word ours:FLAG goes to our tool only, as FLAG (ours:--link=xdp: our side
 # on the AF_XDP port), with @RUN_DIR@ in it made the run's directory
 # (ours:--mmap=@RUN_DIR@/ours.mmap: our buffer in a file of the run, made
-# by mmap_prepare).
+# by mmap_prepare). A word v6:ll or v6:global makes the run RoCE v2 over
+# IPv6 (v6_mode); it goes to neither side as a flag.
 
 OOB_PORT=18515  # ibv_rc_pingpong's and perftest's default TCP port
+
+# RoCE v2 over IPv6: the wire's prefix; a side's global address ends in the
+# last octet of its IPv4 address (guest a 10.91.0.11: fd91::11)
+NET_V6_PREFIX=fd91
+NET_US_IP6=$NET_V6_PREFIX::2
 
 # extra_for ours|rxe EXTRA: the extra flags of that side
 extra_for() {
@@ -18,10 +24,46 @@ extra_for() {
 	for w in ${words[@]+"${words[@]}"}; do
 		case "$w" in
 		ours:*) if [ "$who" = ours ]; then w=${w#ours:}; out+=("${w//@RUN_DIR@/${RUN_DIR:-}}"); fi ;;
+		v6:*) ;;
 		*) out+=("$w") ;;
 		esac
 	done
 	echo "${out[*]}"
+}
+
+# v6_mode EXTRA: the GID a RoCE v2 over IPv6 run uses on both sides: ll
+# (the link-local GID made from the MAC, index 0 on rxe and on ours) or
+# global (fd91::N/64, which each side gets for the run); empty for IPv4
+v6_mode() {
+	local w
+	for w in $1; do
+		case "$w" in v6:*) echo "${w#v6:}" ;; esac
+	done
+}
+
+# v6_our_gid EXTRA / v6_rxe_gid EXTRA GUEST: the GIDs of an IPv6 run as
+# tshark writes them: ours (link-local from NET_US_MAC, or NET_US_IP6), the
+# guest's (link-local from its MAC, or fd91:: and its IPv4's last octet)
+v6_our_gid() {
+	case "$(v6_mode "$1")" in
+	ll) eui64_ll "$NET_US_MAC" ;;
+	global) echo "$NET_US_IP6" ;;
+	esac
+}
+v6_rxe_gid() {
+	case "$(v6_mode "$1")" in
+	ll) eui64_ll "$(vm_info "$2" mac)" ;;
+	global) echo "$NET_V6_PREFIX::$(vm_info "$2" ip | sed 's|/.*||; s|.*\.||')" ;;
+	esac
+}
+# eui64_ll MAC: fe80:: and the modified EUI-64 of MAC, in the shortest form
+eui64_ll() {
+	python3 - "$1" <<'PY'
+import ipaddress, sys
+m = [int(x, 16) for x in sys.argv[1].split(':')]
+b = bytes([0xfe, 0x80, 0, 0, 0, 0, 0, 0, m[0] ^ 2, m[1], m[2], 0xff, 0xfe, m[3], m[4], m[5]])
+print(ipaddress.IPv6Address(b))
+PY
 }
 
 # uses_xdp EXTRA: does our side run on the AF_XDP port?
@@ -73,16 +115,41 @@ is_bidir() {
 }
 
 # rxe_cmd TOOL SIZE ITERS MTU EXTRA [SERVER_IP]: the guest's command line
-# ($RNI_RXE and $RNI_GID expand in the guest: the RoCE v2 IPv4 GID index)
+# ($RNI_RXE and $RNI_GID expand in the guest: the RoCE v2 IPv4 GID index;
+# over IPv6, $RNI_GID6, which the job's prelude finds: rxe_v6_prelude)
 rxe_cmd() {
-	local tool=$1 size=$2 iters=$3 mtu=$4 extra server=${6:-}
+	local tool=$1 size=$2 iters=$3 mtu=$4 extra server=${6:-} gid='$RNI_GID'
 	extra=$(extra_for rxe "$5")
+	[ -n "$(v6_mode "$5")" ] && gid='$RNI_GID6'
 	case "$tool" in
 	rc_pingpong|uc_pingpong)
-		echo "ibv_$tool -d \$RNI_RXE -g \$RNI_GID -s $size -n $iters -m $mtu $extra $server" ;;
+		echo "ibv_$tool -d \$RNI_RXE -g $gid -s $size -n $iters -m $mtu $extra $server" ;;
 	*)
-		echo "ib_$tool -d \$RNI_RXE -x \$RNI_GID -F -s $size -n $iters -m $mtu $extra $server" ;;
+		echo "ib_$tool -d \$RNI_RXE -x $gid -F -s $size -n $iters -m $mtu $extra $server" ;;
 	esac
+}
+
+# rxe_v6_prelude MODE: guest shell lines that set RNI_GID6 to the index of
+# rxe's RoCE v2 GID of that kind (ll: fe80::/64 from the MAC; global: the
+# job first gives eth0 fd91::N/64, without DAD so that rxe adds its GID at
+# once), waiting up to 5 s for rxe to list it; the job fails without it.
+# Only the first 16 of rxe's 1024 entries are read: the table fills from
+# the start, and a cat per entry costs under TCG.
+rxe_v6_prelude() {
+	local pat='fe80:*'
+	[ "$1" = global ] && pat="$NET_V6_PREFIX:*"
+	cat <<EOF
+[ "$1" = global ] && ip -6 addr add $NET_V6_PREFIX::\${RNI_IP##*.}/64 dev \$RNI_IFACE nodad 2>/dev/null
+p=/sys/class/infiniband/\$RNI_RXE/ports/1 RNI_GID6=
+for i in \$(seq 50); do
+	for n in \$(seq 0 15); do
+		case "\$(cat \$p/gids/\$n)" in $pat) grep -q v2 \$p/gid_attrs/types/\$n 2>/dev/null && RNI_GID6=\$n && break ;; esac
+	done
+	[ -n "\$RNI_GID6" ] && break
+	sleep 0.1
+done
+[ -n "\$RNI_GID6" ] || { echo "no RoCE v2 GID $pat on \$RNI_RXE"; exit 1; }
+EOF
 }
 
 # ours_tool TOOL: the path of our program for TOOL
@@ -95,16 +162,21 @@ ours_tool() {
 }
 
 # ours_cmd TOOL SIZE ITERS MTU EXTRA [SERVER_IP]: our command line, run in
-# $NET_US on roce0 with our address
+# $NET_US on roce0 with our address. Over IPv6 our GID table is that of
+# docs/design.md: 0 the link-local GID, 1 the IPv4 one, 2 the --ip6 one.
 ours_cmd() {
-	local tool=$1 size=$2 iters=$3 mtu=$4 extra server=${6:-} bin
+	local tool=$1 size=$2 iters=$3 mtu=$4 extra server=${6:-} bin gid=
 	extra=$(extra_for ours "$5")
 	bin=$(ours_tool "$tool")
+	case "$(v6_mode "$5")" in
+	ll) gid=0 ;;
+	global) gid="2 --ip6 $NET_US_IP6" ;;
+	esac
 	case "$tool" in
 	rc_pingpong|uc_pingpong)
-		echo "$bin --netdev $NET_US_IF --ip $NET_US_IP $(ours_counter_flags "$bin") -s $size -n $iters -m $mtu $extra $server" ;;
+		echo "$bin --netdev $NET_US_IF --ip $NET_US_IP $(ours_counter_flags "$bin")${gid:+ -g $gid} -s $size -n $iters -m $mtu $extra $server" ;;
 	*)
-		echo "$bin $tool --netdev $NET_US_IF --ip $NET_US_IP $(ours_counter_flags "$bin") -F -s $size -n $iters -m $mtu $extra $server" ;;
+		echo "$bin $tool --netdev $NET_US_IF --ip $NET_US_IP $(ours_counter_flags "$bin")${gid:+ -x $gid} -F -s $size -n $iters -m $mtu $extra $server" ;;
 	esac
 }
 
@@ -143,14 +215,22 @@ for f in /sys/class/infiniband/$RNI_RXE/ports/1/hw_counters/*; do
 done >$RNI_JOB.hw.tmp && mv $RNI_JOB.hw.tmp $RNI_JOB.hw
 exit $rc'
 
+# rxe_prelude CMD: what a job runs before CMD (the IPv6 GID's index when
+# CMD uses it, of the kind RXE_V6_MODE names: the run's v6_mode)
+rxe_prelude() {
+	case "$1" in *RNI_GID6*) rxe_v6_prelude "${RXE_V6_MODE:-ll}" ;; esac
+}
+
 # rxe_client_job CMD SECONDS: a guest job running a client
 rxe_client_job() {
+	rxe_prelude "$1"
 	printf 'timeout %s %s\n%s\n' "$2" "$1" "$RXE_JOB_END"
 }
 
 # rxe_server_job CMD SECONDS: a guest job running a server; it touches
 # $RNI_JOB.listening once the out-of-band port listens (or the server ended)
 rxe_server_job() {
+	rxe_prelude "$1"
 	cat <<EOF
 timeout $2 $1 &
 p=\$!
