@@ -44,6 +44,7 @@
 #define ROCE_IDLE_SLEEP_MS     10u     /* engine thread: longest sleep until woken */
 #define ROCE_MAX_INFLIGHT_PSN  (1u << 20) /* unacknowledged PSNs per QP (< 2^23) */
 #define ROCE_FIRST_QPN         0x11u   /* QPs 0 and 1 are special (IBA 3.5.1) */
+#define ROCE_ASYNC_QUEUE       256u    /* asynchronous events queued, not yet read */
 
 /* Host driver, config files, roced */
 #define ROCE_CFG_MAX_QP        256u    /* [qp N] sections in one config */

@@ -62,7 +62,8 @@
 	X(ROCE_E_DISABLED, "disabled", "engine disabled or in reset")          \
 	X(ROCE_E_SRC_ADDR, "src_addr", "source address is not the QP's peer") \
 	/* host environment (appended: the codes above are register values) */ \
-	X(ROCE_E_PERM, "perm", "permission denied")
+	X(ROCE_E_PERM, "perm", "permission denied")                           \
+	X(ROCE_E_BUSY, "busy", "object in use")
 
 enum roce_status {
 #define ROCE_X_ENUM(code, name, desc) code,

@@ -4,10 +4,15 @@
  * (opcode, PSN offset, AckReq, RETH/AETH/AtomicETH fields, payload) that
  * are built with valid checksums and ICRC -- so they pass the receive
  * checks and reach the responder and the completer -- and sent at engine A,
- * whose QP is in RTS with an MR registered. The engine must never crash,
+ * whose QP is in RTS with an MR registered, or at its second QP, which
+ * takes its receive WQEs from an SRQ (bit 0x20 of the opcode byte). The
+ * receive CQ is on a completion channel, armed before every input, and
+ * the asynchronous events (QP fatal, SRQ limit, CQ overrun) are read and
+ * acknowledged, so the event paths run too. The engine must never crash,
  * never read or write outside its memory (ASan), and never write device
  * memory outside the registered region.
  */
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,11 +29,17 @@
 struct side {
 	struct roce_context *ctx;
 	struct roce_port port;
-	struct roce_qp *qp;
+	struct roce_qp *qp, *sqp;       /* sqp: on the SRQ */
 	struct roce_cq *cq;
+	struct roce_comp_channel *ch;
+	struct roce_srq *srq;
 	uint8_t *buf;
 	struct roce_mr *mr;
 };
+
+/* the PSNs each QP expects (rq) and sends from (sq); its peer QPN */
+static const uint32_t rq_psn[2] = { 1000, 2000 }, sq_psn[2] = { 5000, 6000 };
+static const uint32_t dest_qpn[2] = { 0x99, 0x9A };
 
 static struct roce_memlink *link_;
 static struct side a;
@@ -39,15 +50,44 @@ static uint8_t *guard_lo, *guard_hi;
 /* A failed property is a finding: libFuzzer reports the abort and the input. */
 #define CHECK(cond) do { if (!(cond)) abort(); } while (0)
 
+/* RESET -> INIT -> RTR -> RTS toward the fuzzer's QP for QP k. */
+static void connect_qp(struct roce_qp *qp, int k)
+{
+	struct roce_qp_attr at = { .qp_state = ROCE_QPS_INIT, .pkey = 0xFFFF,
+				   .qp_access_flags = ROCE_ACCESS_REMOTE_WRITE |
+						      ROCE_ACCESS_REMOTE_READ |
+						      ROCE_ACCESS_REMOTE_ATOMIC };
+
+	CHECK(roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX |
+			     ROCE_QP_ACCESS_FLAGS) == ROCE_OK);
+	at.qp_state = ROCE_QPS_RTR;
+	at.path_mtu = ROCE_MTU_1024;
+	at.dest_qp_num = dest_qpn[k];
+	at.rq_psn = rq_psn[k];
+	at.max_dest_rd_atomic = 4;
+	at.min_rnr_timer = 1;
+	at.ah_attr.dest_ip = 0x0A000002;
+	memcpy(at.ah_attr.dest_mac, mac_p, 6);
+	CHECK(roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_AV | ROCE_QP_PATH_MTU |
+			     ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN | ROCE_QP_MAX_DEST_RD_ATOMIC |
+			     ROCE_QP_MIN_RNR_TIMER) == ROCE_OK);
+	at.qp_state = ROCE_QPS_RTS;
+	at.sq_psn = sq_psn[k];
+	at.timeout = 1;
+	at.retry_cnt = 7;
+	at.rnr_retry = 7;
+	at.max_rd_atomic = 4;
+	CHECK(roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN | ROCE_QP_TIMEOUT |
+			     ROCE_QP_RETRY_CNT | ROCE_QP_RNR_RETRY |
+			     ROCE_QP_MAX_QP_RD_ATOMIC) == ROCE_OK);
+}
+
 static void setup(void)
 {
 	struct roce_memlink_config lc = { .seed = 1 };
 	struct roce_context_attr ca = { .ip = 0x0A000001 };
 	struct roce_qp_init_attr qa = { .qp_type = ROCE_QPT_RC, .cap = { 64, 64, 1, 1 } };
-	struct roce_qp_attr at = { .qp_state = ROCE_QPS_INIT, .pkey = 0xFFFF,
-				   .qp_access_flags = ROCE_ACCESS_REMOTE_WRITE |
-						      ROCE_ACCESS_REMOTE_READ |
-						      ROCE_ACCESS_REMOTE_ATOMIC };
+	struct roce_srq_init_attr sa = { .attr = { .max_wr = 16, .max_sge = 1, .srq_limit = 2 } };
 	struct roce_pd *pd;
 
 	CHECK(roce_memlink_create(&lc, &link_) == ROCE_OK &&
@@ -58,7 +98,12 @@ static void setup(void)
 	ca.dev.mem_size = 1u << 20;
 	CHECK(roce_open(&ca, &a.ctx) == ROCE_OK);
 	pd = roce_alloc_pd(a.ctx);
-	a.cq = roce_create_cq(a.ctx, 256);
+	a.ch = roce_create_comp_channel(a.ctx);
+	CHECK(a.ch && fcntl(roce_comp_channel_fd(a.ch), F_SETFL, O_NONBLOCK) == 0 &&
+	      fcntl(roce_async_fd(a.ctx), F_SETFL, O_NONBLOCK) == 0);
+	a.cq = roce_create_cq_channel(a.ctx, 256, NULL, a.ch);
+	a.srq = roce_create_srq(pd, &sa);
+	CHECK(a.srq);
 	guard_lo = roce_mem_alloc(a.ctx, GUARD, 64);
 	a.buf = roce_mem_alloc(a.ctx, MR_LEN, 4096);
 	guard_hi = roce_mem_alloc(a.ctx, GUARD, 64);
@@ -69,29 +114,11 @@ static void setup(void)
 			   ROCE_ACCESS_REMOTE_READ | ROCE_ACCESS_REMOTE_ATOMIC);
 	qa.send_cq = qa.recv_cq = a.cq;
 	a.qp = roce_create_qp(pd, &qa);
-	CHECK(a.mr && a.qp);
-	CHECK(roce_modify_qp(a.qp, &at, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX |
-			     ROCE_QP_ACCESS_FLAGS) == ROCE_OK);
-	at.qp_state = ROCE_QPS_RTR;
-	at.path_mtu = ROCE_MTU_1024;
-	at.dest_qp_num = 0x99;
-	at.rq_psn = 1000;
-	at.max_dest_rd_atomic = 4;
-	at.min_rnr_timer = 1;
-	at.ah_attr.dest_ip = 0x0A000002;
-	memcpy(at.ah_attr.dest_mac, mac_p, 6);
-	CHECK(roce_modify_qp(a.qp, &at, ROCE_QP_STATE | ROCE_QP_AV | ROCE_QP_PATH_MTU |
-			     ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN | ROCE_QP_MAX_DEST_RD_ATOMIC |
-			     ROCE_QP_MIN_RNR_TIMER) == ROCE_OK);
-	at.qp_state = ROCE_QPS_RTS;
-	at.sq_psn = 5000;
-	at.timeout = 1;
-	at.retry_cnt = 7;
-	at.rnr_retry = 7;
-	at.max_rd_atomic = 4;
-	CHECK(roce_modify_qp(a.qp, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN | ROCE_QP_TIMEOUT |
-			     ROCE_QP_RETRY_CNT | ROCE_QP_RNR_RETRY |
-			     ROCE_QP_MAX_QP_RD_ATOMIC) == ROCE_OK);
+	qa.srq = a.srq;
+	a.sqp = roce_create_qp(pd, &qa);
+	CHECK(a.mr && a.qp && a.sqp);
+	connect_qp(a.qp, 0);
+	connect_qp(a.sqp, 1);
 }
 
 static uint64_t rd64(const uint8_t *d, size_t n, size_t *i)
@@ -103,25 +130,48 @@ static uint64_t rd64(const uint8_t *d, size_t n, size_t *i)
 	return v;
 }
 
-/* Keep the QP usable: posted receives, and back to RTS after an error. */
-static void keep_alive(void)
+/* Back to RTS after an error: the register file kept the rest of the
+ * context. */
+static void revive(struct roce_qp *qp)
 {
 	struct roce_qp_attr at;
-	struct roce_wc wc[64];
 
-	while (roce_poll_cq(a.cq, 64, wc) > 0)
-		;
-	if (roce_query_qp(a.qp, &at) == ROCE_OK && at.qp_state == ROCE_QPS_ERR) {
+	if (roce_query_qp(qp, &at) == ROCE_OK && at.qp_state == ROCE_QPS_ERR) {
 		struct roce_qp_attr r = { .qp_state = ROCE_QPS_RESET };
 
-		/* the register file kept the rest of the context: climb back */
-		roce_modify_qp(a.qp, &r, ROCE_QP_STATE);
+		roce_modify_qp(qp, &r, ROCE_QP_STATE);
 		roce_engine_poll(a.ctx);
 		for (enum roce_qp_state s = ROCE_QPS_INIT; s <= ROCE_QPS_RTS; s++) {
 			r.qp_state = s;
-			CHECK(roce_modify_qp(a.qp, &r, ROCE_QP_STATE) == ROCE_OK);
+			CHECK(roce_modify_qp(qp, &r, ROCE_QP_STATE) == ROCE_OK);
 		}
 	}
+}
+
+/* Keep the QPs usable: completions and events taken, posted receives
+ * (the QP's own and the SRQ's), back to RTS after an error, the CQ armed
+ * (solicited only every other input). */
+static void keep_alive(void)
+{
+	static unsigned round;
+	struct roce_wc wc[64];
+	struct roce_async_event ev;
+	struct roce_cq *cq;
+
+	while (roce_poll_cq(a.cq, 64, wc) > 0)
+		;
+	while (roce_get_cq_event(a.ch, &cq, NULL) == ROCE_OK) {
+		CHECK(cq == a.cq);
+		roce_ack_cq_events(cq, 1);
+	}
+	while (roce_get_async_event(a.ctx, &ev) == ROCE_OK) {
+		CHECK(ev.event_type != ROCE_EVENT_QP_FATAL ||
+		      ev.element.qp == a.qp || ev.element.qp == a.sqp);
+		CHECK(ev.event_type != ROCE_EVENT_SRQ_LIMIT_REACHED || ev.element.srq == a.srq);
+		roce_ack_async_event(&ev);
+	}
+	revive(a.qp);
+	revive(a.sqp);
 	for (int i = 0; i < 4; i++) {
 		struct roce_sge sge = { (uint64_t)(uintptr_t)a.buf + (size_t)i * 4096, 4096, a.mr->lkey };
 		struct roce_recv_wr rw = { .sg_list = &sge, .num_sge = 1 };
@@ -129,6 +179,20 @@ static void keep_alive(void)
 		if (roce_post_recv(a.qp, &rw, NULL) != ROCE_OK)
 			break;
 	}
+	for (int i = 0; i < 4; i++) {
+		struct roce_sge sge = { (uint64_t)(uintptr_t)a.buf + (size_t)(4 + i) * 4096, 4096,
+					a.mr->lkey };
+		struct roce_recv_wr rw = { .sg_list = &sge, .num_sge = 1 };
+
+		if (roce_post_srq_recv(a.srq, &rw, NULL) != ROCE_OK)
+			break;
+	}
+	if (round++ % 8 == 0) {         /* the limit armed again now and then */
+		struct roce_srq_attr sa = { .srq_limit = 3 };
+
+		CHECK(roce_modify_srq(a.srq, &sa, ROCE_SRQ_LIMIT) == ROCE_OK);
+	}
+	CHECK(roce_req_notify_cq(a.cq, (int)(round & 1)) == ROCE_OK);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
@@ -149,6 +213,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		const struct roce_opcode_info *op;
 		size_t len, paylen;
 		uint64_t r;
+		int k;
 
 		memset(&h, 0, sizeof(h));
 		memcpy(h.eth.dst, mac_a, 6);
@@ -158,14 +223,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		h.ip.dst[0] = 10; h.ip.dst[3] = 1;
 		h.udp.sport = 0xC000;
 		h.udp.dport = ROCE_UDP_PORT;
+		k = (d[i] & 0x20) ? 1 : 0;              /* the SRQ's QP */
 		h.bth.opcode = d[i++] & 0x1F;           /* the RC opcodes */
 		op = roce_opcode_info(h.bth.opcode);
 		h.bth.pkey = 0xFFFF;
-		h.bth.dqpn = roce_qp_num(a.qp);
+		h.bth.dqpn = roce_qp_num(k ? a.sqp : a.qp);
 		h.bth.ackreq = d[i] & 1;
+		h.bth.se = (d[i] & 0x10) != 0;
 		/* PSN near what either side expects, sometimes anywhere */
-		h.bth.psn = (d[i] & 2) ? (uint32_t)(1000 + (int8_t)d[i + 1])
-				       : (uint32_t)(5000 + (int8_t)d[i + 1]);
+		h.bth.psn = (d[i] & 2) ? (uint32_t)(rq_psn[k] + (int8_t)d[i + 1])
+				       : (uint32_t)(sq_psn[k] + (int8_t)d[i + 1]);
 		if ((d[i] & 0xC) == 0xC)
 			h.bth.psn = (uint32_t)d[i + 1] << 16 | (uint32_t)d[i] << 8;
 		h.bth.psn &= 0xFFFFFF;
