@@ -82,7 +82,7 @@ pcap_stats() {
 # whatever the tool's format ("name value", "name=value", "name: value",
 # JSON "name": value); the last value of a name wins.
 counters_parse() {
-	grep -oE '"?(tx_|rx_|acks_|naks_|retransmissions|timeouts|rnr_|icrc_|drop_|dup|completions|error_completions)[a-z0-9_]*"?[[:space:]]*[:=]?[[:space:]]*[0-9]+' "$1" 2>/dev/null |
+	grep -oE '"?(tx_|rx_|acks_|naks_|retransmissions|timeouts|rnr_|icrc_|drop_|dup|completions|error_completions|cq_events)[a-z0-9_]*"?[[:space:]]*[:=]?[[:space:]]*[0-9]+' "$1" 2>/dev/null |
 		sed -E 's/"//g; s/[[:space:]]*[:=]?[[:space:]]*([0-9]+)$/ \1/' |
 		awk '{ v[$1] = $2 } END { for (k in v) print k, v[k] }' | sort
 }
@@ -91,6 +91,30 @@ counters_parse() {
 counter() {
 	local file=$1; shift
 	awk -v names=" $* " 'index(names, " " $1 " ") { s += $2 } END { print s + 0 }' "$file"
+}
+
+# check_events TOOL ROLE EXTRA: with -e our tool slept on its completion
+# channel: its cq_events line (printed with its counters) must count
+# events, else it found its completions by polling after all. A READ or
+# atomic server (without -b) completes nothing: it has none to wait for.
+check_events() {
+	local tool=$1 role=$2 extra=$3 n
+	case " $(extra_for ours "$extra") " in
+	*" -e "*|*" --events "*) ;;
+	*) return 0 ;;
+	esac
+	if [ "$role" = server ] && ! is_bidir "$extra"; then
+		case "$tool" in
+		rc_pingpong|send_*) ;;
+		*) note "our $tool server completes nothing: no event to wait for"; return 0 ;;
+		esac
+	fi
+	n=$(counter "$RUN_DIR/counters.txt" cq_events)
+	if [ "${n:-0}" -gt 0 ]; then
+		note "ours slept on $n completion events"
+	else
+		fail "-e: our tool took no completion event (cq_events ${n:-absent})"
+	fi
 }
 
 # check_loss_counters ROLE TOOL: under loss, our counters must show the

@@ -81,6 +81,7 @@ run_ours() { # id tool role mtu size iters loss extra
 		check_exits "$role" "${rc_ours:-}" "${rc_rxe:-}"
 	fi
 	counters_parse "$RUN_DIR/ours.log" >"$RUN_DIR/counters.txt"
+	check_events "$perf_tool" "$role" "$extra"
 
 	pcap_select "$RUN_DIR/wire.pcap" "$RUN_DIR/ours.pcap" "ether src $NET_US_MAC and udp dst port 4791"
 	local sends=0

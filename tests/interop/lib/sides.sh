@@ -21,7 +21,7 @@ extra_for() {
 		*) out+=("$w") ;;
 		esac
 	done
-	echo "${out[*]}"
+	printf "%s\n" "${out[*]}"     # echo would take a lone -e for its own
 }
 
 # uses_xdp EXTRA: does our side run on the AF_XDP port?
