@@ -247,11 +247,25 @@ static int open_queues(struct perf_ep *ep, const struct perf_ep_config *c)
 					  O_NONBLOCK) != 0)
 			return ep_fail(ep, ROCE_E_NOMEM, "Couldn't create completion channel");
 	}
-	if ((st = open_cq(ep, "send", c->scq_per_qp ? c->scq_per_qp : c->sq_depth,
-			  c->nqp, &ep->scq)) != ROCE_OK ||
-	    (st = open_cq(ep, "receive", c->rcq_per_qp ? c->rcq_per_qp : c->rq_depth,
-			  c->nqp, &ep->rcq)) != ROCE_OK)
+	if (c->one_cq) {
+		if ((st = open_cq(ep, "completion", c->one_cq, 1, &ep->scq)) != ROCE_OK)
+			return st;
+		ep->rcq = ep->scq;
+	} else if ((st = open_cq(ep, "send", c->scq_per_qp ? c->scq_per_qp : c->sq_depth,
+				 c->nqp, &ep->scq)) != ROCE_OK ||
+		   (st = open_cq(ep, "receive", c->rcq_per_qp ? c->rcq_per_qp : c->rq_depth,
+				 c->nqp, &ep->rcq)) != ROCE_OK) {
 		return st;
+	}
+	if (c->srq_depth) {
+		struct roce_srq_init_attr sa = { .attr = { .max_wr = c->srq_depth, .max_sge = 1 } };
+
+		ep->srq = roce_create_srq(ep->pd, &sa);
+		if (!ep->srq)
+			return ep_fail(ep, ROCE_E_RANGE, "Couldn't create SRQ of %u WQEs (at "
+				       "most %u)", c->srq_depth, ROCE_MAX_WR);
+		qa.srq = ep->srq;
+	}
 	qa.send_cq = ep->scq;
 	qa.recv_cq = ep->rcq;
 	qa.cap = (struct roce_qp_cap){ c->sq_depth, c->rq_depth, 1, 1 };
@@ -411,9 +425,11 @@ void perf_ep_close(struct perf_ep *ep)
 			roce_dereg_mr(ep->mr);
 		if (ep->buf)
 			roce_mem_free(ep->ctx, ep->buf);
+		if (ep->srq)
+			roce_destroy_srq(ep->srq);
 		if (ep->scq)
 			roce_destroy_cq(ep->scq);
-		if (ep->rcq)
+		if (ep->rcq && ep->rcq != ep->scq)
 			roce_destroy_cq(ep->rcq);
 		if (ep->channel)
 			roce_destroy_comp_channel(ep->channel);
@@ -422,6 +438,7 @@ void perf_ep_close(struct perf_ep *ep)
 		roce_close(ep->ctx);
 	}
 	ep->channel = NULL;
+	ep->srq = NULL;
 	ep->scq = ep->rcq = NULL;
 	ep->pd = NULL;
 	ep->thread = false;

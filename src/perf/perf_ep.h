@@ -55,6 +55,11 @@ struct perf_ep_config {
 	bool counters;                  /* print the engine's counters on close */
 	bool events;                    /* -e: a completion channel, the engine
 					 * on its own thread */
+	uint32_t one_cq;                /* not 0: one CQ of this many entries for
+					 * sends and receives (scq == rcq), as
+					 * the pingpong examples have */
+	uint32_t srq_depth;             /* not 0: the QPs take their receives
+					 * from one SRQ of this depth (srq) */
 };
 
 struct perf_ep {
@@ -68,7 +73,8 @@ struct perf_ep {
 	uint8_t mac[6];
 	enum roce_mtu link_mtu;         /* largest path MTU the link carries */
 	struct roce_pd *pd;
-	struct roce_cq *scq, *rcq;
+	struct roce_cq *scq, *rcq;      /* may be one CQ (one_cq) */
+	struct roce_srq *srq;           /* srq_depth: the QPs' receive queue */
 	struct roce_qp **qp;            /* nqp of them, allocated at open */
 	bool *init_done;
 	unsigned nqp;                   /* QPs made so far */

@@ -105,7 +105,7 @@ check_events() {
 	esac
 	if [ "$role" = server ] && ! is_bidir "$extra"; then
 		case "$tool" in
-		rc_pingpong|send_*) ;;
+		rc_pingpong|srq_pingpong|send_*) ;;
 		*) note "our $tool server completes nothing: no event to wait for"; return 0 ;;
 		esac
 	fi
@@ -359,6 +359,33 @@ check_bw_reports() {
 }
 
 # qps_of EXTRA: N of a "-q N" in the extra flags, or nothing
+# check_srq OURS_LOG RXE_LOG PCAP EXTRA: ibv_srq_pingpong with -q N (16
+# without): each side prints N local and N remote address lines, the QPNs
+# each side lists as remote are those the other lists as local, and our
+# engine's frames go to N destination QPs (every QP on the SRQ played)
+check_srq() {
+	local ours=$1 rxe=$2 pcap=$3 n w log got
+	n=$(qps_of "$4")
+	n=${n:-16}
+	for w in ours rxe; do
+		log=$ours; [ $w = rxe ] && log=$rxe
+		got=$(grep -c '^  local address: ' "$log")
+		[ "$got" = "$n" ] || fail "$w: $got local address lines, not one per QP ($n)"
+		got=$(grep -c '^  remote address: ' "$log")
+		[ "$got" = "$n" ] || fail "$w: $got remote address lines, not one per QP ($n)"
+	done
+	srq_qpns() { sed -n "s/^  $2 address: *LID [^,]*, QPN \(0x[0-9a-f]*\),.*/\1/p" "$1" | sort; }
+	[ "$(srq_qpns "$ours" local)" = "$(srq_qpns "$rxe" remote)" ] &&
+		[ "$(srq_qpns "$rxe" local)" = "$(srq_qpns "$ours" remote)" ] ||
+		fail "the QPNs one side lists as remote are not the other's local ones"
+	got=$(roce_tsv "$pcap" | cut -f3 | sort -u | wc -l)
+	if [ "$got" = "$n" ]; then
+		note "our frames went to the peer's $n QPs"
+	else
+		fail "our frames went to $got destination QPs, not $n"
+	fi
+}
+
 qps_of() {
 	sed -nE 's/^.* (-q|--qp=?) *([0-9]+) .*$/\2/p' <<<" $1 "
 }

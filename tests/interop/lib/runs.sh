@@ -94,6 +94,7 @@ run_ours() { # id tool role mtu size iters loss extra
 		check_requests "$RUN_DIR/rxe.pcap" rxe "$perf_tool"
 	fi
 	case "$perf_tool" in
+	srq_pingpong) check_srq "$RUN_DIR/ours.log" "$RUN_DIR/rxe.log" "$RUN_DIR/ours.pcap" "$extra" ;;
 	*_bw) check_bw_reports "$RUN_DIR/ours.log" "$RUN_DIR/rxe.log" "$(extra_for rxe "$extra")"
 		check_qps "$RUN_DIR/ours.log" "$RUN_DIR/rxe.log" "$RUN_DIR/ours.pcap" "$extra" ;;
 	esac

@@ -68,8 +68,8 @@ rxe_cmd() {
 	local tool=$1 size=$2 iters=$3 mtu=$4 extra server=${6:-}
 	extra=$(extra_for rxe "$5")
 	case "$tool" in
-	rc_pingpong)
-		echo "ibv_rc_pingpong -d \$RNI_RXE -g \$RNI_GID -s $size -n $iters -m $mtu $extra $server" ;;
+	rc_pingpong|srq_pingpong)
+		echo "ibv_$tool -d \$RNI_RXE -g \$RNI_GID -s $size -n $iters -m $mtu $extra $server" ;;
 	*)
 		echo "ib_$tool -d \$RNI_RXE -x \$RNI_GID -F -s $size -n $iters -m $mtu $extra $server" ;;
 	esac
@@ -79,6 +79,7 @@ rxe_cmd() {
 ours_tool() {
 	case "$1" in
 	rc_pingpong) echo "$BUILD/tools/roce-pingpong" ;;
+	srq_pingpong) echo "$BUILD/tools/roce-srq-pingpong" ;;
 	*) echo "$BUILD/tools/roce-perf" ;;
 	esac
 }
@@ -90,7 +91,7 @@ ours_cmd() {
 	extra=$(extra_for ours "$5")
 	bin=$(ours_tool "$tool")
 	case "$tool" in
-	rc_pingpong)
+	rc_pingpong|srq_pingpong)
 		echo "$bin --netdev $NET_US_IF --ip $NET_US_IP $(ours_counter_flags "$bin") -s $size -n $iters -m $mtu $extra $server" ;;
 	*)
 		echo "$bin $tool --netdev $NET_US_IF --ip $NET_US_IP $(ours_counter_flags "$bin") -F -s $size -n $iters -m $mtu $extra $server" ;;
@@ -118,7 +119,7 @@ sends_data() {
 		case "$1" in write_bw|read_bw|send_bw) return 0 ;; esac ;;
 	esac
 	case "$1:$2" in
-	rc_pingpong:*|write_lat:*|send_lat:*) return 0 ;;
+	rc_pingpong:*|srq_pingpong:*|write_lat:*|send_lat:*) return 0 ;;
 	write_bw:client|send_bw:client|read_bw:server|read_lat:server) return 0 ;;
 	esac
 	return 1
