@@ -243,6 +243,9 @@ enum roce_event_type {
  *                      NAK it cannot recover from, a request it refused)
  *   SRQ_LIMIT_REACHED  the SRQ's WQE count fell below its armed limit;
  *                      the limit is then disarmed (ibv_modify_srq(3))
+ *   QP_LAST_WQE_REACHED  a QP on an SRQ entered ERR (by the engine or the
+ *                      host) and will take no more of its WQEs; after
+ *                      QP_FATAL when the engine moved it
  *   PORT_ERR, PORT_ACTIVE  the device's link went down (soft reset held) or
  *                      came up again (link-ready), port_num 1
  */

@@ -147,10 +147,10 @@ void engine_qp_error(struct roce_engine *e, struct eng_qp *qp)
 	roce_qp_table_set_state((struct roce_qp_table *)e->qpt, qp->qpn, ROCE_QPS_ERR);
 	qp->cfg.state = ROCE_QPS_ERR;
 	qp->resp.goto_err = false;
+	event_async(e, ROCE_EVENT_QP_FATAL, qp);
 	comp_complete(e, qp);
 	comp_flush(e, qp);
 	qp->flushed = true;
-	event_async(e, ROCE_EVENT_QP_FATAL, qp);
 }
 
 static unsigned poll_once(struct roce_engine *e)

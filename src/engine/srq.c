@@ -40,9 +40,15 @@ struct rwqe *srq_take(struct roce_engine *e, struct eng_qp *qp)
 	return &qp->resp.srq_wqe;
 }
 
-/* The QP entered ERR: the WQE it took for a message that will not finish
- * completes as flushed (IBA 10.3.1: WQEs of the QP complete in error; the
- * SRQ's other WQEs belong to no QP and stay). */
+/*
+ * The QP is in ERR (its queues are flushed, the first time or again): the
+ * WQE it took for a message that will not finish completes as flushed
+ * (IBA 10.3.1: WQEs of the QP complete in error; the SRQ's other WQEs
+ * belong to no QP and stay). On entering ERR, after that completion, the
+ * QP will take no more WQEs from the SRQ: the Last WQE Reached event
+ * (IBA 11.6.3.1, ibv_get_async_event(3)) tells the application, which may
+ * then destroy the QP without losing a WQE.
+ */
 void srq_flush(struct roce_engine *e, struct eng_qp *qp)
 {
 	struct roce_wc wc = {
@@ -51,10 +57,14 @@ void srq_flush(struct roce_engine *e, struct eng_qp *qp)
 		.qp_num = qp->qpn,
 	};
 
-	if (!qp->srq || !qp->resp.srq_held)
+	if (!qp->srq)
 		return;
-	wc.wr_id = qp->resp.srq_wqe.wr_id;
-	qp->resp.srq_held = false;
-	qp->resp.in_send = false;
-	engine_cq_push(e, qp->recv_cq, &wc);
+	if (qp->resp.srq_held) {
+		wc.wr_id = qp->resp.srq_wqe.wr_id;
+		qp->resp.srq_held = false;
+		qp->resp.in_send = false;
+		engine_cq_push(e, qp->recv_cq, &wc);
+	}
+	if (!qp->flushed)
+		event_async(e, ROCE_EVENT_QP_LAST_WQE_REACHED, qp);
 }

@@ -325,6 +325,7 @@ static void test_flush_held(void **state)
 	struct pair_opts o = { .virtual_time = true };
 	struct srqt t;
 	struct roce_qp_attr at = { .qp_state = ROCE_QPS_ERR };
+	struct roce_async_event ev;
 	struct roce_wc wc[4];
 
 	(void)state;
@@ -339,10 +340,50 @@ static void test_flush_held(void **state)
 	assert_int_equal(wc[0].wr_id, 1);
 	assert_int_equal(wc[0].status, ROCE_WC_WR_FLUSH_ERR);
 	assert_int_equal(wc[0].qp_num, roce_qp_num(t.qb[0]));
+	/* it takes no more WQEs: Last WQE Reached, once */
+	assert_int_equal(srq_event(&t, &ev), ROCE_OK);
+	assert_int_equal(ev.event_type, ROCE_EVENT_QP_LAST_WQE_REACHED);
+	assert_ptr_equal(ev.element.qp, t.qb[0]);
+	assert_int_equal(roce_destroy_qp(t.qb[0]), ROCE_E_BUSY);
+	roce_ack_async_event(&ev);
+	/* a send posted in ERR is flushed too, and raises nothing more */
+	{
+		struct roce_sge sge = { (uint64_t)(uintptr_t)t.p->b.buf, 8, t.p->b.mr->lkey };
+		struct roce_send_wr wr = { .wr_id = 9, .sg_list = &sge, .num_sge = 1,
+					   .opcode = ROCE_WR_SEND,
+					   .send_flags = ROCE_SEND_SIGNALED };
+
+		assert_int_equal(roce_post_send(t.qb[0], &wr, NULL), ROCE_OK);
+		assert_int_equal(pair_wait(t.p, t.p->b.scq, wc, 1, 5000), 1);
+		assert_int_equal(wc[0].status, ROCE_WC_WR_FLUSH_ERR);
+	}
+	ev_polls(t.p, 20);
+	assert_int_equal(srq_event(&t, &ev), ROCE_E_AGAIN);
 	send_msg(&t, 3, 0, 500);
 	assert_int_equal(pair_wait(t.p, t.rcq[1], wc, 1, 5000), 1);
 	assert_int_equal(wc[0].wr_id, 2);
 	check_recv(&t, &wc[0], 1, 3, 0, 500);
+	/* the engine moves QP 1 to ERR (a message longer than its WQE):
+	 * QP_FATAL, then Last WQE Reached */
+	{
+		struct roce_sge sge;
+		struct roce_recv_wr wr = ev_recv_wr(t.p, &sge, 3, 0, 16);
+
+		assert_int_equal(roce_post_srq_recv(t.srq, &wr, NULL), ROCE_OK);
+	}
+	send_msg(&t, 1, 0, 100);
+	assert_int_equal(pair_wait(t.p, t.rcq[0], wc, 1, 5000), 1);
+	assert_int_equal(wc[0].status, ROCE_WC_LOC_LEN_ERR);
+	ev_polls(t.p, 20);
+	assert_int_equal(srq_event(&t, &ev), ROCE_OK);
+	assert_int_equal(ev.event_type, ROCE_EVENT_QP_FATAL);
+	assert_ptr_equal(ev.element.qp, t.qb[1]);
+	roce_ack_async_event(&ev);
+	assert_int_equal(srq_event(&t, &ev), ROCE_OK);
+	assert_int_equal(ev.event_type, ROCE_EVENT_QP_LAST_WQE_REACHED);
+	assert_ptr_equal(ev.element.qp, t.qb[1]);
+	roce_ack_async_event(&ev);
+	assert_int_equal(srq_event(&t, &ev), ROCE_E_AGAIN);
 	srqt_close(&t);
 }
 
