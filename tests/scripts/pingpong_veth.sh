@@ -57,6 +57,13 @@ run -g 1 -c -s 64 -n 100
 run -g 1 -c -s 4096 -n 200
 run -g 1 -c -s 65536 -n 50 -m 1024
 run -g 1 -s 4096 -n 100 -r 10 -t
+# -e: sleeping on the completion channel, on both sides and on one
+run -g 1 -c -e -s 4096 -n 200
+SRV=(-e) CLI=()
+run -g 1 -c -s 65536 -n 50 -m 1024
+SRV=() CLI=(-e)
+run -g 1 -c -s 64 -n 100
+SRV=() CLI=()
 
 # RoCE v2 over IPv6: the link-local GIDs (the kernels carry them) ...
 for ns in "$NA" "$NB"; do

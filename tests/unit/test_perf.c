@@ -192,6 +192,20 @@ static void test_args(void **state)
 	assert_int_equal(parse(&o, "x write_bw --ip6 ::ffff:10.0.0.1"), 2);
 	assert_int_equal(parse(&o, "x write_bw --ip6 fd91::zz"), 2);
 	assert_int_equal(parse(&o, "x write_bw -x 65"), 2);
+
+	/* -e: perftest's rules (parser(), force_dependecies()): not on the
+	 * WRITE verb, not with -D, and a large message keeps cq_mod */
+	assert_int_equal(parse(&o, "x send_bw -e -s 65536"), 0);
+	assert_true(o.events);
+	assert_int_equal(o.cq_mod, 100);
+	assert_int_equal(parse(&o, "x read_lat --events"), 0);
+	assert_true(o.events);
+	assert_int_equal(parse(&o, "x send_bw -s 65536"), 0);
+	assert_false(o.events);
+	assert_int_equal(o.cq_mod, 1);
+	assert_int_equal(parse(&o, "x write_bw -e"), 2);
+	assert_int_equal(parse(&o, "x write_lat -e"), 2);
+	assert_int_equal(parse(&o, "x send_bw -e -D 4"), 2);
 }
 
 /* -q: perftest's range (parser(): CHECK_VALUE_IN_RANGE(num_of_qps, int,
