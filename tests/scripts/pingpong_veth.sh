@@ -139,7 +139,7 @@ fi
 
 # roce-uc-pingpong (ibv_uc_pingpong): the same exchange and output over UC
 # QPs; neither side acknowledges anything (no acks_tx among the non-zero
-# counters) and both sent their messages
+# counters) and both sent their messages; over IPv6 and with -e too
 PP=$B/tools/roce-uc-pingpong
 run -g 1 -c -s 64 -n 100
 run -c -s 65536 -n 50 -m 1024
@@ -151,6 +151,10 @@ for f in "$TMP/cli" "$TMP/srv"; do
 		pass=$((pass + 1)); echo "ok   uc: no ACK sent ($(basename "$f"))"
 	fi
 done
+# UC over the link-local IPv6 GIDs, each side sleeping on its channel
+GIDRE='fe80::[0-9a-f:]+'
+run -g 0 -c -e -s 4096 -n 200
+GIDRE='::ffff:10\.231\.8\.[12]'
 expect "uc -t refused" 2 "unknown option '-t'" "$PP" --netdev "pa$$" -t
 expect "uc --help" 0 "ibv_uc_pingpong's" "$PP" --help
 PP=$B/tools/roce-pingpong
