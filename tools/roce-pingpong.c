@@ -45,6 +45,7 @@
 
 #include "perf/perf_ep.h"
 #include "perf/perf_layout.h"
+#include "perf/perf_pp.h"
 #include "roce/oob.h"
 #include "roce/status.h"
 
@@ -62,9 +63,7 @@ struct pp_opts {
 	enum perf_link link;
 	enum roce_afxdp_mode xdp_mode;
 	uint32_t ip;
-	int gidx;                       /* -g; -1: none, our IPv4 GID */
-	uint8_t ip6[ROCE_MAX_IP6][16];  /* --ip6 */
-	unsigned n_ip6;
+	struct perf_pp_gid gid;         /* -g, --ip6 */
 };
 
 struct pp {
@@ -122,10 +121,7 @@ static void usage(FILE *f, bool uc)
 "  -l, --sl=<sl>          service level value (accepted, not used)\n"
 "  -e, --events           sleep on CQ events (default poll); the engine then runs\n"
 "                         on a thread of its own\n"
-"  -g, --gid-idx=<index>  our GID: 0 the link-local IPv6 one (from the MAC),\n"
-"                         1 the IPv4 one, then the interface's IPv6 addresses\n"
-"                         and --ip6's; an IPv6 GID makes it RoCE v2 over IPv6\n"
-"                         (default: the IPv4 GID, ::ffff:<ip>)\n"
+PERF_PP_GID_HELP
 "  -c, --chk              validate received buffer (a failure is exit status 1)\n");
 	if (!uc)
 		fprintf(f,
@@ -139,9 +135,7 @@ static void usage(FILE *f, bool uc)
 "                         RoCE frames only, the kernel keeps ARP and TCP)\n"
 "  --xdp-mode=auto|native|generic  XDP mode for --link xdp (default auto)\n"
 "  --ip=A.B.C.D           our IPv4 (default: the interface's)\n"
-"  --ip6=ADDR             an IPv6 address of ours the interface does not carry\n"
-"                         (a GID after the interface's; repeatable; our port\n"
-"                         answers neighbour discovery for it)\n"
+PERF_PP_IP6_HELP
 "  --timeout=SEC          bound of every wait (default %u)\n"
 "  --counters             print the engine's non-zero counters at the end\n"
 "  -h, --help             this text\n", PP_TIMEOUT_S);
@@ -175,8 +169,7 @@ static int one_opt(int c, const char *a, struct pp_opts *o)
 	switch (c) {
 	case 'p': if (!num(a, 1, 65535, &v)) return bad("port", a); o->port = (uint16_t)v; return 0;
 	case 'd': case 'l': case 'N': return 0;
-	case 'g': if (!num(a, 0, ROCE_MAX_GID - 1, &v)) return bad("GID index", a);
-		o->gidx = (int)v; return 0;
+	case 'g': if (perf_pp_gid_opt(&o->gid, a)) return bad("GID index", a); return 0;
 	case 'i': if (!num(a, 1, 1, &v)) return bad("IB port (only 1)", a); return 0;
 	case 's': if (!num(a, 1, PP_SIZE_MAX, &o->size)) return bad("size", a); return 0;
 	case 'm': if (!num(a, 256, 4096, &o->mtu) || (o->mtu & (o->mtu - 1)))
@@ -200,14 +193,11 @@ static int one_opt(int c, const char *a, struct pp_opts *o)
 		return 0;
 	case OPT_IP: if (inet_pton(AF_INET, a, &in) != 1 || !in.s_addr) return bad("--ip", a);
 		o->ip = ntohl(in.s_addr); return 0;
-	case OPT_IP6:
-		if (o->n_ip6 == ROCE_MAX_IP6) return bad("--ip6 (too many)", a);
-		if (roce_gid_parse(a, o->ip6[o->n_ip6]) != ROCE_OK ||
-		    !roce_gid_is_unicast(o->ip6[o->n_ip6]) ||
-		    roce_gid_is_v4mapped(o->ip6[o->n_ip6]))
-			return bad("--ip6 (a unicast IPv6 address)", a);
-		o->n_ip6++;
-		return 0;
+	case OPT_IP6: switch (perf_pp_ip6_opt(&o->gid, a)) {
+		case ROCE_OK: return 0;
+		case ROCE_E_FULL: return bad("--ip6 (too many)", a);
+		default: return bad("--ip6 (a unicast IPv6 address)", a);
+		}
 	case OPT_TIMEOUT: if (!num(a, 1, 86400, &o->timeout_s)) return bad("timeout", a); return 0;
 	case OPT_COUNTERS: o->counters = true; return 0;
 	case OPT_SELFTEST: o->selftest = true; return 0;
@@ -250,7 +240,7 @@ static int parse(int argc, char **argv, struct pp_opts *o)
 
 	*o = (struct pp_opts){ .uc = uc_name(argv[0]), .port = ROCE_OOB_PORT_DEFAULT,
 			       .size = 4096, .mtu = 1024, .rx_depth = 500, .iters = 1000,
-			       .timeout_s = PP_TIMEOUT_S, .gidx = -1 };
+			       .timeout_s = PP_TIMEOUT_S, .gid = PERF_PP_GID_INIT };
 	if (o->uc)
 		prog = "roce-uc-pingpong";
 	opterr = 0;
@@ -310,30 +300,19 @@ static int post_send(struct pp *p)
 static int conn(void *arg, const struct roce_pp_dest *rem)
 {
 	struct pp *p = arg;
-	static const uint8_t zero[16];
-	uint32_t ip = roce_gid_to_ipv4(rem->gid);
 	struct perf_conn c = {
 		.dest_qpn = rem->qpn, .rq_psn = rem->psn, .sq_psn = p->my.psn,
-		.peer_ip = ip ? ip : roce_oob_peer_ip(&p->oob),
 		.mtu = perf_mtu_from_bytes(p->o.mtu), .timeout = 14, .min_rnr_timer = 12,
 		.max_rd_atomic = 1, .max_dest_rd_atomic = 1,
 	};
-	bool v6 = !ip && memcmp(rem->gid, zero, 16) != 0;
 	int st;
 
-	/* rc_pingpong's pp_connect_ctx: a GRH when the peer sent a GID, from
-	 * our GID -g; a peer without one (all zero) is reached over IPv4 */
-	if (v6 && p->o.gidx < 0)
-		return fail(p, ROCE_E_UNSUPPORTED, "the peer's GID is IPv6: give -g "
-			    "with one of our IPv6 GIDs (0 is the link-local one)");
-	if (p->o.gidx >= 0 && (v6 || ip)) {
-		c.grh = true;
-		c.sgid_index = (uint8_t)p->o.gidx;
-		memcpy(c.dgid, rem->gid, 16);
-	} else if (p->o.gidx >= 0 && !roce_gid_is_v4mapped(p->my.gid)) {
-		return fail(p, ROCE_E_UNSUPPORTED, "our GID is IPv6 but the peer sent "
-			    "none: give it -g too");
-	}
+	/* rc_pingpong's pp_connect_ctx: a GRH toward the peer's GID
+	 * (perf_pp.h) */
+	st = perf_pp_route(&p->o.gid, p->my.gid, rem->gid, roce_oob_peer_ip(&p->oob), &c,
+			   p->msg, sizeof(p->msg));
+	if (st)
+		return st;
 	if (c.mtu > p->ep.link_mtu)
 		c.mtu = p->ep.link_mtu;
 	st = perf_ep_connect(&p->ep, 0, &c);
@@ -503,8 +482,7 @@ static int run(struct pp *p, struct roce_memlink *ml)
 	perf_layout_pingpong(p->o.size, p->page, &l);
 	c.max_buf = l.len + l.align;
 	c.qp_access = l.qp_access;
-	memcpy(c.ip6, p->o.ip6, sizeof(c.ip6));
-	c.n_ip6 = p->o.n_ip6;
+	perf_pp_gid_config(&p->o.gid, &c);
 	if ((st = perf_ep_open(&p->ep, &c)) != ROCE_OK ||
 	    (st = perf_ep_buffer(&p->ep, l.len, l.align, l.mr_access)) != ROCE_OK)
 		return fail(p, st, "%s", p->ep.err);
@@ -517,9 +495,7 @@ static int run(struct pp *p, struct roce_memlink *ml)
 	srand48((long)getpid() * time(NULL) ^ (long)(uintptr_t)p);
 	p->my = (struct roce_pp_dest){ .qpn = roce_qp_num(p->ep.qp[0]),
 				       .psn = (uint32_t)lrand48() & 0xFFFFFFu };
-	if (p->o.gidx < 0)
-		roce_gid_from_ipv4(p->ep.ip, p->my.gid);
-	else if ((st = perf_ep_gid(&p->ep, p->o.gidx, p->my.gid)) != ROCE_OK)
+	if ((st = perf_pp_my_gid(&p->o.gid, &p->ep, p->my.gid)) != ROCE_OK)
 		return fail(p, st, "%s", p->ep.err);
 	inet_ntop(AF_INET6, p->my.gid, gid, sizeof(gid));
 	fprintf(p->out, "  local address:  LID 0x%04x, QPN 0x%06x, PSN 0x%06x, GID %s\n",

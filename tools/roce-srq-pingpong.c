@@ -18,6 +18,13 @@
  * every message it receives, the client, getting its pattern back, every
  * byte. A failed check makes the exit status 1.
  *
+ * -g N chooses our GID as roce-pingpong's -g does (perf_pp.h: 0 the
+ * link-local IPv6 GID, 1 the IPv4 one, then the interface's IPv6 addresses
+ * and --ip6's); every QP has that GID, the exchange carries it in each
+ * slot, and the QPs talk RoCE v2 over IPv6 to the peer's IPv6 GID (its
+ * first slot's, as srq_pingpong.c's pp_connect_ctx takes dest->gid for
+ * all). Without -g our GID is the IPv4 one.
+ *
  * --memlink-selftest runs a server and a client inside this process over
  * the in-memory link and a loopback TCP exchange.
  *
@@ -35,6 +42,7 @@
 
 #include "perf/perf_ep.h"
 #include "perf/perf_layout.h"
+#include "perf/perf_pp.h"
 #include "roce/oob.h"
 #include "roce/status.h"
 
@@ -52,6 +60,7 @@ struct sp_opts {
 	enum perf_link link;
 	enum roce_afxdp_mode xdp_mode;
 	uint32_t ip;
+	struct perf_pp_gid gid;         /* -g, --ip6 */
 };
 
 struct sp {
@@ -103,7 +112,7 @@ static void usage(FILE *f)
 "  -l, --sl=<sl>          service level value (accepted, not used)\n"
 "  -e, --events           sleep on CQ events (default poll); the engine then runs\n"
 "                         on a thread of its own\n"
-"  -g, --gid-idx=<index>  accepted; our GID is ::ffff:<ip>\n"
+PERF_PP_GID_HELP
 "  -o, --odp              on-demand paging: not supported\n"
 "  -c, --chk              validate received buffer (a failure is exit status 1)\n"
 "\nOurs:\n"
@@ -112,6 +121,7 @@ static void usage(FILE *f)
 "                         RoCE frames only, the kernel keeps ARP and TCP)\n"
 "  --xdp-mode=auto|native|generic  XDP mode for --link xdp (default auto)\n"
 "  --ip=A.B.C.D           our IPv4 (default: the interface's)\n"
+PERF_PP_IP6_HELP
 "  --timeout=SEC          bound of every wait (default %u)\n"
 "  --counters             print the engine's non-zero counters at the end\n"
 "  -h, --help             this text\n", SP_MAX_QP - 1, SP_TIMEOUT_S);
@@ -135,7 +145,7 @@ static bool num(const char *s, unsigned long min, unsigned long max, unsigned *o
 }
 
 enum { OPT_NETDEV = 256, OPT_IP, OPT_TIMEOUT, OPT_SELFTEST, OPT_COUNTERS, OPT_LINK,
-       OPT_XDP_MODE };
+       OPT_XDP_MODE, OPT_IP6 };
 
 static int one_opt(int c, const char *a, struct sp_opts *o)
 {
@@ -144,7 +154,8 @@ static int one_opt(int c, const char *a, struct sp_opts *o)
 
 	switch (c) {
 	case 'p': if (!num(a, 1, 65535, &v)) return bad("port", a); o->port = (uint16_t)v; return 0;
-	case 'd': case 'l': case 'g': return 0;
+	case 'd': case 'l': return 0;
+	case 'g': if (perf_pp_gid_opt(&o->gid, a)) return bad("GID index", a); return 0;
 	case 'i': if (!num(a, 1, 1, &v)) return bad("IB port (only 1)", a); return 0;
 	case 's': if (!num(a, 1, SP_SIZE_MAX, &o->size)) return bad("size", a); return 0;
 	case 'm': if (!num(a, 256, 4096, &o->mtu) || (o->mtu & (o->mtu - 1)))
@@ -168,6 +179,11 @@ static int one_opt(int c, const char *a, struct sp_opts *o)
 		return 0;
 	case OPT_IP: if (inet_pton(AF_INET, a, &in) != 1 || !in.s_addr) return bad("--ip", a);
 		o->ip = ntohl(in.s_addr); return 0;
+	case OPT_IP6: switch (perf_pp_ip6_opt(&o->gid, a)) {
+		case ROCE_OK: return 0;
+		case ROCE_E_FULL: return bad("--ip6 (too many)", a);
+		default: return bad("--ip6 (a unicast IPv6 address)", a);
+		}
 	case OPT_TIMEOUT: if (!num(a, 1, 86400, &o->timeout_s)) return bad("timeout", a); return 0;
 	case OPT_COUNTERS: o->counters = true; return 0;
 	case OPT_SELFTEST: o->selftest = true; return 0;
@@ -186,6 +202,7 @@ static int parse(int argc, char **argv, struct sp_opts *o)
 		{ "odp", 0, NULL, 'o' }, { "gid-idx", 1, NULL, 'g' },
 		{ "chk", 0, NULL, 'c' }, { "help", 0, NULL, 'h' },
 		{ "netdev", 1, NULL, OPT_NETDEV }, { "ip", 1, NULL, OPT_IP },
+		{ "ip6", 1, NULL, OPT_IP6 },
 		{ "link", 1, NULL, OPT_LINK }, { "xdp-mode", 1, NULL, OPT_XDP_MODE },
 		{ "timeout", 1, NULL, OPT_TIMEOUT },
 		{ "counters", 0, NULL, OPT_COUNTERS },
@@ -195,7 +212,7 @@ static int parse(int argc, char **argv, struct sp_opts *o)
 
 	*o = (struct sp_opts){ .port = ROCE_OOB_PORT_DEFAULT, .size = 4096, .mtu = 1024,
 			       .num_qp = 16, .rx_depth = 500, .iters = 1000,
-			       .timeout_s = SP_TIMEOUT_S };
+			       .timeout_s = SP_TIMEOUT_S, .gid = PERF_PP_GID_INIT };
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":p:d:i:s:m:q:r:n:l:eog:ch", lo, NULL)) != -1) {
 		if (c == '?' || c == ':') {
@@ -261,23 +278,29 @@ static int post_send(struct sp *p, unsigned q)
 	return st ? fail(p, st, "Couldn't post send: %s", roce_status_str(st)) : ROCE_OK;
 }
 
-/* pp_connect_ctx(): every QP to RTS toward its peer; the peer's address
- * is the first slot's GID (the original uses dest->gid for all), else the
- * TCP peer's */
+/* pp_connect_ctx(): every QP to RTS toward its peer; the route is the
+ * first slot's GID (the original uses dest->gid for all QPs), a GRH from
+ * our -g GID when both sides have one, else the peer's IPv4 address or
+ * the TCP peer's (perf_pp.h) */
 static int conn(void *arg, const struct roce_pp_dest *rem)
 {
 	struct sp *p = arg;
-	uint32_t ip = roce_gid_to_ipv4(rem[0].gid);
+	struct perf_conn route = { 0 };
+	int st = perf_pp_route(&p->o.gid, p->my[0].gid, rem[0].gid,
+			       roce_oob_peer_ip(&p->oob), &route, p->msg, sizeof(p->msg));
 
+	if (st)
+		return st;
 	for (unsigned i = 0; i < p->o.num_qp; i++) {
-		struct perf_conn c = {
-			.dest_qpn = rem[i].qpn, .rq_psn = rem[i].psn, .sq_psn = p->my[i].psn,
-			.peer_ip = ip ? ip : roce_oob_peer_ip(&p->oob),
-			.mtu = perf_mtu_from_bytes(p->o.mtu), .timeout = 14, .min_rnr_timer = 12,
-			.max_rd_atomic = 1, .max_dest_rd_atomic = 1,
-		};
-		int st;
+		struct perf_conn c = route;
 
+		c.dest_qpn = rem[i].qpn;
+		c.rq_psn = rem[i].psn;
+		c.sq_psn = p->my[i].psn;
+		c.mtu = perf_mtu_from_bytes(p->o.mtu);
+		c.timeout = 14;
+		c.min_rnr_timer = 12;
+		c.max_rd_atomic = c.max_dest_rd_atomic = 1;
 		if (c.mtu > p->ep.link_mtu)
 			c.mtu = p->ep.link_mtu;
 		if ((st = perf_ep_connect(&p->ep, i, &c)) != ROCE_OK)
@@ -429,6 +452,7 @@ static int run(struct sp *p, struct roce_memlink *ml)
 		.counters = p->o.counters, .events = p->o.events,
 	};
 	struct perf_layout l;
+	uint8_t gid[16];
 	uint64_t t0;
 	int st;
 
@@ -437,6 +461,7 @@ static int run(struct sp *p, struct roce_memlink *ml)
 	perf_layout_pingpong(p->o.size, p->page, &l);
 	c.max_buf = l.len + l.align;
 	c.qp_access = l.qp_access;
+	perf_pp_gid_config(&p->o.gid, &c);
 	if ((st = perf_ep_open(&p->ep, &c)) != ROCE_OK ||
 	    (st = perf_ep_buffer(&p->ep, l.len, l.align, l.mr_access)) != ROCE_OK)
 		return fail(p, st, "%s", p->ep.err);
@@ -446,11 +471,14 @@ static int run(struct sp *p, struct roce_memlink *ml)
 	p->routs = post_recv(p, p->o.rx_depth);
 	if (p->routs < p->o.rx_depth)
 		return fail(p, ROCE_E_FULL, "Couldn't post receive (%u)", p->routs);
+	/* one GID for all QPs, as the original queries gidx for each */
+	if ((st = perf_pp_my_gid(&p->o.gid, &p->ep, gid)) != ROCE_OK)
+		return fail(p, st, "%s", p->ep.err);
 	srand48((long)getpid() * time(NULL) ^ (long)(uintptr_t)p);
 	for (unsigned i = 0; i < p->o.num_qp; i++) {
 		p->my[i] = (struct roce_pp_dest){ .qpn = roce_qp_num(p->ep.qp[i]),
 						  .psn = (uint32_t)lrand48() & 0xFFFFFFu };
-		roce_gid_from_ipv4(p->ep.ip, p->my[i].gid);
+		memcpy(p->my[i].gid, gid, 16);
 		print_dest(p, "local address: ", &p->my[i]);
 	}
 	fflush(p->out);

@@ -93,6 +93,13 @@ pids+=($!)
 expect "IPv6 peer, no -g" nz "the peer's GID is IPv6: give -g" \
 	ip netns exec "$NA" timeout 30 "$PP" --netdev "pa$$" --timeout 5
 wait "${pids[-1]}" 2>/dev/null
+# an IPv6 GID of ours toward the peer's IPv4 one: refused, saying why
+ip netns exec "$NB" timeout 30 "$PP" --netdev "pb$$" --timeout 5 10.231.8.1 \
+	>"$TMP/cli" 2>&1 &
+pids+=($!)
+expect "IPv6 GID, IPv4 peer" nz "our GID fe80::.* and the peer's ::ffff:10\.231\.8\.2 are not both IPv4 or both IPv6" \
+	ip netns exec "$NA" timeout 30 "$PP" --netdev "pa$$" --timeout 5 -g 0
+wait "${pids[-1]}" 2>/dev/null
 GIDRE='::ffff:10\.231\.8\.[12]'
 expect "-g beyond the GID table" nz "can't read sgid of index 7" \
 	ip netns exec "$NA" timeout 30 "$PP" --netdev "pa$$" --timeout 2 -g 7
