@@ -28,6 +28,12 @@
 /* As many QP pairs as a device holds (QPNs below ROCE_FIRST_QPN are
  * reserved) */
 #define PAIR_MAX_QPS (ROCE_MAX_QP - ROCE_FIRST_QPN)
+/* The ACK timeout for engines on threads of their own: a thread may wait
+ * for a core for long stretches on a loaded machine (more so under
+ * sanitizers), and 8 silent rounds of ~4 ms fail the QP with
+ * RETRY_EXC_ERR; 14 (~67 ms, perftest's) stands half a second. */
+#define PAIR_THREAD_TIMEOUT 14
+
 /* For the uint8_t options (timeout .. max_rd_atomic): a real 0, where 0
  * means the default. */
 #define PAIR_ZERO 0xFF
@@ -68,7 +74,8 @@ struct pair_opts {
 	enum roce_mtu mtu;              /* ROCE_MTU_1024 */
 	uint32_t psn[2];                /* first PSN A's QP i sends, + i;
 					 * B's: 0x123457, 0x123458 */
-	uint8_t timeout;                /* 10 (~4 ms) */
+	uint8_t timeout;                /* 10 (~4 ms); engine threads:
+					 * PAIR_THREAD_TIMEOUT */
 	uint8_t retry_cnt;              /* 7 */
 	uint8_t rnr_retry;              /* 7 */
 	uint8_t min_rnr_timer;          /* 1 (10 us) */

@@ -46,7 +46,7 @@ static uint64_t write_once(struct pair *p, uint64_t id)
 
 static void test_idle_thread_naps_and_answers(void **state)
 {
-	struct pair_opts o = { .mtu = ROCE_MTU_1024 };
+	struct pair_opts o = { .mtu = ROCE_MTU_1024, .timeout = PAIR_THREAD_TIMEOUT };
 	struct pair *p = pair_open(&o);
 	uint64_t c0, used;
 
@@ -107,7 +107,7 @@ static void write_threaded(struct pair *p, uint64_t id, uint8_t fill)
  */
 static void test_idle_thread_sleeps_until_woken(void **state)
 {
-	struct pair_opts o = { .mtu = ROCE_MTU_1024 };
+	struct pair_opts o = { .mtu = ROCE_MTU_1024, .timeout = PAIR_THREAD_TIMEOUT };
 	struct pair *p = pair_open(&o);
 	uint64_t sa, wa, sb, wb, sa2, wa2, sb2, wb2, c0, used, t0;
 	struct pair_side *sides[2] = { &p->a, &p->b };
@@ -157,7 +157,7 @@ static void test_idle_thread_sleeps_until_woken(void **state)
 
 static void test_idle_policy_bounds(void **state)
 {
-	struct pair_opts o = { .mtu = ROCE_MTU_1024 };
+	struct pair_opts o = { .mtu = ROCE_MTU_1024, .timeout = PAIR_THREAD_TIMEOUT };
 	struct pair *p = pair_open(&o);
 
 	(void)state;
