@@ -84,10 +84,11 @@
 #define ROCE_DROP_LIST2(X)                                                    \
 	X(QP_TYPE, "qp_type") X(UC_GAP, "uc_gap") X(NO_RWQE, "no_rwqe")       \
 	X(RECV_LEN, "recv_len") X(IP6_NEXT_HDR, "ip6_next_hdr")               \
-	X(IP6_EXT_LEN, "ip6_ext_len") X(IP6_ADDR, "ip6_addr")
+	X(IP6_EXT_LEN, "ip6_ext_len") X(IP6_ADDR, "ip6_addr")               \
+	X(QKEY, "qkey")
 
 #define ROCE_DROP2_FIRST_STATUS ROCE_E_QP_TYPE
-#define ROCE_DROP2_LAST_STATUS  ROCE_E_IP6_ADDR
+#define ROCE_DROP2_LAST_STATUS  ROCE_E_QKEY
 
 enum roce_cnt {
 #define ROCE_X_CNT(id, name, desc) ROCE_CNT_##id,

@@ -72,7 +72,8 @@
 	  "IPv6 next header is not UDP (RoCE v2 carries no extension headers)") \
 	X(ROCE_E_IP6_EXT_LEN, "ip6_ext_len",                                  \
 	  "IPv6 extension header chain runs past the packet")                 \
-	X(ROCE_E_IP6_ADDR, "ip6_addr", "destination IPv6 address is not one of our GIDs")
+	X(ROCE_E_IP6_ADDR, "ip6_addr", "destination IPv6 address is not one of our GIDs") \
+	X(ROCE_E_QKEY, "qkey", "UD datagram whose DETH Q_Key is not the QP's")
 
 enum roce_status {
 #define ROCE_X_ENUM(code, name, desc) code,

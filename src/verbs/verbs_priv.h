@@ -35,6 +35,8 @@ struct roce_context {
 	struct devmem *mem;
 	uint64_t rng;
 	struct roce_gid_table gids;     /* port 1's, built at open (gid.c) */
+	enum roce_mtu port_mtu;         /* the port's active MTU: UD QPs' */
+	bool gsi_used;                  /* QP1 exists (qp.c) */
 };
 
 struct roce_pd {
@@ -53,11 +55,22 @@ struct roce_qp {
 	struct roce_context *ctx;
 	struct roce_pd *pd;
 	uint32_t max_send_sge, max_recv_sge;
-	enum roce_qp_type type;         /* RC or UC: what post and modify allow */
+	enum roce_qp_type type;         /* RC, UC or UD (QP1: UD):
+					 * what post and modify allow */
 	struct eng_qp eng;              /* the queues and the engine's state */
+};
+
+/* An address handle: its address vector as the engine reads it from a
+ * UD WQE (engine.h), checked once here. */
+struct roce_ah {
+	struct roce_pd *pd;
+	struct eng_av av;
 };
 
 /* qp.c: every QPN from ROCE_FIRST_QPN up to qp_count - 1 free. */
 void qpn_pool_init(struct roce_context *ctx, uint32_t qp_count);
+/* qp.c: an address vector's checks (GID index, family, unicast, flow
+ * label): ROCE_OK or ROCE_E_INVAL. ah.c uses it for AHs too. */
+int av_check(struct roce_context *ctx, const struct roce_ah_attr *ah);
 
 #endif

@@ -16,6 +16,12 @@
  * GID (the link-local one) or to an address not ours, or with an IPv6
  * extension header of the input's choosing between IPv6 and UDP (whole,
  * cut short, a fragment, another next header).
+ *
+ * Bit 0x80 of the opcode byte sends the frame to a UD QP (over IPv4 or,
+ * with the IPv6 bit, IPv6 from anyone): with 0x40 a UD opcode (0x64,
+ * 0x65 by bit 0), without it an RC or UC one; an opcode byte of 0x3F
+ * without 0x80 is a UD SEND to the RC (or, with 0x40, UC) QP. The DETH's
+ * Q_Key is the UD QP's or the input's, its source QPN the input's.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,6 +34,7 @@
 #include "roce/verbs.h"
 
 #define MR_LEN   65536u
+#define UD_QKEY  0x11111111u
 #define GUARD    4096u
 
 struct side {
@@ -35,6 +42,7 @@ struct side {
 	struct roce_port port;
 	struct roce_qp *qp, *qp6;       /* qp6: its peer is an IPv6 GID */
 	struct roce_qp *uc;             /* a UC QP beside them */
+	struct roce_qp *ud;             /* and a UD one */
 	struct roce_cq *cq;
 	uint8_t *buf;
 	struct roce_mr *mr;
@@ -163,6 +171,18 @@ static void setup(void)
 			     ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN) == ROCE_OK);
 	at.qp_state = ROCE_QPS_RTS;
 	CHECK(roce_modify_qp(a.uc, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN) == ROCE_OK);
+	/* the UD QP: no peer, its Q_Key */
+	qa.qp_type = ROCE_QPT_UD;
+	a.ud = roce_create_qp(pd, &qa);
+	CHECK(a.ud != NULL);
+	at.qp_state = ROCE_QPS_INIT;
+	at.qkey = UD_QKEY;
+	CHECK(roce_modify_qp(a.ud, &at, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX |
+			     ROCE_QP_QKEY) == ROCE_OK);
+	at.qp_state = ROCE_QPS_RTR;
+	CHECK(roce_modify_qp(a.ud, &at, ROCE_QP_STATE) == ROCE_OK);
+	at.qp_state = ROCE_QPS_RTS;
+	CHECK(roce_modify_qp(a.ud, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN) == ROCE_OK);
 }
 
 static uint64_t rd64(const uint8_t *d, size_t n, size_t *i)
@@ -210,6 +230,7 @@ static void keep_alive(void)
 	keep_qp(a.qp, 0);
 	keep_qp(a.qp6, 4 * 4096);
 	keep_qp(a.uc, 8 * 4096);
+	keep_qp(a.ud, 12 * 4096);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
@@ -230,7 +251,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		const struct roce_opcode_info *op;
 		size_t len, paylen;
 		uint64_t r;
-		bool v6, uc;
+		bool v6, uc, ud;
 		unsigned variant;
 
 		memset(&h, 0, sizeof(h));
@@ -243,15 +264,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		h.udp.dport = ROCE_UDP_PORT;
 		/* the RC opcodes, or with 0x20 the UC ones; 0x40 the QP */
 		h.bth.opcode = d[i] & 0x3F;
+		uc = d[i] & 0x40;
+		ud = d[i] & 0x80;
+		if (ud && uc)
+			h.bth.opcode = ROCE_OP_UD_SEND_ONLY + (d[i] & 1);
+		else if (!ud && h.bth.opcode == 0x3F)
+			h.bth.opcode = ROCE_OP_UD_SEND_ONLY;
 		op = roce_opcode_info(h.bth.opcode);
 		h.bth.pkey = 0xFFFF;
-		uc = d[i++] & 0x40;
+		i++;
 		/* bit 4: IPv6 (to the second QP unless UC); bits 5..7 its variant */
 		v6 = d[i] & 0x10;
 		variant = d[i] >> 5;
 		if (v6)
 			v6_addrs(&h, variant);
-		h.bth.dqpn = roce_qp_num(uc ? a.uc : v6 ? a.qp6 : a.qp);
+		h.bth.dqpn = roce_qp_num(ud ? a.ud : uc ? a.uc : v6 ? a.qp6 : a.qp);
 		h.bth.ackreq = d[i] & 1;
 		/* PSN near what either side expects, sometimes anywhere */
 		h.bth.psn = (d[i] & 2) ? (uint32_t)(1000 + (int8_t)d[i + 1])
@@ -272,6 +299,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		h.atomic.compare = r;
 		h.aeth.syndrome = (uint8_t)r;
 		h.aeth.msn = (uint32_t)(r >> 24) & 0xFFFFFF;
+		h.deth.qkey = (r & 2) ? UD_QKEY : (uint32_t)(r >> 32);
+		h.deth.sqpn = (uint32_t)(r >> 8) & 0xFFFFFF;
 		if (!op || !op->payload || paylen > ROCE_MAX_MTU)
 			paylen = 0;
 		if (roce_build(&h, d + (i < n ? i : 0), i + paylen <= n ? paylen : 0, 0, frame,

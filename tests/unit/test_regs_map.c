@@ -198,7 +198,8 @@ static void test_counter_names(void **state)
 	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_DROP_SRC_ADDR + 1), ROCE_E_QP_TYPE);
 	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_DROP_RECV_LEN + 1), ROCE_E_IP6_NEXT_HDR);
 	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_COUNT - 1), ROCE_DROP2_LAST_STATUS);
-	assert_int_equal(ROCE_DROP2_LAST_STATUS, ROCE_E_IP6_ADDR);
+	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_DROP_IP6_ADDR + 1), ROCE_E_QKEY);
+	assert_int_equal(ROCE_DROP2_LAST_STATUS, ROCE_E_QKEY);
 	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_DROP_FIRST), ROCE_E_TOO_SHORT);
 	assert_null(roce_cnt_name(ROCE_CNT_COUNT));
 	assert_null(roce_cnt_name(-1));
