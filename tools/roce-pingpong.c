@@ -68,7 +68,7 @@ struct pp_opts {
 	bool ud;                        /* ibv_ud_pingpong (likewise) */
 	uint16_t port;
 	unsigned size, rx_depth, iters, mtu, timeout_s;
-	bool chk, ts, selftest, counters;
+	bool chk, ts, selftest, counters, events;
 	const char *netdev, *server;
 	enum perf_link link;
 	enum roce_afxdp_mode xdp_mode;
@@ -139,7 +139,8 @@ static void usage(FILE *f, bool uc, bool ud)
 "  -r, --rx-depth=<dep>   number of receives to post at a time (default 500)\n"
 "  -n, --iters=<iters>    number of exchanges (default 1000)\n"
 "  -l, --sl=<sl>          service level value (accepted, not used)\n"
-"  -e, --events           not supported (the engine is polled): polls instead\n"
+"  -e, --events           sleep on CQ events (default poll); the engine then runs\n"
+"                         on a thread of its own\n"
 "  -g, --gid-idx=<index>  our GID: 0 the link-local IPv6 one (from the MAC),\n"
 "                         1 the IPv4 one, then the interface's IPv6 addresses\n"
 "                         and --ip6's; an IPv6 GID makes it RoCE v2 over IPv6\n"
@@ -202,9 +203,7 @@ static int one_opt(int c, const char *a, struct pp_opts *o)
 		return 0;
 	case 'r': if (!num(a, 1, 8000, &o->rx_depth)) return bad("rx depth", a); return 0;
 	case 'n': if (!num(a, 1, 100000000, &o->iters)) return bad("iterations", a); return 0;
-	case 'e': fprintf(stderr, "%s: -e: completion events are not "
-			  "supported by this engine; polling instead\n", prog);
-		return 0;
+	case 'e': o->events = true; return 0;
 	case 'o': case 'O': case 'P': case 'j':
 		fprintf(stderr, "%s: -%c: %s is not supported\n", prog, c,
 			c == 'j' ? "device memory (-j)" : "on-demand paging");
@@ -452,6 +451,11 @@ static int loop(struct pp *p)
 		struct roce_wc wc[2];
 		int n = 0, st;
 
+		/* -e: the loop starts with an event (ibv_get_cq_event, then the
+		 * CQ armed again), the poll follows; perf_ep_idle waits for
+		 * one within a bounded slice */
+		if (p->o.events && (st = perf_ep_idle(&p->ep)) != ROCE_OK)
+			return fail(p, st, "%s", p->ep.err);
 		perf_ep_progress(&p->ep);
 		for (int c = 0; c < 2; c++) {
 			int k = roce_poll_cq(c ? p->ep.rcq : p->ep.scq, 2 - n, wc + n);
@@ -477,8 +481,10 @@ static int exchange(struct pp *p)
 	char gid[INET6_ADDRSTRLEN];
 	int st;
 
+	/* the exchange keeps the engine running, unless its thread does (-e) */
 	p->oob = (struct roce_oob){ .fd = -1, .timeout_ms = p->o.timeout_s * 1000u,
-				    .idle = perf_ep_progress, .idle_arg = &p->ep };
+				    .idle = p->ep.thread ? NULL : perf_ep_progress,
+				    .idle_arg = &p->ep };
 	if (p->o.server)
 		st = roce_oob_connect(&p->oob, p->o.server, p->o.port);
 	else if (p->lfd < 0 && (p->lfd = roce_oob_listen(NULL, p->o.port, NULL, p->oob.err,
@@ -527,7 +533,7 @@ static int run(struct pp *p, struct roce_memlink *ml)
 		.qp_type = p->o.ud ? ROCE_QPT_UD : p->o.uc ? ROCE_QPT_UC : ROCE_QPT_RC,
 		.sq_depth = 2, .rq_depth = p->o.rx_depth + 1,
 		.timeout_ms = p->o.timeout_s * 1000u,
-		.counters = p->o.counters,
+		.counters = p->o.counters, .events = p->o.events,
 	};
 	struct perf_layout l;
 	char gid[INET6_ADDRSTRLEN];
@@ -583,7 +589,9 @@ static int run(struct pp *p, struct roce_memlink *ml)
 		return st;
 	results(p, now_ns() - t0);
 	/* let the last ACKs go out before the engine stops */
-	for (uint64_t end = now_ns() + 20000000ull; now_ns() < end;)
+	if (p->ep.thread)
+		usleep(20000);
+	for (uint64_t end = now_ns() + 20000000ull; !p->ep.thread && now_ns() < end;)
 		perf_ep_progress(&p->ep);
 	return ROCE_OK;
 }

@@ -84,11 +84,21 @@
 #define ROCE_DROP_LIST2(X)                                                    \
 	X(QP_TYPE, "qp_type") X(UC_GAP, "uc_gap") X(NO_RWQE, "no_rwqe")       \
 	X(RECV_LEN, "recv_len") X(IP6_NEXT_HDR, "ip6_next_hdr")               \
-	X(IP6_EXT_LEN, "ip6_ext_len") X(IP6_ADDR, "ip6_addr")               \
-	X(QKEY, "qkey")
+	X(IP6_EXT_LEN, "ip6_ext_len") X(IP6_ADDR, "ip6_addr")
 
 #define ROCE_DROP2_FIRST_STATUS ROCE_E_QP_TYPE
-#define ROCE_DROP2_LAST_STATUS  ROCE_E_QKEY
+#define ROCE_DROP2_LAST_STATUS  ROCE_E_IP6_ADDR
+
+/*
+ * Receive-rejection codes appended after ROCE_E_BUSY (a host-environment
+ * code between them and the list above): their counters follow
+ * DROP_IP6_ADDR, in the same order; append here and in status.h together.
+ */
+#define ROCE_DROP_LIST3(X)                                                    \
+	X(QKEY, "qkey")
+
+#define ROCE_DROP3_FIRST_STATUS ROCE_E_QKEY
+#define ROCE_DROP3_LAST_STATUS  ROCE_E_QKEY
 
 enum roce_cnt {
 #define ROCE_X_CNT(id, name, desc) ROCE_CNT_##id,
@@ -97,12 +107,14 @@ enum roce_cnt {
 #define ROCE_X_DROP(code, name) ROCE_CNT_DROP_##code,
 	ROCE_DROP_LIST(ROCE_X_DROP)
 	ROCE_DROP_LIST2(ROCE_X_DROP)
+	ROCE_DROP_LIST3(ROCE_X_DROP)
 #undef ROCE_X_DROP
 	ROCE_CNT_COUNT
 };
 
 #define ROCE_CNT_DROP_FIRST ROCE_CNT_DROP_TOO_SHORT
 #define ROCE_CNT_DROP2_FIRST ROCE_CNT_DROP_QP_TYPE
+#define ROCE_CNT_DROP3_FIRST ROCE_CNT_DROP_QKEY
 
 struct roce_counters {
 	uint64_t v[ROCE_CNT_COUNT];
@@ -134,6 +146,11 @@ static inline uint64_t roce_cnt_read(const struct roce_counters *c,
  */
 static inline void roce_cnt_drop(struct roce_counters *c, int status)
 {
+	if (status >= ROCE_DROP3_FIRST_STATUS && status <= ROCE_DROP3_LAST_STATUS) {
+		roce_cnt_inc(c, (enum roce_cnt)(ROCE_CNT_DROP3_FIRST +
+						(status - ROCE_DROP3_FIRST_STATUS)));
+		return;
+	}
 	if (status >= ROCE_DROP2_FIRST_STATUS && status <= ROCE_DROP2_LAST_STATUS) {
 		roce_cnt_inc(c, (enum roce_cnt)(ROCE_CNT_DROP2_FIRST +
 						(status - ROCE_DROP2_FIRST_STATUS)));

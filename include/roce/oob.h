@@ -110,6 +110,16 @@ int roce_pp_exchange(struct roce_oob *o, const struct roce_pp_dest *mine,
 		     int (*connect)(void *arg, const struct roce_pp_dest *peer),
 		     void *arg);
 
+/* ibv_srq_pingpong's exchange: the message of each of n QPs in
+ * ROCE_PP_SRQ_SLOTS slots (the rest zeros), the same back, "done"; the
+ * server connects (arg, peer[0..n)) in between. ROCE_E_RANGE for n over
+ * the slots. */
+#define ROCE_PP_SRQ_SLOTS 256u          /* srq_pingpong.c MAX_QP */
+int roce_pp_exchange_srq(struct roce_oob *o, const struct roce_pp_dest *mine,
+			 struct roce_pp_dest *peer, unsigned n,
+			 int (*connect)(void *arg, const struct roce_pp_dest *peer),
+			 void *arg);
+
 /* ---- perftest ---------------------------------------------------------------- */
 
 #define ROCE_PT_VERSION         "6.06"  /* Debian 12 perftest 4.5-0.17 */

@@ -18,7 +18,13 @@
  * single consumer queues) and may run on another thread than the engine.
  * Control calls (create, modify, destroy) may too; they take the engine's
  * lock. The engine runs when roce_engine_poll() is called, or on its own
- * thread (roce_engine_start()).
+ * thread (roce_engine_start()). post_srq_recv may run on several threads
+ * at once (it takes the SRQ's lock, as ibv_post_srq_recv is thread-safe).
+ *
+ * Events: a thread that sleeps on a completion channel or on the
+ * asynchronous event fd is woken by the engine, so the engine must run
+ * meanwhile: on its own thread (roce_engine_start()) or on another thread
+ * that calls roce_engine_poll().
  */
 #ifndef ROCE_VERBS_H
 #define ROCE_VERBS_H
@@ -38,6 +44,8 @@ struct roce_mr;
 struct roce_cq;
 struct roce_qp;
 struct roce_ah;
+struct roce_srq;
+struct roce_comp_channel;
 
 /* ---- context ------------------------------------------------------------ */
 
@@ -199,10 +207,111 @@ const char *roce_wc_opcode_str(enum roce_wc_opcode opcode);
 
 /* cqe: capacity (rounded up to a power of two). */
 struct roce_cq *roce_create_cq(struct roce_context *ctx, int cqe);
+/* As ibv_create_cq(ctx, cqe, cq_context, channel, 0): a CQ whose
+ * completion events (roce_req_notify_cq) go to channel (NULL: none);
+ * roce_get_cq_event hands back cq_context with it. */
+struct roce_cq *roce_create_cq_channel(struct roce_context *ctx, int cqe, void *cq_context,
+				       struct roce_comp_channel *channel);
+/* ROCE_E_BUSY, and the CQ stays, while completion events that
+ * roce_get_cq_event returned, or asynchronous events, are not acknowledged
+ * (ibv_destroy_cq waits for them instead; refusing keeps a program that
+ * forgot an ack from hanging). Events raised and not yet taken are dropped
+ * with the CQ, as the kernel drops them. */
 int roce_destroy_cq(struct roce_cq *cq);
 /* Returns the number of completions stored in wc (0..n), or a negative
  * status (-ROCE_E_FULL: the CQ overflowed and completions were lost). */
 int roce_poll_cq(struct roce_cq *cq, int n, struct roce_wc *wc);
+
+/* ---- completion channels (src/verbs/channel.c) ------------------------- */
+
+/*
+ * A completion channel is a file descriptor (an eventfd) that is readable
+ * while completion events wait in it; poll, epoll or select it, or make it
+ * non-blocking with fcntl(O_NONBLOCK) as with ibv_comp_channel's fd.
+ *
+ * The libibverbs cycle: roce_req_notify_cq arms a CQ for one event; the
+ * engine raises it at the next completion (solicited_only: the next
+ * receive completion of a message sent with the solicited event bit, or
+ * the next completion in error; IBA 11.4.2.2, ibv_req_notify_cq(3)); the
+ * host takes it with roce_get_cq_event, acknowledges it with
+ * roce_ack_cq_events, arms again and polls the CQ empty (a completion that
+ * came before the arm raises nothing: the poll finds it).
+ */
+struct roce_comp_channel *roce_create_comp_channel(struct roce_context *ctx);
+/* ROCE_E_BUSY while CQs use the channel (ibv_destroy_comp_channel). */
+int roce_destroy_comp_channel(struct roce_comp_channel *channel);
+int roce_comp_channel_fd(const struct roce_comp_channel *channel);
+/* Arm cq for one event; ROCE_E_INVAL for a CQ without a channel. */
+int roce_req_notify_cq(struct roce_cq *cq, int solicited_only);
+/* The next event: blocks until one comes unless the fd is non-blocking
+ * (then ROCE_E_AGAIN when none waits); ROCE_E_IO on a read error. */
+int roce_get_cq_event(struct roce_comp_channel *channel, struct roce_cq **cq,
+		      void **cq_context);
+void roce_ack_cq_events(struct roce_cq *cq, unsigned int nevents);
+
+/* ---- asynchronous events (src/verbs/async.c) ----------------------------- */
+
+/* ibverbs' enum ibv_event_type values; the engine raises those named
+ * below the enum. */
+enum roce_event_type {
+	ROCE_EVENT_CQ_ERR = 0,
+	ROCE_EVENT_QP_FATAL = 1,
+	ROCE_EVENT_QP_REQ_ERR = 2,
+	ROCE_EVENT_QP_ACCESS_ERR = 3,
+	ROCE_EVENT_COMM_EST = 4,
+	ROCE_EVENT_SQ_DRAINED = 5,
+	ROCE_EVENT_PATH_MIG = 6,
+	ROCE_EVENT_PATH_MIG_ERR = 7,
+	ROCE_EVENT_DEVICE_FATAL = 8,
+	ROCE_EVENT_PORT_ACTIVE = 9,
+	ROCE_EVENT_PORT_ERR = 10,
+	ROCE_EVENT_LID_CHANGE = 11,
+	ROCE_EVENT_PKEY_CHANGE = 12,
+	ROCE_EVENT_SM_CHANGE = 13,
+	ROCE_EVENT_SRQ_ERR = 14,
+	ROCE_EVENT_SRQ_LIMIT_REACHED = 15,
+	ROCE_EVENT_QP_LAST_WQE_REACHED = 16,
+};
+/*
+ * Raised by the engine:
+ *   CQ_ERR             a completion found its CQ full (overrun, IBA 11.4.2.1);
+ *                      once, as the CQ stays in error
+ *   QP_FATAL           the engine moved the QP to ERR (retries exhausted, a
+ *                      NAK it cannot recover from, a request it refused)
+ *   SRQ_LIMIT_REACHED  the SRQ's WQE count fell below its armed limit;
+ *                      the limit is then disarmed (ibv_modify_srq(3))
+ *   QP_LAST_WQE_REACHED  a QP on an SRQ entered ERR (by the engine or the
+ *                      host) and will take no more of its WQEs; after
+ *                      QP_FATAL when the engine moved it
+ *   PORT_ERR, PORT_ACTIVE  the device's link went down (soft reset held) or
+ *                      came up again (link-ready), port_num 1
+ */
+struct roce_async_event {
+	union {
+		struct roce_cq *cq;
+		struct roce_qp *qp;
+		struct roce_srq *srq;
+		int port_num;
+	} element;
+	enum roce_event_type event_type;
+};
+
+const char *roce_event_type_str(enum roce_event_type type);
+/* The context's asynchronous event fd (ibv_context's async_fd): readable
+ * while events wait; blocking unless set O_NONBLOCK. */
+int roce_async_fd(const struct roce_context *ctx);
+/*
+ * The next asynchronous event, blocking as ibv_get_async_event unless the
+ * fd is non-blocking (ROCE_E_AGAIN when none waits). Each must be
+ * acknowledged; an object with events not acknowledged is not destroyed
+ * (ROCE_E_BUSY). The queue holds ROCE_ASYNC_QUEUE events; one that finds
+ * it full is dropped and counted (roce_async_events_lost). An event whose
+ * object was destroyed before it was read is never returned (the fd may
+ * have been readable for it).
+ */
+int roce_get_async_event(struct roce_context *ctx, struct roce_async_event *event);
+void roce_ack_async_event(struct roce_async_event *event);
+uint64_t roce_async_events_lost(struct roce_context *ctx);
 
 /* ---- queue pair --------------------------------------------------------- */
 
@@ -216,6 +325,9 @@ struct roce_qp_init_attr {
 	struct roce_qp_cap cap;
 	enum roce_qp_type qp_type;      /* ROCE_QPT_RC, _UC, _UD, or _GSI (QP1) */
 	bool sq_sig_all;
+	struct roce_srq *srq;           /* receive WQEs from this SRQ (then
+					 * max_recv_wr/sge are ignored and
+					 * roce_post_recv is refused) */
 };
 
 enum roce_qp_attr_mask {
@@ -287,6 +399,8 @@ struct roce_qp_attr {
  * ROCE_QPT_GSI makes QP1 (above): ROCE_E_EXISTS while one exists. A UD
  * QP's context MTU is the port's (roce_context_attr.port_mtu): a UD
  * message must fit one packet of it.
+ * roce_destroy_qp: ROCE_E_BUSY while asynchronous events of the QP are not
+ * acknowledged.
  */
 struct roce_qp *roce_create_qp(struct roce_pd *pd, const struct roce_qp_init_attr *attr);
 int roce_create_qp_status(struct roce_pd *pd, const struct roce_qp_init_attr *attr,
@@ -389,11 +503,53 @@ struct roce_recv_wr {
  * ROCE_E_FULL (queue full), ROCE_E_INVAL (bad opcode, too many SGEs; a
  * READ or atomic on a UC QP; on a UD QP anything but a SEND, or no AH or
  * one of another PD),
- * ROCE_E_STATE (QP in RESET or INIT for sends). */
+ * ROCE_E_STATE (QP in RESET or INIT for sends); roce_post_recv: ROCE_E_INVAL
+ * for a QP on an SRQ (roce_post_srq_recv). */
 int roce_post_send(struct roce_qp *qp, struct roce_send_wr *wr,
 		   struct roce_send_wr **bad_wr);
 int roce_post_recv(struct roce_qp *qp, struct roce_recv_wr *wr,
 		   struct roce_recv_wr **bad_wr);
+
+/* ---- shared receive queue (src/verbs/srq.c) ------------------------------ */
+
+struct roce_srq_attr {
+	uint32_t max_wr;                /* WQEs it holds (rounded up) */
+	uint32_t max_sge;               /* SGEs per WQE (1..ROCE_MAX_SGE) */
+	uint32_t srq_limit;             /* armed limit, 0 = none */
+};
+
+struct roce_srq_init_attr {
+	void *srq_context;
+	struct roce_srq_attr attr;
+};
+
+enum roce_srq_attr_mask {
+	ROCE_SRQ_MAX_WR = 1u << 0,      /* resize: not supported */
+	ROCE_SRQ_LIMIT = 1u << 1,
+};
+
+/*
+ * An SRQ of the PD: RC QPs created with it take their receive WQEs from it
+ * in posting order, each message one WQE; the completion goes to the QP's
+ * own receive CQ with its qp_num. With none left the responder answers
+ * RNR NAK, as for an empty receive queue. A non-zero srq_limit arms the
+ * limit at once, as rxe does (ibv_create_srq(3) calls it irrelevant).
+ * attr->attr gets the sizes made. NULL when refused (a size out of range,
+ * memory).
+ */
+struct roce_srq *roce_create_srq(struct roce_pd *pd, struct roce_srq_init_attr *attr);
+/* ROCE_SRQ_LIMIT arms the limit (0 disarms): SRQ_LIMIT_REACHED once the
+ * count of WQEs drops below it, then disarmed. ROCE_E_RANGE for a limit
+ * above max_wr, ROCE_E_UNSUPPORTED for ROCE_SRQ_MAX_WR. */
+int roce_modify_srq(struct roce_srq *srq, const struct roce_srq_attr *attr, unsigned mask);
+/* max_wr, max_sge and the limit armed now (0 once it fired). */
+int roce_query_srq(struct roce_srq *srq, struct roce_srq_attr *attr);
+/* ROCE_E_BUSY while QPs use it or its asynchronous events are not
+ * acknowledged. */
+int roce_destroy_srq(struct roce_srq *srq);
+/* As roce_post_recv; safe from several threads at once. */
+int roce_post_srq_recv(struct roce_srq *srq, struct roce_recv_wr *wr,
+		       struct roce_recv_wr **bad_wr);
 
 /* Test and fault hooks. */
 /* Stall the local DMA engine: WRITE/SEND data reads time out after

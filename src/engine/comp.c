@@ -406,5 +406,6 @@ void comp_flush(struct roce_engine *e, struct eng_qp *qp)
 		engine_cq_push(e, qp->recv_cq, &wc);
 	}
 	atomic_store_explicit(&qp->rq.cons, cons, memory_order_release);
+	srq_flush(e, qp);
 	qp->comp.timer = 0;
 }

@@ -35,6 +35,7 @@ int engine_init(struct roce_engine *e, const struct engine_config *cfg)
 {
 	size_t mem_size;
 
+	e->async.fd = -1;
 	e->dev = cfg->dev;
 	e->cnt = roce_device_counters(cfg->dev);
 	e->qpt = roce_device_qp_table(cfg->dev);
@@ -60,9 +61,11 @@ int engine_init(struct roce_engine *e, const struct engine_config *cfg)
 	atomic_init(&e->has_thread, false);
 	e->tx = calloc(ROCE_TX_BURST, sizeof(*e->tx));
 	e->active = calloc(ROCE_MAX_QP, sizeof(*e->active));
-	if (!e->tx || !e->active || !idxq_init(&e->doorbells, ROCE_MAX_QP)) {
+	if (!e->tx || !e->active || !idxq_init(&e->doorbells, ROCE_MAX_QP) ||
+	    event_init(e) != ROCE_OK) {
 		free(e->tx);
 		free(e->active);
+		idxq_fini(&e->doorbells);
 		return ROCE_E_NOMEM;
 	}
 	for (unsigned i = 0; i < ROCE_TX_BURST; i++)
@@ -78,6 +81,7 @@ void engine_fini(struct roce_engine *e)
 	free(e->tx);
 	free(e->active);
 	idxq_fini(&e->doorbells);
+	event_fini(e);
 	pthread_mutex_destroy(&e->lock);
 }
 
@@ -104,21 +108,40 @@ void engine_del_qp(struct roce_engine *e, struct eng_qp *qp)
 	e->qp_by_qpn[qp->qpn] = NULL;
 }
 
-void engine_cq_push(struct roce_engine *e, struct eng_cq *cq, const struct roce_wc *wc)
+void engine_cq_post(struct roce_engine *e, struct eng_cq *cq, const struct roce_wc *wc,
+		    bool solicited)
 {
 	uint32_t prod = atomic_load_explicit(&cq->ring.prod, memory_order_relaxed);
 	uint32_t cons = atomic_load_explicit(&cq->ring.cons, memory_order_acquire);
+	uint8_t arm;
 
 	roce_cnt_inc(e->cnt, ROCE_CNT_COMPLETIONS);
 	if (wc->status != ROCE_WC_SUCCESS)
 		roce_cnt_inc(e->cnt, ROCE_CNT_ERROR_COMPLETIONS);
 	if (prod - cons > cq->ring.mask) {
-		/* CQ overrun (IBA 11.4.2.1): lost, and reported by poll_cq */
-		atomic_store_explicit(&cq->overflow, true, memory_order_release);
+		/* CQ overrun (IBA 11.4.2.1): lost, and reported by poll_cq
+		 * and, the first time, by a CQ_ERR asynchronous event */
+		if (!atomic_exchange_explicit(&cq->overflow, true, memory_order_acq_rel))
+			event_async(e, ROCE_EVENT_CQ_ERR, cq);
 		return;
 	}
 	cq->wc[prod & cq->ring.mask] = *wc;
 	atomic_store_explicit(&cq->ring.prod, prod + 1, memory_order_release);
+	if (!cq->channel)
+		return;
+	/*
+	 * The completion event (event.c), one per arm. The fence pairs with
+	 * roce_req_notify_cq's: either the engine sees the arm, or the host's
+	 * poll after arming sees this completion. A CQ armed for solicited
+	 * completions only fires for one whose message had the SE bit, or for
+	 * an error (IBA 11.4.2.2).
+	 */
+	atomic_thread_fence(memory_order_seq_cst);
+	arm = atomic_load_explicit(&cq->arm, memory_order_relaxed);
+	if (!arm || (arm == CQ_ARM_SOLICITED && !solicited && wc->status == ROCE_WC_SUCCESS))
+		return;
+	if (atomic_exchange_explicit(&cq->arm, 0, memory_order_acq_rel))
+		event_cq(cq);
 }
 
 /* The engine moves a QP to ERR (IBA 10.3.1): the register file shows it,
@@ -129,6 +152,7 @@ void engine_qp_error(struct roce_engine *e, struct eng_qp *qp)
 	atomic_store_explicit(&qp->host_state, ROCE_QPS_ERR, memory_order_relaxed);
 	qp->cfg.state = ROCE_QPS_ERR;
 	qp->resp.goto_err = false;
+	event_async(e, ROCE_EVENT_QP_FATAL, qp);
 	comp_complete(e, qp);
 	comp_flush(e, qp);
 	qp->flushed = true;
@@ -140,6 +164,7 @@ static unsigned poll_once(struct roce_engine *e)
 	unsigned n, moved, i;
 
 	e->now_valid = false;
+	event_link(e);
 	/* two loads each when nothing changed and nothing was posted */
 	if (idxq_pending(e->qp_changes) || idxq_pending(e->mr_changes))
 		ctx_changes(e);

@@ -33,6 +33,7 @@
 #include "roce/tables.h"
 #include "roce/verbs.h"        /* the WQE and CQE fields: SGEs, opcodes, roce_wc */
 #include "common/idxq.h"
+#include "engine/event.h"
 #include "engine/timer.h"
 
 /* ---- SPSC ring indices ---------------------------------------------------- */
@@ -190,6 +191,9 @@ struct resp_ctx {
 	uint32_t rd_outstanding;        /* READ/atomic replies queued */
 	struct atomic_saved atomics[ROCE_ATOMIC_REPLAY];
 	uint32_t atomic_next;
+	/* a QP on an SRQ: the WQE taken for the message in progress */
+	bool srq_held;
+	struct rwqe srq_wqe;
 };
 
 /* ---- completion queue ------------------------------------------------------ */
@@ -200,6 +204,25 @@ struct eng_cq {
 	struct ring_idx ring;
 	struct roce_wc *wc;
 	_Atomic bool overflow;
+	/* completion events (event.c): the channel (NULL: none), the arm the
+	 * host sets; under the channel's lock, the events raised and not yet
+	 * taken and the CQ's place in the channel's list */
+	struct eng_channel *channel;
+	_Atomic uint8_t arm;
+	uint32_t ev_pending;
+	struct eng_cq *ev_next;
+};
+
+/* ---- shared receive queue ---------------------------------------------------- */
+
+/* An SRQ (srq.c): receive WQEs that the responders of every QP attached
+ * to it take from, in order. The host posts under its own lock (several
+ * threads may post), the engine alone consumes. Embedded in the verbs
+ * SRQ. */
+struct eng_srq {
+	struct ring_idx rq;
+	struct rwqe *rwqe;
+	_Atomic uint32_t limit;         /* armed limit; 0 = not armed */
 };
 
 /* ---- queue pair ----------------------------------------------------------- */
@@ -210,6 +233,7 @@ struct eng_cq {
 struct eng_qp {
 	uint32_t qpn;
 	struct eng_cq *send_cq, *recv_cq;
+	struct eng_srq *srq;            /* receive WQEs from here (NULL: the RQ) */
 	bool sq_sig_all;
 
 	/* send queue: app produces, engine consumes (cons = completer tail) */
@@ -328,6 +352,8 @@ struct roce_engine {
 	bool dma_stall;
 	uint32_t dma_timeout_us;
 
+	struct eng_async async;         /* asynchronous events (event.c) */
+
 	_Atomic uint32_t idle_after_us; /* engine thread: nap once idle this long */
 	_Atomic uint32_t idle_nap_us;
 	_Atomic uint32_t idle_sleep_ms; /* or sleep until woken, this long at most */
@@ -380,7 +406,16 @@ void engine_fini(struct roce_engine *e);
 void engine_add_qp(struct roce_engine *e, struct eng_qp *qp);
 void engine_del_qp(struct roce_engine *e, struct eng_qp *qp);
 void engine_qp_error(struct roce_engine *e, struct eng_qp *qp);
-void engine_cq_push(struct roce_engine *e, struct eng_cq *cq, const struct roce_wc *wc);
+/* A completion into cq; solicited: a receive completion of a message with
+ * the BTH SE bit (an error completion counts as solicited too, IBA
+ * 11.4.2.2), for a CQ armed for solicited completions only. */
+void engine_cq_post(struct roce_engine *e, struct eng_cq *cq, const struct roce_wc *wc,
+		    bool solicited);
+static inline void engine_cq_push(struct roce_engine *e, struct eng_cq *cq,
+				  const struct roce_wc *wc)
+{
+	engine_cq_post(e, cq, wc, false);
+}
 
 /* This poll's time: the clock is read at the first need in a poll (an
  * idle poll with no timer armed reads none; a read costs 30-55 ns). */
@@ -511,11 +546,19 @@ const uint8_t *addr_sgid6(const struct roce_engine *e, unsigned sgid_index);
 
 /* resp.c */
 void resp_request(struct roce_engine *e, struct eng_qp *qp, const struct roce_pkt *p);
-/* Complete the receive WQE at the head of the RQ (uc.c too). */
+/* The receive WQE the message in progress lands in: the RQ's head, or
+ * the one the QP took from its SRQ; NULL when none is posted (uc.c too). */
+struct rwqe *rwqe_take(struct roce_engine *e, struct eng_qp *qp);
+void rwqe_release(struct eng_qp *qp);
+/* Complete that receive WQE (uc.c too). */
 void recv_complete(struct roce_engine *e, struct eng_qp *qp, enum roce_wc_status status,
 		   enum roce_wc_opcode op, uint32_t len, const struct roce_pkt *p);
 void resp_tx(struct roce_engine *e, struct eng_qp *qp);
 void resp_reset(struct eng_qp *qp);
+
+/* srq.c: the responder's side of an SRQ */
+struct rwqe *srq_take(struct roce_engine *e, struct eng_qp *qp);
+void srq_flush(struct roce_engine *e, struct eng_qp *qp);
 
 /* req.c */
 void req_tx(struct roce_engine *e, struct eng_qp *qp);

@@ -118,12 +118,41 @@ static bool qp_enables(struct roce_engine *e, struct eng_qp *qp, uint32_t psn,
 	return false;
 }
 
+/*
+ * The one place the responder takes a receive WQE: the WQE the message in
+ * progress lands in. A QP's own RQ lends its head until the message
+ * completes; a QP on an SRQ takes one from the SRQ for the message
+ * (srq.c). NULL: none posted (RNR).
+ */
+struct rwqe *rwqe_take(struct roce_engine *e, struct eng_qp *qp)
+{
+	uint32_t cons;
+
+	if (qp->srq)
+		return srq_take(e, qp);
+	cons = atomic_load_explicit(&qp->rq.cons, memory_order_relaxed);
+	if (cons == atomic_load_explicit(&qp->rq.prod, memory_order_acquire))
+		return NULL;
+	return &qp->rwqe[cons & qp->rq.mask];
+}
+
+/* The message's WQE is done with: the RQ's head moves on, or the SRQ's
+ * copy is released. */
+void rwqe_release(struct eng_qp *qp)
+{
+	if (qp->srq)
+		qp->resp.srq_held = false;
+	else
+		atomic_store_explicit(&qp->rq.cons,
+				      atomic_load_explicit(&qp->rq.cons, memory_order_relaxed) + 1,
+				      memory_order_release);
+}
+
 void recv_complete(struct roce_engine *e, struct eng_qp *qp,
 		   enum roce_wc_status status, enum roce_wc_opcode op,
 		   uint32_t len, const struct roce_pkt *p)
 {
-	uint32_t cons = atomic_load_explicit(&qp->rq.cons, memory_order_relaxed);
-	struct rwqe *r = &qp->rwqe[cons & qp->rq.mask];
+	struct rwqe *r = rwqe_take(e, qp);
 	const struct roce_immdt *imm = p ? roce_pkt_immdt(p) : NULL;
 	struct roce_wc wc = {
 		.wr_id = r->wr_id,
@@ -144,13 +173,10 @@ void recv_complete(struct roce_engine *e, struct eng_qp *qp,
 		wc.src_qp = roce_deth_sqpn(roce_pkt_deth(p));
 		wc.wc_flags |= ROCE_WC_GRH;
 	}
-	atomic_store_explicit(&qp->rq.cons, cons + 1, memory_order_release);
-	engine_cq_push(e, qp->recv_cq, &wc);
-}
-
-static bool rq_empty(struct eng_qp *qp)
-{
-	return ring_count(&qp->rq) == 0;
+	rwqe_release(qp);
+	/* the last packet's SE bit asks for a solicited event (IBA 9.2.3,
+	 * 11.4.2.2) */
+	engine_cq_post(e, qp->recv_cq, &wc, p && roce_bth_se(roce_pkt_bth(p)));
 }
 
 /* RNR NAK: no receive WQE; the requester tries again after the timer. */
@@ -175,7 +201,7 @@ static bool do_send(struct roce_engine *e, struct eng_qp *qp,
 			resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_OPCODE);
 			return false;
 		}
-		if (rq_empty(qp)) {
+		if (!rwqe_take(e, qp)) {
 			rnr(e, qp, psn);
 			return false;
 		}
@@ -197,7 +223,7 @@ static bool do_send(struct roce_engine *e, struct eng_qp *qp,
 		resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_HDR_LEN);
 		return false;
 	}
-	w = &qp->rwqe[atomic_load_explicit(&qp->rq.cons, memory_order_relaxed) & qp->rq.mask];
+	w = rwqe_take(e, qp);
 	if (r->rcv_offset + p->payload_len > w->length) {
 		recv_complete(e, qp, ROCE_WC_LOC_LEN_ERR, ROCE_WC_RECV, 0, NULL);
 		r->in_send = false;
@@ -264,7 +290,7 @@ static bool do_write(struct roce_engine *e, struct eng_qp *qp,
 		return false;
 	}
 	/* WRITE with immediate consumes a receive WQE: check before writing */
-	if ((pos & ROCE_POS_LAST) && imm && rq_empty(qp)) {
+	if ((pos & ROCE_POS_LAST) && imm && !rwqe_take(e, qp)) {
 		if (pos & ROCE_POS_FIRST)
 			r->in_write = false;
 		rnr(e, qp, psn);

@@ -81,11 +81,6 @@ static bool seg_len_ok(const struct eng_qp *qp, const struct roce_pkt *p)
 	       ((pos & ROCE_POS_FIRST) || p->payload_len != 0);
 }
 
-static bool rq_has_wqe(struct eng_qp *qp)
-{
-	return ring_count(&qp->rq) != 0;
-}
-
 static bool uc_send(struct roce_engine *e, struct eng_qp *qp, const struct roce_pkt *p)
 {
 	struct resp_ctx *r = &qp->resp;
@@ -96,14 +91,14 @@ static bool uc_send(struct roce_engine *e, struct eng_qp *qp, const struct roce_
 	if (pos & ROCE_POS_FIRST) {
 		/* no receive WQE: the message is dropped, no RNR NAK on UC
 		 * (a class D error; rxe RESPST_ERR_RNR for UC) */
-		if (!rq_has_wqe(qp))
+		if (!rwqe_take(e, qp))
 			return drop(e, qp, ROCE_E_NO_RWQE);
 		r->in_send = true;
 		r->rcv_offset = 0;
 	}
 	if (!seg_len_ok(qp, p))
 		return drop(e, qp, ROCE_E_HDR_LEN);
-	w = &qp->rwqe[atomic_load_explicit(&qp->rq.cons, memory_order_relaxed) & qp->rq.mask];
+	w = rwqe_take(e, qp);
 	if (r->rcv_offset + p->payload_len > w->length)
 		return drop(e, qp, ROCE_E_RECV_LEN);    /* class D: the WQE stays */
 	rc = mem_scatter(e, w->sge, w->num_sge, r->rcv_offset, roce_pkt_payload(p),
@@ -154,7 +149,7 @@ static bool uc_write(struct roce_engine *e, struct eng_qp *qp, const struct roce
 		return drop(e, qp, ROCE_E_HDR_LEN);
 	/* WRITE with immediate consumes a receive WQE: none, and the LAST is
 	 * dropped before it writes (what came before stays) */
-	if ((pos & ROCE_POS_LAST) && imm && !rq_has_wqe(qp))
+	if ((pos & ROCE_POS_LAST) && imm && !rwqe_take(e, qp))
 		return drop(e, qp, ROCE_E_NO_RWQE);
 	memcpy(e->mem + r->write_pa, roce_pkt_payload(p), p->payload_len);
 	r->write_pa += p->payload_len;

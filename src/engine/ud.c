@@ -135,14 +135,16 @@ void ud_request(struct roce_engine *e, struct eng_qp *qp, const struct roce_pkt 
 		roce_cnt_drop(e->cnt, ROCE_E_QKEY);
 		return;
 	}
-	/* no receive WQE: dropped, no RNR NAK (UD has no responses) */
-	if (ring_count(&qp->rq) == 0) {
+	/* no receive WQE (the QP's RQ or its SRQ): dropped, no RNR NAK (UD
+	 * has no responses) */
+	w = rwqe_take(e, qp);
+	if (!w) {
 		roce_cnt_drop(e->cnt, ROCE_E_NO_RWQE);
 		return;
 	}
-	w = &qp->rwqe[atomic_load_explicit(&qp->rq.cons, memory_order_relaxed) & qp->rq.mask];
 	/* the WQE must hold the GRH area and the message: otherwise the
-	 * datagram is dropped and the WQE stays for the next one */
+	 * datagram is dropped and the WQE stays for the next one (an SRQ's
+	 * stays taken by this QP, as a broken UC message leaves it) */
 	if ((uint64_t)p->payload_len + ROCE_GRH_LEN > w->length) {
 		roce_cnt_drop(e->cnt, ROCE_E_RECV_LEN);
 		return;

@@ -84,28 +84,6 @@ bool roce_netdev_has_ipv4(const char *ifname, uint32_t ip)
 	return found;
 }
 
-/* A socket that sees ARP on ifindex only. */
-static int arp_socket(int ifindex, int *out)
-{
-	struct sockaddr_ll sll = {
-		.sll_family = AF_PACKET,
-		.sll_protocol = htons(ETH_P_ARP),
-		.sll_ifindex = ifindex,
-	};
-	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(ETH_P_ARP));
-
-	if (fd < 0)
-		return netdev_errno_status(errno);
-	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
-		int e = errno;
-
-		close(fd);
-		return netdev_errno_status(e);
-	}
-	*out = fd;
-	return ROCE_OK;
-}
-
 /* Wait up to ms for a reply from ip; true with its MAC. */
 static bool wait_reply(int fd, uint32_t ip, int ms, uint8_t mac[6])
 {
@@ -145,7 +123,7 @@ int roce_arp_resolve(const char *ifname, const uint8_t our_mac[6],
 	ifindex = (int)if_nametoindex(ifname);
 	if (!ifindex)
 		return ROCE_E_NOENT;
-	st = arp_socket(ifindex, &fd);
+	st = netdev_proto_socket(ifindex, ETH_P_ARP, &fd);
 	if (st)
 		return st;
 	roce_arp_build_request(req, our_mac, our_ip, ip);

@@ -118,28 +118,6 @@ int roce_neigh6_lookup(const char *ifname, const uint8_t addr[16], uint8_t mac[6
 
 /* ---- on the wire ------------------------------------------------------------ */
 
-/* A socket that sees IPv6 on ifindex only. */
-static int ipv6_socket(int ifindex, int *out)
-{
-	struct sockaddr_ll sll = {
-		.sll_family = AF_PACKET,
-		.sll_protocol = htons(ETH_P_IPV6),
-		.sll_ifindex = ifindex,
-	};
-	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(ETH_P_IPV6));
-
-	if (fd < 0)
-		return netdev_errno_status(errno);
-	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
-		int e = errno;
-
-		close(fd);
-		return netdev_errno_status(e);
-	}
-	*out = fd;
-	return ROCE_OK;
-}
-
 struct idle {
 	unsigned (*fn)(void *arg);
 	void *arg;
@@ -197,7 +175,7 @@ int roce_nd_resolve(const char *ifname, const uint8_t our_mac[6], const uint8_t 
 	ifindex = (int)if_nametoindex(ifname);
 	if (!ifindex)
 		return ROCE_E_NOENT;
-	st = ipv6_socket(ifindex, &fd);
+	st = netdev_proto_socket(ifindex, ETH_P_IPV6, &fd);
 	if (st)
 		return st;
 	roce_nd_build_ns(ns, our_mac, src, addr);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* What the raw-Ethernet ports share: errno to status, the interface. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <linux/ethtool.h>
+#include <linux/if_packet.h>
 #include <linux/sockios.h>
 #include <net/if.h>
 #include <net/if_arp.h>
@@ -139,4 +141,25 @@ int netdev_query(const char *ifname, const char *perm_hint,
 	st = query(fd, ifname, perm_hint, out, err, errlen);
 	close(fd);
 	return st;
+}
+
+int netdev_proto_socket(int ifindex, uint16_t ethertype, int *out)
+{
+	struct sockaddr_ll sll = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = htons(ethertype),
+		.sll_ifindex = ifindex,
+	};
+	int fd = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, htons(ethertype));
+
+	if (fd < 0)
+		return netdev_errno_status(errno);
+	if (bind(fd, (struct sockaddr *)&sll, sizeof(sll)) < 0) {
+		int e = errno;
+
+		close(fd);
+		return netdev_errno_status(e);
+	}
+	*out = fd;
+	return ROCE_OK;
 }

@@ -32,6 +32,10 @@ int netdev_query(const char *ifname, const char *perm_hint,
  * ROCE_E_IO for anything else. */
 int netdev_errno_status(int errnum);
 
+/* A raw socket that sees frames of one EtherType (host order) on ifindex
+ * only: ARP and neighbour resolution read their answers on it. */
+int netdev_proto_socket(int ifindex, uint16_t ethertype, int *out);
+
 /* xorshift64*: the test loss fault's dice (one stream per port). */
 static inline uint64_t netdev_prng_next(uint64_t *s)
 {

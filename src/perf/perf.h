@@ -103,6 +103,7 @@ struct perf_opts {
 	const char *mmap_file;          /* --mmap: the buffer in this file */
 	uint64_t mmap_offset;           /* --mmap-offset */
 	bool counters;                  /* --counters */
+	bool events;                    /* -e: sleep on a completion channel */
 	unsigned timeout_s;
 	const char *server;             /* NULL: we are the server */
 	bool selftest;                  /* --memlink-selftest */

@@ -75,6 +75,8 @@ void perf_usage(FILE *f, const char *argv0)
 "  -A, --atomic_type=<t>    CMP_AND_SWAP or FETCH_AND_ADD (default)\n"
 "  -F, --CPU-freq           accepted (no CPU frequency is used here)\n"
 "  -N, --noPeak             no peak bandwidth\n"
+"  -e, --events             sleep on CQ events (a completion channel) instead of\n"
+"                           polling; not for WRITE tests nor -D, as perftest\n"
 "  -b, --bidirectional      both sides send at once (bw tests; give it to both)\n"
 "      --report_gbits       bandwidth in Gb/sec (10^9 bits) instead of MB/sec\n"
 "      --report-both        with -b, also the local and remote results apart\n"
@@ -223,6 +225,7 @@ static const struct option longopts[] = {
 	{ "cq-mod", 1, NULL, 'Q' },     { "outs", 1, NULL, 'o' },
 	{ "atomic_type", 1, NULL, 'A' }, { "CPU-freq", 0, NULL, 'F' },
 	{ "noPeak", 0, NULL, 'N' },     { "version", 0, NULL, 'V' },
+	{ "events", 0, NULL, 'e' },
 	{ "bidirectional", 0, NULL, 'b' },
 	{ "report_gbits", 0, NULL, OPT_REPORT_GBITS },
 	{ "report-both", 0, NULL, OPT_REPORT_BOTH },
@@ -296,6 +299,12 @@ static int one_opt(int c, const char *a, struct perf_opts *o, FILE *out, FILE *e
 		else return bad(err, "atomic type", a, "choose CMP_AND_SWAP or FETCH_AND_ADD");
 		return 0;
 	case 'F': o->cpu_freq_f = true; return 0;
+	case 'e': if (o->verb == PERF_WRITE) {   /* parser(): perftest's words */
+			fprintf(err, "roce-perf: Events feature not available on WRITE verb "
+				"(try --help)\n");
+			return 2;
+		}
+		o->events = true; return 0;
 	case 'N': if (o->tst == PERF_LAT) return bad(err, "-N", "", "only for bw tests");
 		o->no_peak = true; return 0;
 	case 'b': if (o->tst == PERF_LAT) {      /* parser(): the message perftest prints */
@@ -366,9 +375,15 @@ static int depend(struct perf_opts *o, FILE *err)
 			o->rx_depth = (unsigned)(o->iters < PERF_UC_MAX_RX ? o->iters
 									  : PERF_UC_MAX_RX);
 	}
-	/* not on UD, whose messages are never that large (perftest) */
+	if (o->duration_mode && o->events) {
+		fprintf(err, "roce-perf: Duration mode doesn't work with events.\n");
+		return 2;
+	}
+	/* perftest keeps cq_mod with events ("a lot of processes with
+	 * use_event leads to bugs") and on UD, whose messages are never
+	 * that large */
 	if (o->size > PERF_CQ_MOD_LIMIT && o->conn != ROCE_QPT_UD && !o->run_all &&
-	    !o->cq_mod_set)
+	    !o->cq_mod_set && !o->events)
 		o->cq_mod = 1;
 	if (o->tst == PERF_LAT)
 		o->cq_mod = 1;
@@ -422,7 +437,7 @@ int perf_parse(int argc, char **argv, struct perf_opts *o, FILE *out, FILE *err)
 	argc -= first - 1;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:d:i:s:n:D:f:ac:q:m:x:u:t:r:Q:o:A:FNbVh",
+	while ((c = getopt_long(argc, argv, ":p:d:i:s:n:D:f:ac:q:m:x:u:t:r:Q:o:A:FNebVh",
 				longopts, NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			fprintf(err, "roce-perf: %s option '%s' (try --help)\n",

@@ -128,6 +128,8 @@ int perf_bw_bi(struct perf_run *r, struct perf_bw_result *res)
 			last = perf_now_ns();
 		else if (perf_stalled(r, &last, perf_now_ns(), b.tot_s, b.tot_c + b.tot_r))
 			return ROCE_E_TIMEOUT;
+		else if ((st = perf_ep_idle(&r->ep)) != ROCE_OK)
+			return perf_fail(r, st, "%s", r->ep.err);
 	}
 	r->posted = b.scnt[0];
 	perf_bw_result_of(r, total, start, res);

@@ -167,6 +167,8 @@ int perf_bw_client(struct perf_run *r, struct perf_bw_result *res)
 			last = perf_now_ns();
 		else if (perf_stalled(r, &last, perf_now_ns(), tot_s, tot_c))
 			return ROCE_E_TIMEOUT;
+		else if ((st = perf_ep_idle(&r->ep)) != ROCE_OK)
+			return perf_fail(r, st, "%s", r->ep.err);
 	}
 	r->posted = scnt[0];
 	perf_bw_result_of(r, total, start, res);
@@ -278,6 +280,8 @@ int perf_bw_server(struct perf_run *r, struct perf_bw_result *res)
 			last = perf_now_ns();
 		else if (perf_stalled(r, &last, perf_now_ns(), total, rcnt))
 			return ROCE_E_TIMEOUT;
+		else if ((st = perf_ep_idle(&r->ep)) != ROCE_OK)
+			return perf_fail(r, st, "%s", r->ep.err);
 	}
 	if (dm) {
 		perf_bw_compute(r->size, r->iters_done, &r->t_begin, &r->t_end, 1, false,

@@ -8,6 +8,8 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <net/if.h>
+#include <poll.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,6 +182,8 @@ unsigned perf_ep_qp_limit(const struct perf_ep *ep)
 static int open_cq(struct perf_ep *ep, const char *which, uint32_t per_qp, unsigned nqp,
 		   struct roce_cq **cq)
 {
+	int st;
+
 	uint64_t cqe = (uint64_t)per_qp * nqp;
 
 	if (cqe > ROCE_MAX_CQE)
@@ -187,10 +191,14 @@ static int open_cq(struct perf_ep *ep, const char *which, uint32_t per_qp, unsig
 			       "%u completions need %" PRIu64 " entries, the device's "
 			       "CQs hold %u (fewer QPs or a smaller depth)", which, nqp,
 			       per_qp, cqe, ROCE_MAX_CQE);
-	*cq = roce_create_cq(ep->ctx, (int)cqe);
+	*cq = roce_create_cq_channel(ep->ctx, (int)cqe, NULL, ep->channel);
 	if (!*cq)
 		return perf_ep_fail(ep, ROCE_E_NOMEM, "Couldn't create a %s CQ of %" PRIu64
 			       " entries: out of memory", which, cqe);
+	/* armed from the start, as the originals arm theirs before the run */
+	if (ep->channel && (st = roce_req_notify_cq(*cq, 0)) != ROCE_OK)
+		return perf_ep_fail(ep, st, "Couldn't request CQ notification: %s",
+			       roce_status_str(st));
 	return ROCE_OK;
 }
 
@@ -211,11 +219,33 @@ static int open_queues(struct perf_ep *ep, const struct perf_ep_config *c)
 	ep->pd = roce_alloc_pd(ep->ctx);
 	if (!ep->qp || !ep->ah || !ep->ud_qpn || !ep->init_done || !ep->pd)
 		return perf_ep_fail(ep, ROCE_E_NOMEM, "%u QPs or the PD: out of memory", c->nqp);
-	if ((st = open_cq(ep, "send", c->scq_per_qp ? c->scq_per_qp : c->sq_depth,
-			  c->nqp, &ep->scq)) != ROCE_OK ||
-	    (st = open_cq(ep, "receive", c->rcq_per_qp ? c->rcq_per_qp : c->rq_depth,
-			  c->nqp, &ep->rcq)) != ROCE_OK)
+	if (c->events) {
+		/* the channel's fd non-blocking: perf_ep_idle waits in poll()
+		 * with a time limit, then takes the event */
+		ep->channel = roce_create_comp_channel(ep->ctx);
+		if (!ep->channel || fcntl(roce_comp_channel_fd(ep->channel), F_SETFL,
+					  O_NONBLOCK) != 0)
+			return perf_ep_fail(ep, ROCE_E_NOMEM, "Couldn't create completion channel");
+	}
+	if (c->one_cq) {
+		if ((st = open_cq(ep, "completion", c->one_cq, 1, &ep->scq)) != ROCE_OK)
+			return st;
+		ep->rcq = ep->scq;
+	} else if ((st = open_cq(ep, "send", c->scq_per_qp ? c->scq_per_qp : c->sq_depth,
+				 c->nqp, &ep->scq)) != ROCE_OK ||
+		   (st = open_cq(ep, "receive", c->rcq_per_qp ? c->rcq_per_qp : c->rq_depth,
+				 c->nqp, &ep->rcq)) != ROCE_OK) {
 		return st;
+	}
+	if (c->srq_depth) {
+		struct roce_srq_init_attr sa = { .attr = { .max_wr = c->srq_depth, .max_sge = 1 } };
+
+		ep->srq = roce_create_srq(ep->pd, &sa);
+		if (!ep->srq)
+			return perf_ep_fail(ep, ROCE_E_RANGE, "Couldn't create SRQ of %u WQEs (at "
+				       "most %u)", c->srq_depth, ROCE_MAX_WR);
+		qa.srq = ep->srq;
+	}
 	qa.send_cq = ep->scq;
 	qa.recv_cq = ep->rcq;
 	qa.cap = (struct roce_qp_cap){ c->sq_depth, c->rq_depth, 1, 1 };
@@ -342,6 +372,14 @@ int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c)
 		perf_ep_fail(ep, st, "power-on: %s", roce_status_str(st));
 	else
 		st = open_queues(ep, c);
+	/* events: the tool sleeps, so the engine needs a thread of its own */
+	if (!st && c->events) {
+		st = roce_engine_start(ep->ctx, -1);
+		if (st)
+			perf_ep_fail(ep, st, "the engine thread: %s", roce_status_str(st));
+		else
+			ep->thread = true;
+	}
 fail:
 	if (fd >= 0)
 		close(fd);      /* the device keeps its mapping */
@@ -363,6 +401,10 @@ void perf_ep_close(struct perf_ep *ep)
 		printf("engine counters:\n");
 		roce_counters_print(stdout, roce_device_counters(roce_context_device(ep->ctx)),
 				    false);
+		/* -e: the completion events the tool slept on (the interop
+		 * checks want some) */
+		if (ep->channel)
+			printf("cq_events %" PRIu64 "\n", ep->events);
 		fflush(stdout);
 	}
 	if (ep->ctx) {
@@ -375,14 +417,23 @@ void perf_ep_close(struct perf_ep *ep)
 			roce_dereg_mr(ep->mr);
 		if (ep->buf)
 			roce_mem_free(ep->ctx, ep->buf);
+		if (ep->srq)
+			roce_destroy_srq(ep->srq);
 		if (ep->scq)
 			roce_destroy_cq(ep->scq);
-		if (ep->rcq)
+		if (ep->rcq && ep->rcq != ep->scq)
 			roce_destroy_cq(ep->rcq);
+		if (ep->channel)
+			roce_destroy_comp_channel(ep->channel);
 		if (ep->pd)
 			roce_dealloc_pd(ep->pd);
 		roce_close(ep->ctx);
 	}
+	ep->channel = NULL;
+	ep->srq = NULL;
+	ep->scq = ep->rcq = NULL;
+	ep->pd = NULL;
+	ep->thread = false;
 	free(ep->qp);
 	free(ep->ah);
 	free(ep->ud_qpn);
@@ -407,7 +458,41 @@ unsigned perf_ep_progress(void *arg)
 {
 	struct perf_ep *ep = arg;
 
+	if (ep->thread) {
+		/* the engine thread does the work: leave it the core if it
+		 * wants it */
+		sched_yield();
+		return 0;
+	}
 	return ep->ctx ? roce_engine_poll(ep->ctx) : 0;
+}
+
+int perf_ep_idle(struct perf_ep *ep)
+{
+	struct pollfd pf;
+	struct roce_cq *cq;
+	int st, r;
+
+	if (!ep->channel)
+		return ROCE_OK;
+	pf = (struct pollfd){ .fd = roce_comp_channel_fd(ep->channel), .events = POLLIN };
+	r = poll(&pf, 1, (int)PERF_EP_EVENT_SLICE_MS);
+	if (r < 0 && errno != EINTR)
+		return perf_ep_fail(ep, ROCE_E_IO, "Failed to get cq_event: %s", strerror(errno));
+	if (r <= 0)
+		return ROCE_OK;
+	st = roce_get_cq_event(ep->channel, &cq, NULL);
+	if (st == ROCE_E_AGAIN)
+		return ROCE_OK;         /* an event dropped with its CQ */
+	if (st)
+		return perf_ep_fail(ep, st, "Failed to get cq_event: %s", roce_status_str(st));
+	ep->events++;
+	roce_ack_cq_events(cq, 1);
+	st = roce_req_notify_cq(cq, 0);
+	if (st)
+		return perf_ep_fail(ep, st, "Couldn't request CQ notification: %s",
+			       roce_status_str(st));
+	return ROCE_OK;
 }
 
 int perf_ep_init(struct perf_ep *ep, unsigned i)

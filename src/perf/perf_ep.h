@@ -8,7 +8,10 @@
  * original tool gives them (perf_layout.h). The tools are single-threaded
  * as the originals are: the thread that polls the CQs also runs the engine
  * (perf_ep_progress), so a machine with few cores does not lose one to an
- * engine thread spinning beside it.
+ * engine thread spinning beside it. With events (the originals' -e) the
+ * engine runs on its own thread instead, the CQs are on a completion
+ * channel, and the tool sleeps on the channel when a CQ is empty
+ * (perf_ep_idle).
  */
 #ifndef ROCE_PERF_EP_H
 #define ROCE_PERF_EP_H
@@ -57,6 +60,13 @@ struct perf_ep_config {
 					 * queue's depth */
 	unsigned timeout_ms;            /* ARP resolution */
 	bool counters;                  /* print the engine's counters on close */
+	bool events;                    /* -e: a completion channel, the engine
+					 * on its own thread */
+	uint32_t one_cq;                /* not 0: one CQ of this many entries for
+					 * sends and receives (scq == rcq), as
+					 * the pingpong examples have */
+	uint32_t srq_depth;             /* not 0: the QPs take their receives
+					 * from one SRQ of this depth (srq) */
 };
 
 struct perf_ep {
@@ -73,7 +83,8 @@ struct perf_ep {
 	uint8_t mac[6];
 	enum roce_mtu link_mtu;         /* largest path MTU the link carries */
 	struct roce_pd *pd;
-	struct roce_cq *scq, *rcq;
+	struct roce_cq *scq, *rcq;      /* may be one CQ (one_cq) */
+	struct roce_srq *srq;           /* srq_depth: the QPs' receive queue */
 	struct roce_qp **qp;            /* nqp of them, allocated at open */
 	struct roce_ah **ah;            /* UD: QP i's AH to its peer (connect) */
 	uint32_t *ud_qpn;               /* UD: QP i's peer QPN (connect) */
@@ -89,6 +100,9 @@ struct perf_ep {
 	size_t mmap_len;                /* bytes of the file in the window */
 	unsigned timeout_ms;
 	bool counters;
+	struct roce_comp_channel *channel; /* events: both CQs' */
+	bool thread;                    /* the engine runs on its own thread */
+	uint64_t events;                /* completion events taken */
 	char err[256];
 };
 
@@ -132,8 +146,20 @@ int perf_ep_init(struct perf_ep *ep, unsigned i);
  * perftest -c UC give none. A UD QP takes the SQ PSN only, and the peer
  * becomes ep->ah[i] and ep->ud_qpn[i], what its WRs name. */
 int perf_ep_connect(struct perf_ep *ep, unsigned i, const struct perf_conn *c);
-/* Run the engine once; frames moved (the OOB idle hook: a perf_ep *). */
+/* Run the engine once; frames moved (the OOB idle hook: a perf_ep *).
+ * With the engine on its own thread: a yield of the CPU, 0. */
 unsigned perf_ep_progress(void *ep);
+/*
+ * A poll found the CQs empty. Polling: nothing to do. With events: sleep
+ * on the channel until a completion event comes, then acknowledge it and
+ * arm its CQ again, as perftest's ctx_notify_events() and
+ * ibv_rc_pingpong's loop do (the caller polls next, so a completion that
+ * came before the arm is found). Returns after PERF_EP_EVENT_SLICE_MS
+ * without one, so the caller's time limits still run. ROCE_OK (an event
+ * or the slice over), or a status with ep->err.
+ */
+int perf_ep_idle(struct perf_ep *ep);
+#define PERF_EP_EVENT_SLICE_MS 100u
 /* The IPv4 address of an interface (host order), 0 if none. */
 uint32_t perf_netdev_ip(const char *ifname);
 /* GID index of the endpoint's table into gid (ROCE_OK), or why not: its

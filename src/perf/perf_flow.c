@@ -202,6 +202,7 @@ static int open_ep(struct perf_run *r, struct roce_memlink *ml)
 		.timeout_ms = o->timeout_s * 1000u,
 		.counters = o->counters,
 		.mmap_file = o->mmap_file, .mmap_offset = o->mmap_offset,
+		.events = o->events,
 	};
 	struct perf_layout most;
 	int st;
@@ -218,7 +219,8 @@ static int open_ep(struct perf_run *r, struct roce_memlink *ml)
 	c.qp_access = most.qp_access;
 	if ((st = perf_ep_open(&r->ep, &c)) != ROCE_OK)
 		return perf_fail(r, st, "%s", r->ep.err);
-	r->oob.idle = perf_ep_progress;
+	/* the exchange keeps the engine running, unless its thread does */
+	r->oob.idle = r->ep.thread ? NULL : perf_ep_progress;
 	r->oob.idle_arg = &r->ep;
 	return ROCE_OK;
 }
@@ -261,6 +263,7 @@ static void print_info(struct perf_run *r)
 	const struct perf_opts *o = r->o;
 	FILE *f = r->out;
 	bool client = o->server != NULL;
+	const char *dev = o->ib_dev ? o->ib_dev : o->netdev ? o->netdev : "memlink";
 
 	fprintf(f, PERF_RESULT_LINE "                    %s ", verbs[o->verb]);
 	if (o->verb == PERF_ATOMIC)
@@ -269,8 +272,10 @@ static void print_info(struct perf_run *r)
 	/* ctx_print_test_info(): "Bidirectional " before "BW " with -b */
 	fprintf(f, "%s%sTest\n", o->tst == PERF_BW && o->duplex ? "Bidirectional " : "",
 		o->tst == PERF_BW ? "BW " : "Latency ");
-	fprintf(f, " Dual-port       : OFF\t\tDevice         : %s\n",
-		o->ib_dev ? o->ib_dev : o->netdev ? o->netdev : "memlink");
+	/* -e: perftest names the device's completion vector (eq_num 0) */
+	if (o->events)
+		fprintf(f, " Test with events. Using %s_comp0\n", dev);
+	fprintf(f, " Dual-port       : OFF\t\tDevice         : %s\n", dev);
 	fprintf(f, " Number of qps   : %u\t\tTransport type : IB\n", o->nqp);
 	fprintf(f, " Connection type : %s\t\tUsing SRQ      : OFF\n",
 		o->conn == ROCE_QPT_UD ? "UD" : o->conn == ROCE_QPT_UC ? "UC" : "RC");

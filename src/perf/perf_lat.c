@@ -41,14 +41,17 @@ static int wait_wc(struct perf_run *r, struct roce_cq *cq, struct roce_wc *wc,
 						 roce_wc_status_str(wc->status), (int)wc->status);
 			return ROCE_OK;
 		}
-		if ((spin & 255) == 0) {
+		if ((spin & 255) == 0 || r->ep.channel) {
 			uint64_t now = perf_now_ns();
+			int st;
 
 			if (d && dur_step(d, r, now) == DUR_END)
 				return ROCE_E_AGAIN;
 			if (now - t0 > timeout_ns(r))
 				return perf_fail(r, ROCE_E_TIMEOUT, "no %s completion for "
 						 "%u s", what, r->o->timeout_s);
+			if ((st = perf_ep_idle(&r->ep)) != ROCE_OK)
+				return perf_fail(r, st, "%s", r->ep.err);
 		}
 	}
 }

@@ -92,12 +92,15 @@ int roce_create_qp_status(struct roce_pd *pd, const struct roce_qp_init_attr *at
 	if (!pd || !attr || !attr->send_cq || !attr->recv_cq ||
 	    (attr->qp_type != ROCE_QPT_RC && attr->qp_type != ROCE_QPT_UC &&
 	     attr->qp_type != ROCE_QPT_UD && attr->qp_type != ROCE_QPT_GSI) ||
-	    attr->cap.max_send_wr > ROCE_MAX_WR || attr->cap.max_recv_wr > ROCE_MAX_WR ||
-	    attr->cap.max_send_sge > ROCE_MAX_SGE || attr->cap.max_recv_sge > ROCE_MAX_SGE)
+	    attr->cap.max_send_wr > ROCE_MAX_WR || attr->cap.max_send_sge > ROCE_MAX_SGE ||
+	    (!attr->srq && (attr->cap.max_recv_wr > ROCE_MAX_WR ||
+			    attr->cap.max_recv_sge > ROCE_MAX_SGE)) ||
+	    (attr->srq && attr->srq->ctx != pd->ctx))
 		return ROCE_E_INVAL;
 	ctx = pd->ctx;
 	ns = pow2_at_least(attr->cap.max_send_wr ? attr->cap.max_send_wr : 1);
-	nr = pow2_at_least(attr->cap.max_recv_wr ? attr->cap.max_recv_wr : 1);
+	/* a QP on an SRQ has no receive queue of its own: one idle slot */
+	nr = attr->srq ? 1 : pow2_at_least(attr->cap.max_recv_wr ? attr->cap.max_recv_wr : 1);
 	qp = calloc(1, sizeof(*qp));
 	if (!qp)
 		return ROCE_E_NOMEM;
@@ -112,6 +115,8 @@ int roce_create_qp_status(struct roce_pd *pd, const struct roce_qp_init_attr *at
 	qp->eng.send_cq = &attr->send_cq->eng;
 	qp->eng.recv_cq = &attr->recv_cq->eng;
 	qp->eng.sq_sig_all = attr->sq_sig_all;
+	qp->srq = attr->srq;
+	qp->eng.srq = attr->srq ? &attr->srq->eng : NULL;
 	qp->max_send_sge = attr->cap.max_send_sge ? attr->cap.max_send_sge : 1;
 	qp->max_recv_sge = attr->cap.max_recv_sge ? attr->cap.max_recv_sge : 1;
 	qp->eng.sq.mask = ns - 1;
@@ -142,6 +147,8 @@ int roce_create_qp_status(struct roce_pd *pd, const struct roce_qp_init_attr *at
 	}
 	qp->eng.cfg.state = ROCE_QPS_RESET;
 	atomic_init(&qp->eng.host_state, ROCE_QPS_RESET);
+	if (qp->srq)
+		qp->srq->nqp++;
 	engine_add_qp(&ctx->eng, &qp->eng);
 	engine_unlock(&ctx->eng);
 	*out = qp;
@@ -165,12 +172,19 @@ int roce_destroy_qp(struct roce_qp *qp)
 	struct roce_qp_ctx qc;
 
 	engine_lock(&ctx->eng);
+	if (async_busy(ctx, &qp->async)) {
+		engine_unlock(&ctx->eng);
+		return ROCE_E_BUSY;
+	}
 	if (roce_drv_qp_read(&ctx->drv, qp->eng.qpn, &qc) == ROCE_OK) {
 		qc.state = ROCE_QPS_RESET;
 		roce_drv_qp_write(&ctx->drv, &qc);
 	}
 	engine_del_qp(&ctx->eng, &qp->eng);
 	qpn_give(ctx, qp->eng.qpn);
+	async_purge(ctx, &qp->eng);
+	if (qp->srq)
+		qp->srq->nqp--;
 	engine_unlock(&ctx->eng);
 	free_qp_mem(qp);
 	return ROCE_OK;
@@ -468,39 +482,46 @@ int roce_post_send(struct roce_qp *qp, struct roce_send_wr *wr,
 	return rc;
 }
 
+/* A receive WQE from wr (the slot is the producer's until published). */
+int rwqe_fill(struct rwqe *r, const struct roce_recv_wr *wr, uint32_t max_sge)
+{
+	uint64_t total = 0;
+
+	if (wr->num_sge < 0 || (uint32_t)wr->num_sge > max_sge || (wr->num_sge && !wr->sg_list))
+		return ROCE_E_INVAL;
+	for (int i = 0; i < wr->num_sge; i++)
+		total += wr->sg_list[i].length;
+	if (total > ROCE_MAX_MSG)
+		return ROCE_E_RANGE;
+	r->wr_id = wr->wr_id;
+	r->num_sge = (uint8_t)wr->num_sge;
+	r->length = (uint32_t)total;
+	memcpy(r->sge, wr->sg_list, sizeof(struct roce_sge) * (size_t)wr->num_sge);
+	return ROCE_OK;
+}
+
 int roce_post_recv(struct roce_qp *qp, struct roce_recv_wr *wr,
 		   struct roce_recv_wr **bad_wr)
 {
 	uint32_t prod = atomic_load_explicit(&qp->eng.rq.prod, memory_order_relaxed);
 	int rc = ROCE_OK;
 
-	if (qp_state_now(qp) == ROCE_QPS_RESET)
+	if (qp->srq)
+		rc = ROCE_E_INVAL;      /* its receives come from the SRQ */
+	else if (qp_state_now(qp) == ROCE_QPS_RESET)
 		rc = ROCE_E_STATE;
 	for (; wr && rc == ROCE_OK; wr = wr->next) {
 		uint32_t cons = atomic_load_explicit(&qp->eng.rq.cons, memory_order_acquire);
 		struct rwqe *r;
-		uint64_t total = 0;
 
 		if (prod - cons > qp->eng.rq.mask) {
 			rc = ROCE_E_FULL;
 			break;
 		}
-		if (wr->num_sge < 0 || (uint32_t)wr->num_sge > qp->max_recv_sge ||
-		    (wr->num_sge && !wr->sg_list)) {
-			rc = ROCE_E_INVAL;
-			break;
-		}
-		for (int i = 0; i < wr->num_sge; i++)
-			total += wr->sg_list[i].length;
-		if (total > ROCE_MAX_MSG) {
-			rc = ROCE_E_RANGE;
-			break;
-		}
 		r = &qp->eng.rwqe[prod & qp->eng.rq.mask];
-		r->wr_id = wr->wr_id;
-		r->num_sge = (uint8_t)wr->num_sge;
-		r->length = (uint32_t)total;
-		memcpy(r->sge, wr->sg_list, sizeof(struct roce_sge) * (size_t)wr->num_sge);
+		rc = rwqe_fill(r, wr, qp->max_recv_sge);
+		if (rc)
+			break;
 		prod++;
 		atomic_store_explicit(&qp->eng.rq.prod, prod, memory_order_release);
 	}

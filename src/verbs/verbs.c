@@ -298,10 +298,16 @@ static uint32_t pow2_at_least(uint32_t n)
 
 struct roce_cq *roce_create_cq(struct roce_context *ctx, int cqe)
 {
+	return roce_create_cq_channel(ctx, cqe, NULL, NULL);
+}
+
+struct roce_cq *roce_create_cq_channel(struct roce_context *ctx, int cqe, void *cq_context,
+				       struct roce_comp_channel *channel)
+{
 	struct roce_cq *cq;
 	uint32_t n;
 
-	if (cqe < 1 || (uint32_t)cqe > ROCE_MAX_CQE)
+	if (cqe < 1 || (uint32_t)cqe > ROCE_MAX_CQE || (channel && channel->ctx != ctx))
 		return NULL;
 	n = pow2_at_least((uint32_t)cqe);
 	cq = calloc(1, sizeof(*cq));
@@ -313,12 +319,29 @@ struct roce_cq *roce_create_cq(struct roce_context *ctx, int cqe)
 		return NULL;
 	}
 	cq->ctx = ctx;
+	cq->cq_context = cq_context;
 	cq->eng.ring.mask = n - 1;
+	if (channel)
+		channel_attach(channel, cq);
 	return cq;
 }
 
 int roce_destroy_cq(struct roce_cq *cq)
 {
+	struct roce_engine *e;
+	int rc;
+
+	if (!cq)
+		return ROCE_E_INVAL;
+	e = &cq->ctx->eng;
+	/* no poll under way: no event being raised for it meanwhile */
+	engine_lock(e);
+	rc = async_busy(cq->ctx, &cq->async) ? ROCE_E_BUSY : channel_detach(cq);
+	if (rc == ROCE_OK)
+		async_purge(cq->ctx, &cq->eng);
+	engine_unlock(e);
+	if (rc != ROCE_OK)
+		return rc;
 	free(cq->eng.wc);
 	free(cq);
 	return ROCE_OK;

@@ -11,6 +11,9 @@
 #ifndef ROCE_VERBS_VERBS_PRIV_H
 #define ROCE_VERBS_VERBS_PRIV_H
 
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "engine/engine.h"
@@ -44,9 +47,19 @@ struct roce_pd {
 	uint32_t pdn;
 };
 
+/* Events handed to the host and acknowledged by it (an object is not
+ * destroyed while the two differ). Completion events: under the channel's
+ * lock; asynchronous events: under the engine's async lock. */
+struct ev_count {
+	uint32_t reported, acked;
+};
+
 struct roce_cq {
 	struct eng_cq eng;              /* the ring the engine fills */
 	struct roce_context *ctx;
+	struct roce_comp_channel *channel;
+	void *cq_context;
+	struct ev_count comp, async;
 };
 
 struct roce_qp {
@@ -54,9 +67,11 @@ struct roce_qp {
 	 * of the object then serves a post together with the rings */
 	struct roce_context *ctx;
 	struct roce_pd *pd;
+	struct roce_srq *srq;
 	uint32_t max_send_sge, max_recv_sge;
 	enum roce_qp_type type;         /* RC, UC or UD (QP1: UD):
 					 * what post and modify allow */
+	struct ev_count async;
 	struct eng_qp eng;              /* the queues and the engine's state */
 };
 
@@ -67,10 +82,52 @@ struct roce_ah {
 	struct eng_av av;
 };
 
+struct roce_srq {
+	struct eng_srq eng;             /* the ring the responders take from */
+	struct roce_context *ctx;
+	struct roce_pd *pd;
+	void *srq_context;
+	pthread_mutex_t post_lock;      /* the posting threads' producer side */
+	uint32_t max_sge;
+	uint32_t nqp;                   /* QPs attached (engine lock) */
+	struct ev_count async;
+};
+
+struct roce_comp_channel {
+	struct eng_channel eng;         /* the events the engine raises */
+	struct roce_context *ctx;
+};
+
 /* qp.c: every QPN from ROCE_FIRST_QPN up to qp_count - 1 free. */
 void qpn_pool_init(struct roce_context *ctx, uint32_t qp_count);
 /* qp.c: an address vector's checks (GID index, family, unicast, flow
  * label): ROCE_OK or ROCE_E_INVAL. ah.c uses it for AHs too. */
 int av_check(struct roce_context *ctx, const struct roce_ah_attr *ah);
+/* qp.c: a receive WQE from wr: ROCE_E_INVAL (SGEs), ROCE_E_RANGE (length). */
+int rwqe_fill(struct rwqe *r, const struct roce_recv_wr *wr, uint32_t max_sge);
+
+/* The engine hands back eng_* pointers (events): the verbs object around
+ * one. A CQ's and an SRQ's engine object is its first member; a QP's
+ * follows what posting reads. */
+_Static_assert(offsetof(struct roce_cq, eng) == 0, "eng_cq first");
+_Static_assert(offsetof(struct roce_srq, eng) == 0, "eng_srq first");
+static inline struct roce_qp *qp_of_eng(void *eng)
+{
+	return (struct roce_qp *)((char *)eng - offsetof(struct roce_qp, eng));
+}
+
+/* channel.c: a new CQ joins its channel; before a CQ is destroyed (engine
+ * lock held) it leaves it: ROCE_E_BUSY while its returned events are not
+ * acknowledged. */
+void channel_attach(struct roce_comp_channel *ch, struct roce_cq *cq);
+int channel_detach(struct roce_cq *cq);
+
+/* async.c, before an object is destroyed, the engine's lock held (no
+ * event can be raised meanwhile): whether events of it that
+ * roce_get_async_event returned are not acknowledged yet; then, once it
+ * goes, its events still queued are dropped (obj: its eng_qp, eng_cq or
+ * eng_srq). */
+bool async_busy(struct roce_context *ctx, const struct ev_count *n);
+void async_purge(struct roce_context *ctx, const void *obj);
 
 #endif

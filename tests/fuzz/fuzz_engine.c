@@ -1,28 +1,33 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Engine fuzz target: a hostile peer. Each input describes RoCE frames
- * (opcode, PSN offset, AckReq, RETH/AETH/AtomicETH fields, payload) that
- * are built with valid checksums and ICRC -- so they pass the receive
- * checks and reach the responder and the completer -- and sent at engine A,
- * whose QPs (an RC and a UC one) are in RTS with an MR registered. Bit
- * 0x20 of the opcode byte picks the RC or the UC opcode family, bit 0x40
- * the QP the frame goes to, so each QP also meets the other transport's
- * opcodes. The engine must never crash,
- * never read or write outside its memory (ASan), and never write device
- * memory outside the registered region.
+ * (opcode, PSN offset, AckReq, SE, RETH/AETH/AtomicETH fields, payload)
+ * that are built with valid checksums and ICRC -- so they pass the receive
+ * checks and reach the responder and the completer -- and sent at engine
+ * A, whose four QPs are in RTS with an MR registered: an RC QP, an RC QP
+ * that takes its receive WQEs from an SRQ, an RC QP whose peer is an IPv6
+ * GID, and a UC QP. The top two bits of the opcode byte pick the QP, bit
+ * 0x20 the RC or the UC opcode family, so each QP also meets the other
+ * transport's opcodes. The receive CQ is on a completion channel, armed
+ * before every input, and the asynchronous events (QP fatal, SRQ limit,
+ * CQ overrun) are read and acknowledged, so the event paths run too.
  *
- * A frame may also be RoCE v2 over IPv6, to a second QP whose peer is an
- * IPv6 GID: from that peer or a stranger, to the QP's GID, to our other
- * GID (the link-local one) or to an address not ours, or with an IPv6
- * extension header of the input's choosing between IPv6 and UDP (whole,
- * cut short, a fragment, another next header).
+ * Frames to the IPv6 QP are RoCE v2 over IPv6: from its peer or a
+ * stranger, to the QP's GID, to our other GID (the link-local one) or to
+ * an address not ours, or with an IPv6 extension header of the input's
+ * choosing between IPv6 and UDP (whole, cut short, a fragment, another
+ * next header), or IPv4 from the IPv4 peer.
  *
- * Bit 0x80 of the opcode byte sends the frame to a UD QP (over IPv4 or,
- * with the IPv6 bit, IPv6 from anyone): with 0x40 a UD opcode (0x64,
- * 0x65 by bit 0), without it an RC or UC one; an opcode byte of 0x3F
- * without 0x80 is a UD SEND to the RC (or, with 0x40, UC) QP. The DETH's
+ * A fifth QP is a UD one. The opcode byte's low six bits 0x30..0x37 send
+ * a UD SEND (0x64, or 0x65 for odd values) to the QP the top bits pick;
+ * 0x38..0x3F go to the UD QP (over IPv6 when the top bits pick the IPv6
+ * QP): 0x38 an RC SEND ONLY, 0x39 a UC one, the rest UD SENDs. The DETH's
  * Q_Key is the UD QP's or the input's, its source QPN the input's.
+ *
+ * The engine must never crash, never read or write outside its memory
+ * (ASan), and never write device memory outside the registered region.
  */
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,13 +45,21 @@
 struct side {
 	struct roce_context *ctx;
 	struct roce_port port;
-	struct roce_qp *qp, *qp6;       /* qp6: its peer is an IPv6 GID */
-	struct roce_qp *uc;             /* a UC QP beside them */
-	struct roce_qp *ud;             /* and a UD one */
+	struct roce_qp *q[4];           /* the QPs of the QP_ indexes below */
 	struct roce_cq *cq;
+	struct roce_comp_channel *ch;
+	struct roce_srq *srq;
+	struct roce_qp *ud;             /* the UD QP (no peer: any station) */
 	uint8_t *buf;
 	struct roce_mr *mr;
 };
+
+enum { QP_RC, QP_SRQ, QP_V6, QP_UC, NQP };
+
+/* the PSNs each QP expects (rq) and sends from (sq); its peer QPN */
+static const uint32_t rq_psn[NQP] = { 1000, 2000, 3000, 4000 };
+static const uint32_t sq_psn[NQP] = { 5000, 6000, 7000, 8000 };
+static const uint32_t dest_qpn[NQP] = { 0x99, 0x9A, 0x9B, 0x9C };
 
 static struct roce_memlink *link_;
 static struct side a;
@@ -61,36 +74,56 @@ static uint8_t ll_a[16];
 /* A failed property is a finding: libFuzzer reports the abort and the input. */
 #define CHECK(cond) do { if (!(cond)) abort(); } while (0)
 
-/* RESET -> RTS toward the fuzzer's port: IPv4 10.0.0.2, or (v6) the GID
- * fd00::2 from ours, fd00::1 */
-static void connect_qp(struct roce_qp *qp, struct roce_qp_attr *at, bool v6)
+/* RESET -> INIT -> RTR -> RTS toward the fuzzer's port for QP k: IPv4
+ * 10.0.0.2, or (QP_V6) the GID fd00::2 from ours, fd00::1. The UC QP
+ * takes no timeout, retry, RNR or READ/atomic attribute. */
+static void connect_qp(struct roce_qp *qp, int k)
 {
-	at->qp_state = ROCE_QPS_INIT;
-	CHECK(roce_modify_qp(qp, at, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX |
+	const bool uc = k == QP_UC;
+	struct roce_qp_attr at = { .qp_state = ROCE_QPS_INIT, .pkey = 0xFFFF,
+				   .qp_access_flags = ROCE_ACCESS_REMOTE_WRITE |
+						      ROCE_ACCESS_REMOTE_READ |
+						      ROCE_ACCESS_REMOTE_ATOMIC };
+
+	CHECK(roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX |
 			     ROCE_QP_ACCESS_FLAGS) == ROCE_OK);
-	at->qp_state = ROCE_QPS_RTR;
-	at->path_mtu = ROCE_MTU_1024;
-	at->dest_qp_num = 0x99;
-	at->rq_psn = 1000;
-	at->max_dest_rd_atomic = 4;
-	at->min_rnr_timer = 1;
-	at->ah_attr.dest_ip = 0x0A000002;
-	memcpy(at->ah_attr.dest_mac, mac_p, 6);
-	at->ah_attr.is_global = v6;
-	at->ah_attr.grh.sgid_index = 2;
-	memcpy(at->ah_attr.grh.dgid, gid_p, 16);
-	CHECK(roce_modify_qp(qp, at, ROCE_QP_STATE | ROCE_QP_AV | ROCE_QP_PATH_MTU |
-			     ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN | ROCE_QP_MAX_DEST_RD_ATOMIC |
-			     ROCE_QP_MIN_RNR_TIMER) == ROCE_OK);
-	at->qp_state = ROCE_QPS_RTS;
-	at->sq_psn = 5000;
-	at->timeout = 1;
-	at->retry_cnt = 7;
-	at->rnr_retry = 7;
-	at->max_rd_atomic = 4;
-	CHECK(roce_modify_qp(qp, at, ROCE_QP_STATE | ROCE_QP_SQ_PSN | ROCE_QP_TIMEOUT |
-			     ROCE_QP_RETRY_CNT | ROCE_QP_RNR_RETRY |
-			     ROCE_QP_MAX_QP_RD_ATOMIC) == ROCE_OK);
+	at.qp_state = ROCE_QPS_RTR;
+	at.path_mtu = ROCE_MTU_1024;
+	at.dest_qp_num = dest_qpn[k];
+	at.rq_psn = rq_psn[k];
+	at.max_dest_rd_atomic = 4;
+	at.min_rnr_timer = 1;
+	at.ah_attr.dest_ip = 0x0A000002;
+	memcpy(at.ah_attr.dest_mac, mac_p, 6);
+	at.ah_attr.is_global = k == QP_V6;
+	at.ah_attr.grh.sgid_index = 2;
+	memcpy(at.ah_attr.grh.dgid, gid_p, 16);
+	CHECK(roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_AV | ROCE_QP_PATH_MTU |
+			     ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN |
+			     (uc ? 0 : ROCE_QP_MAX_DEST_RD_ATOMIC | ROCE_QP_MIN_RNR_TIMER)) ==
+	      ROCE_OK);
+	at.qp_state = ROCE_QPS_RTS;
+	at.sq_psn = sq_psn[k];
+	at.timeout = 1;
+	at.retry_cnt = 7;
+	at.rnr_retry = 7;
+	at.max_rd_atomic = 4;
+	CHECK(roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN |
+			     (uc ? 0 : ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT | ROCE_QP_RNR_RETRY |
+					       ROCE_QP_MAX_QP_RD_ATOMIC)) == ROCE_OK);
+}
+
+/* The UD QP: INIT with its Q_Key, RTR, RTS. */
+static void connect_ud(struct roce_qp *qp)
+{
+	struct roce_qp_attr at = { .qp_state = ROCE_QPS_INIT, .pkey = 0xFFFF, .qkey = UD_QKEY };
+
+	CHECK(roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX | ROCE_QP_QKEY) ==
+	      ROCE_OK);
+	at.qp_state = ROCE_QPS_RTR;
+	CHECK(roce_modify_qp(qp, &at, ROCE_QP_STATE) == ROCE_OK);
+	at.qp_state = ROCE_QPS_RTS;
+	CHECK(roce_modify_qp(qp, &at, ROCE_QP_STATE) == ROCE_OK);
 }
 
 /* IPv6 addresses by the input's choice (variant 0..7 of the frame's
@@ -125,10 +158,7 @@ static void setup(void)
 	struct roce_memlink_config lc = { .seed = 1 };
 	struct roce_context_attr ca = { .ip = 0x0A000001 };
 	struct roce_qp_init_attr qa = { .qp_type = ROCE_QPT_RC, .cap = { 64, 64, 1, 1 } };
-	struct roce_qp_attr at = { .qp_state = ROCE_QPS_INIT, .pkey = 0xFFFF,
-				   .qp_access_flags = ROCE_ACCESS_REMOTE_WRITE |
-						      ROCE_ACCESS_REMOTE_READ |
-						      ROCE_ACCESS_REMOTE_ATOMIC };
+	struct roce_srq_init_attr sa = { .attr = { .max_wr = 16, .max_sge = 1, .srq_limit = 2 } };
 	struct roce_pd *pd;
 
 	CHECK(roce_memlink_create(&lc, &link_) == ROCE_OK &&
@@ -142,47 +172,34 @@ static void setup(void)
 	CHECK(roce_open(&ca, &a.ctx) == ROCE_OK);
 	CHECK(roce_query_gid(a.ctx, 1, 0, ll_a) == ROCE_OK);
 	pd = roce_alloc_pd(a.ctx);
-	a.cq = roce_create_cq(a.ctx, 256);
+	a.ch = roce_create_comp_channel(a.ctx);
+	CHECK(a.ch && fcntl(roce_comp_channel_fd(a.ch), F_SETFL, O_NONBLOCK) == 0 &&
+	      fcntl(roce_async_fd(a.ctx), F_SETFL, O_NONBLOCK) == 0);
+	a.cq = roce_create_cq_channel(a.ctx, 256, NULL, a.ch);
+	a.srq = roce_create_srq(pd, &sa);
 	guard_lo = roce_mem_alloc(a.ctx, GUARD, 64);
 	a.buf = roce_mem_alloc(a.ctx, MR_LEN, 4096);
 	guard_hi = roce_mem_alloc(a.ctx, GUARD, 64);
-	CHECK(pd && a.cq && a.buf && guard_lo && guard_hi);
+	CHECK(pd && a.cq && a.srq && a.buf && guard_lo && guard_hi);
 	memset(guard_lo, 0xA5, GUARD);
 	memset(guard_hi, 0xA5, GUARD);
 	a.mr = roce_reg_mr(pd, a.buf, MR_LEN, ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
 			   ROCE_ACCESS_REMOTE_READ | ROCE_ACCESS_REMOTE_ATOMIC);
+	CHECK(a.mr);
 	qa.send_cq = qa.recv_cq = a.cq;
-	a.qp = roce_create_qp(pd, &qa);
-	a.qp6 = roce_create_qp(pd, &qa);
-	CHECK(a.mr && a.qp && a.qp6);
-	connect_qp(a.qp, &at, false);
-	connect_qp(a.qp6, &at, true);
-	/* the UC QP: the IPv4 peer, its own QPN there, same PSNs */
-	qa.qp_type = ROCE_QPT_UC;
-	a.uc = roce_create_qp(pd, &qa);
-	CHECK(a.uc != NULL);
-	at.qp_state = ROCE_QPS_INIT;
-	CHECK(roce_modify_qp(a.uc, &at, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX |
-			     ROCE_QP_ACCESS_FLAGS) == ROCE_OK);
-	at.qp_state = ROCE_QPS_RTR;
-	at.dest_qp_num = 0x9A;
-	at.ah_attr.is_global = false;
-	CHECK(roce_modify_qp(a.uc, &at, ROCE_QP_STATE | ROCE_QP_AV | ROCE_QP_PATH_MTU |
-			     ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN) == ROCE_OK);
-	at.qp_state = ROCE_QPS_RTS;
-	CHECK(roce_modify_qp(a.uc, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN) == ROCE_OK);
-	/* the UD QP: no peer, its Q_Key */
+	for (int k = 0; k < NQP; k++) {
+		/* the UC QP takes its receive WQEs from the SRQ too */
+		qa.qp_type = k == QP_UC ? ROCE_QPT_UC : ROCE_QPT_RC;
+		qa.srq = k == QP_SRQ || k == QP_UC ? a.srq : NULL;
+		a.q[k] = roce_create_qp(pd, &qa);
+		CHECK(a.q[k] != NULL);
+		connect_qp(a.q[k], k);
+	}
 	qa.qp_type = ROCE_QPT_UD;
+	qa.srq = NULL;
 	a.ud = roce_create_qp(pd, &qa);
 	CHECK(a.ud != NULL);
-	at.qp_state = ROCE_QPS_INIT;
-	at.qkey = UD_QKEY;
-	CHECK(roce_modify_qp(a.ud, &at, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX |
-			     ROCE_QP_QKEY) == ROCE_OK);
-	at.qp_state = ROCE_QPS_RTR;
-	CHECK(roce_modify_qp(a.ud, &at, ROCE_QP_STATE) == ROCE_OK);
-	at.qp_state = ROCE_QPS_RTS;
-	CHECK(roce_modify_qp(a.ud, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN) == ROCE_OK);
+	connect_ud(a.ud);
 }
 
 static uint64_t rd64(const uint8_t *d, size_t n, size_t *i)
@@ -194,16 +211,15 @@ static uint64_t rd64(const uint8_t *d, size_t n, size_t *i)
 	return v;
 }
 
-/* Keep a QP usable: posted receives (at buf + off), and back to RTS
- * after an error. */
-static void keep_qp(struct roce_qp *qp, size_t off)
+/* Back to RTS after an error: the register file kept the rest of the
+ * context. */
+static void revive(struct roce_qp *qp)
 {
 	struct roce_qp_attr at;
 
 	if (roce_query_qp(qp, &at) == ROCE_OK && at.qp_state == ROCE_QPS_ERR) {
 		struct roce_qp_attr r = { .qp_state = ROCE_QPS_RESET };
 
-		/* the register file kept the rest of the context: climb back */
 		roce_modify_qp(qp, &r, ROCE_QP_STATE);
 		roce_engine_poll(a.ctx);
 		for (enum roce_qp_state s = ROCE_QPS_INIT; s <= ROCE_QPS_RTS; s++) {
@@ -211,26 +227,62 @@ static void keep_qp(struct roce_qp *qp, size_t off)
 			CHECK(roce_modify_qp(qp, &r, ROCE_QP_STATE) == ROCE_OK);
 		}
 	}
+}
+
+/* Up to 4 receive WQEs of 4 KiB at buf + off, on qp's RQ or (qp NULL) the
+ * SRQ. */
+static void post_recvs(struct roce_qp *qp, size_t off)
+{
 	for (int i = 0; i < 4; i++) {
 		struct roce_sge sge = { (uint64_t)(uintptr_t)a.buf + off + (size_t)i * 4096, 4096,
 					a.mr->lkey };
 		struct roce_recv_wr rw = { .sg_list = &sge, .num_sge = 1 };
 
-		if (roce_post_recv(qp, &rw, NULL) != ROCE_OK)
+		if ((qp ? roce_post_recv(qp, &rw, NULL) : roce_post_srq_recv(a.srq, &rw, NULL)) !=
+		    ROCE_OK)
 			break;
 	}
 }
 
+/* Keep the QPs usable: completions and events taken, posted receives
+ * (the QPs' own and the SRQ's), back to RTS after an error, the CQ armed
+ * (solicited only every other input). */
 static void keep_alive(void)
 {
+	static unsigned round;
 	struct roce_wc wc[64];
+	struct roce_async_event ev;
+	struct roce_cq *cq;
 
 	while (roce_poll_cq(a.cq, 64, wc) > 0)
 		;
-	keep_qp(a.qp, 0);
-	keep_qp(a.qp6, 4 * 4096);
-	keep_qp(a.uc, 8 * 4096);
-	keep_qp(a.ud, 12 * 4096);
+	while (roce_get_cq_event(a.ch, &cq, NULL) == ROCE_OK) {
+		CHECK(cq == a.cq);
+		roce_ack_cq_events(cq, 1);
+	}
+	while (roce_get_async_event(a.ctx, &ev) == ROCE_OK) {
+		bool ours = false;
+
+		for (int k = 0; k < NQP; k++)
+			ours |= ev.element.qp == a.q[k];
+		ours |= ev.element.qp == a.ud;
+		CHECK(ev.event_type != ROCE_EVENT_QP_FATAL || ours);
+		CHECK(ev.event_type != ROCE_EVENT_SRQ_LIMIT_REACHED || ev.element.srq == a.srq);
+		roce_ack_async_event(&ev);
+	}
+	for (int k = 0; k < NQP; k++)
+		revive(a.q[k]);
+	revive(a.ud);
+	post_recvs(a.ud, 12 * 4096);
+	post_recvs(a.q[QP_RC], 0);
+	post_recvs(a.q[QP_V6], 4 * 4096);
+	post_recvs(NULL, 8 * 4096);
+	if (round++ % 8 == 0) {         /* the limit armed again now and then */
+		struct roce_srq_attr sa = { .srq_limit = 3 };
+
+		CHECK(roce_modify_srq(a.srq, &sa, ROCE_SRQ_LIMIT) == ROCE_OK);
+	}
+	CHECK(roce_req_notify_cq(a.cq, (int)(round & 1)) == ROCE_OK);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
@@ -251,8 +303,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		const struct roce_opcode_info *op;
 		size_t len, paylen;
 		uint64_t r;
-		bool v6, uc, ud;
+		bool v6;
 		unsigned variant;
+		int k;
+		struct roce_qp *to;
 
 		memset(&h, 0, sizeof(h));
 		memcpy(h.eth.dst, mac_a, 6);
@@ -262,27 +316,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		h.ip.dst[0] = 10; h.ip.dst[3] = 1;
 		h.udp.sport = 0xC000;
 		h.udp.dport = ROCE_UDP_PORT;
-		/* the RC opcodes, or with 0x20 the UC ones; 0x40 the QP */
-		h.bth.opcode = d[i] & 0x3F;
-		uc = d[i] & 0x40;
-		ud = d[i] & 0x80;
-		if (ud && uc)
-			h.bth.opcode = ROCE_OP_UD_SEND_ONLY + (d[i] & 1);
-		else if (!ud && h.bth.opcode == 0x3F)
-			h.bth.opcode = ROCE_OP_UD_SEND_ONLY;
+		/* the RC opcodes, or with 0x20 the UC ones; the top bits the QP */
+		k = d[i] >> 6;
+		h.bth.opcode = d[i++] & 0x3F;
+		to = a.q[k];
+		if (h.bth.opcode >= 0x30) {
+			/* UD: a UD SEND to QP k, or anything to the UD QP */
+			if (h.bth.opcode >= 0x38)
+				to = a.ud;
+			h.bth.opcode = h.bth.opcode == 0x38 ? ROCE_OP_RC_SEND_ONLY :
+				       h.bth.opcode == 0x39 ? ROCE_OP_UC_SEND_ONLY :
+				       ROCE_OP_UD_SEND_ONLY + (h.bth.opcode & 1);
+		}
 		op = roce_opcode_info(h.bth.opcode);
 		h.bth.pkey = 0xFFFF;
-		i++;
-		/* bit 4: IPv6 (to the second QP unless UC); bits 5..7 its variant */
-		v6 = d[i] & 0x10;
+		/* to the IPv6 QP: bits 5..7 the IPv6 variant (3: IPv4) */
 		variant = d[i] >> 5;
+		v6 = k == QP_V6 && variant != 3;
 		if (v6)
 			v6_addrs(&h, variant);
-		h.bth.dqpn = roce_qp_num(ud ? a.ud : uc ? a.uc : v6 ? a.qp6 : a.qp);
+		h.bth.dqpn = roce_qp_num(to);
 		h.bth.ackreq = d[i] & 1;
+		h.bth.se = (d[i] & 0x10) != 0;
 		/* PSN near what either side expects, sometimes anywhere */
-		h.bth.psn = (d[i] & 2) ? (uint32_t)(1000 + (int8_t)d[i + 1])
-				       : (uint32_t)(5000 + (int8_t)d[i + 1]);
+		h.bth.psn = (d[i] & 2) ? (uint32_t)(rq_psn[k] + (int8_t)d[i + 1])
+				       : (uint32_t)(sq_psn[k] + (int8_t)d[i + 1]);
 		if ((d[i] & 0xC) == 0xC)
 			h.bth.psn = (uint32_t)d[i + 1] << 16 | (uint32_t)d[i] << 8;
 		h.bth.psn &= 0xFFFFFF;
@@ -312,8 +370,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		roce_port_tx(&peer, &f, 1);
 		roce_engine_poll(a.ctx);
 		/* swallow what the engine answers */
-		for (unsigned k = roce_port_rx(&peer, rx, 32); k; k = roce_port_rx(&peer, rx, 32))
-			roce_port_rx_release(&peer, k);
+		for (unsigned m = roce_port_rx(&peer, rx, 32); m; m = roce_port_rx(&peer, rx, 32))
+			roce_port_rx_release(&peer, m);
 	}
 	for (int k = 0; k < 4; k++)
 		roce_engine_poll(a.ctx);

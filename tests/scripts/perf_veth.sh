@@ -163,6 +163,27 @@ run send_bw -x 2 -b -s 4096 -n 100 -q 2 -u 20 --check
 SRV=() CLI=()
 run send_bw -c UD -x 0 -s 1024 -n 200 --check
 
+# -e: each side sleeps on its completion channel, its engine on a thread
+# (both sides, then one side only); the banner names the completion vector
+for t in send_bw read_bw atomic_bw send_lat read_lat; do
+	run "$t" -e -n 200 --check
+done
+if grep -qx " Test with events. Using va$$_comp0" "$TMP/srv" &&
+   grep -qx " Test with events. Using vb$$_comp0" "$TMP/cli"; then
+	pass=$((pass + 1)); echo "ok   -e banner"
+else
+	fails=$((fails + 1)); echo "FAIL -e banner"; head -5 "$TMP/srv"
+fi
+run send_bw -e -s 4096 -n 200 -q 2 --check
+run send_bw -e -b -s 65536 -n 100 -u 20 --check
+SRV=(-e) CLI=()
+run send_bw -s 4096 -n 200 --check
+SRV=() CLI=(-e)
+run read_bw -s 4096 -n 200 --check
+SRV=() CLI=()
+expect "write_bw -e refused as perftest does" 2 "Events feature not available on WRITE verb" \
+	"$PERF" write_bw -e --netdev "va$$"
+
 # A server that never comes: the client gives up within its timeout.
 start=$(date +%s)
 ip netns exec "$NB" timeout 60 "$PERF" write_bw --netdev "vb$$" --timeout 2 10.231.7.1 \

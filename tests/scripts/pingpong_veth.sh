@@ -59,6 +59,13 @@ run -g 1 -c -s 64 -n 100
 run -g 1 -c -s 4096 -n 200
 run -g 1 -c -s 65536 -n 50 -m 1024
 run -g 1 -s 4096 -n 100 -r 10 -t
+# -e: sleeping on the completion channel, on both sides and on one
+run -g 1 -c -e -s 4096 -n 200
+SRV=(-e) CLI=()
+run -g 1 -c -s 65536 -n 50 -m 1024
+SRV=() CLI=(-e)
+run -g 1 -c -s 64 -n 100
+SRV=() CLI=()
 
 # RoCE v2 over IPv6: the link-local GIDs (the kernels carry them) ...
 for ns in "$NA" "$NB"; do
@@ -134,7 +141,7 @@ fi
 
 # roce-uc-pingpong (ibv_uc_pingpong): the same exchange and output over UC
 # QPs; neither side acknowledges anything (no acks_tx among the non-zero
-# counters) and both sent their messages
+# counters) and both sent their messages; over IPv6 and with -e too
 PP=$B/tools/roce-uc-pingpong
 run -g 1 -c -s 64 -n 100
 run -c -s 65536 -n 50 -m 1024
@@ -146,6 +153,10 @@ for f in "$TMP/cli" "$TMP/srv"; do
 		pass=$((pass + 1)); echo "ok   uc: no ACK sent ($(basename "$f"))"
 	fi
 done
+# UC over the link-local IPv6 GIDs, each side sleeping on its channel
+GIDRE='fe80::[0-9a-f:]+'
+run -g 0 -c -e -s 4096 -n 200
+GIDRE='::ffff:10\.231\.8\.[12]'
 expect "uc -t refused" 2 "unknown option '-t'" "$PP" --netdev "pa$$" -t
 expect "uc --help" 0 "ibv_uc_pingpong's" "$PP" --help
 

@@ -8,7 +8,7 @@
  * MTU (LOC_LEN_ERR, nothing sent); longer than the receive buffer, or
  * with no receive WQE (dropped, counted, the QP unharmed); the
  * transports kept apart (a UD packet to an RC QP and an RC one to a UD
- * QP are drop_qp_type); QP1.
+ * QP are drop_qp_type); QP1; a UD QP on an SRQ.
  */
 #include "pair.h"
 #include "roce/gid.h"
@@ -23,10 +23,11 @@ struct ud {
 	struct roce_ah *ah;             /* to the other side's UD QP */
 };
 
-static struct roce_qp *ud_qp(struct pair_side *s, enum roce_qp_type type, uint32_t qkey)
+static struct roce_qp *ud_qp_srq(struct pair_side *s, enum roce_qp_type type, uint32_t qkey,
+				 struct roce_srq *srq)
 {
 	struct roce_qp_init_attr qa = {
-		.send_cq = s->scq, .recv_cq = s->rcq, .qp_type = type,
+		.send_cq = s->scq, .recv_cq = s->rcq, .qp_type = type, .srq = srq,
 		.cap = { .max_send_wr = 64, .max_recv_wr = 64, .max_send_sge = 2,
 			 .max_recv_sge = 2 },
 	};
@@ -43,6 +44,11 @@ static struct roce_qp *ud_qp(struct pair_side *s, enum roce_qp_type type, uint32
 	at.sq_psn = 0x42;
 	assert_int_equal(roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN), ROCE_OK);
 	return qp;
+}
+
+static struct roce_qp *ud_qp(struct pair_side *s, enum roce_qp_type type, uint32_t qkey)
+{
+	return ud_qp_srq(s, type, qkey, NULL);
 }
 
 /* An AH on s to d: d's IPv4 address, or with ipv6 d's GID from s's. */
@@ -450,6 +456,55 @@ static void test_qp1(void **state)
 	pair_close(p);
 }
 
+/* A UD QP on an SRQ: the datagram lands in the SRQ's WQE; one too long
+ * for the WQE is dropped and the WQE, taken by the QP, serves the next. */
+static void test_srq(void **state)
+{
+	struct pair_opts o = { 0 };
+	struct pair *p = pair_open(&o);
+	struct roce_srq_init_attr sa = { .attr = { .max_wr = 8, .max_sge = 1 } };
+	struct roce_srq *srq = roce_create_srq(p->b.pd, &sa);
+	struct ud a = { ud_qp(&p->a, ROCE_QPT_UD, QKEY), NULL };
+	struct ud b = { NULL, NULL };
+	struct roce_sge sge = { (uint64_t)(uintptr_t)p->b.buf + RECV_OFF, ROCE_GRH_LEN + 16,
+				p->b.mr->lkey };
+	struct roce_recv_wr rw = { .wr_id = 77, .sg_list = &sge, .num_sge = 1 };
+	struct roce_wc wc;
+
+	(void)state;
+	assert_non_null(srq);
+	b.qp = ud_qp_srq(&p->b, ROCE_QPT_UD, QKEY, srq);
+	a.ah = ah_to(&p->a, &p->b, false);
+	assert_int_equal(roce_post_srq_recv(srq, &rw, NULL), ROCE_OK);
+	pair_pattern(p->a.buf, 64, 5);
+	assert_int_equal(post_send(&p->a, a.qp, a.ah, roce_qp_num(b.qp), QKEY,
+				   ROCE_WR_SEND, 1, 64), ROCE_OK);
+	expect_send_wc(p, &p->a, 1, ROCE_WC_SUCCESS);
+	expect_nothing(p, p->b.rcq);
+	assert_int_equal(pair_cnt(&p->b, ROCE_CNT_DROP_RECV_LEN), 1);
+	assert_int_equal(post_send(&p->a, a.qp, a.ah, roce_qp_num(b.qp), QKEY,
+				   ROCE_WR_SEND_WITH_IMM, 2, 16), ROCE_OK);
+	expect_send_wc(p, &p->a, 2, ROCE_WC_SUCCESS);
+	assert_int_equal(pair_wait(p, p->b.rcq, &wc, 1, 10000), 1);
+	assert_int_equal(wc.wr_id, 77);
+	assert_int_equal(wc.status, ROCE_WC_SUCCESS);
+	assert_int_equal(wc.byte_len, ROCE_GRH_LEN + 16);
+	assert_int_equal(wc.src_qp, roce_qp_num(a.qp));
+	assert_true(wc.wc_flags & ROCE_WC_GRH);
+	assert_memory_equal(p->b.buf + RECV_OFF + ROCE_GRH_LEN, p->a.buf, 16);
+	/* the SRQ is empty now: the next datagram has no WQE */
+	assert_int_equal(post_send(&p->a, a.qp, a.ah, roce_qp_num(b.qp), QKEY,
+				   ROCE_WR_SEND, 3, 16), ROCE_OK);
+	expect_send_wc(p, &p->a, 3, ROCE_WC_SUCCESS);
+	expect_nothing(p, p->b.rcq);
+	assert_int_equal(pair_cnt(&p->b, ROCE_CNT_DROP_NO_RWQE), 1);
+	roce_destroy_ah(a.ah);
+	roce_destroy_qp(a.qp);
+	roce_destroy_qp(b.qp);
+	assert_int_equal(roce_destroy_srq(srq), ROCE_OK);
+	pair_close(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -460,6 +515,7 @@ int main(void)
 		cmocka_unit_test(test_qp_type),
 		cmocka_unit_test(test_verbs),
 		cmocka_unit_test(test_qp1),
+		cmocka_unit_test(test_srq),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

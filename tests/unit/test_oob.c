@@ -340,6 +340,79 @@ static void test_pp_exchange(void **state)
 	assert_int_equal(roce_gid_to_ipv4(p.pp.gid), 0x0A4D000Bu);
 }
 
+/* ibv_srq_pingpong's exchange: our client's bytes as the original server
+ * reads them (256 slots of 52 bytes whatever the QPs, zeros past them),
+ * the server's 256 slots parsed back, then "done". */
+struct srq_client {
+	uint16_t port;
+	int st;
+	struct roce_pp_dest peer[3];
+	char err[192];
+};
+
+static void *srq_client(void *arg)
+{
+	struct srq_client *c = arg;
+	struct roce_oob o = { .fd = -1, .timeout_ms = 5000 };
+	struct roce_pp_dest mine[3];
+
+	for (int i = 0; i < 3; i++) {
+		mine[i] = (struct roce_pp_dest){ .qpn = 0x11u + (uint32_t)i, .psn = 0x100u + (uint32_t)i };
+		roce_gid_from_ipv4(0x0A4D000Cu, mine[i].gid);
+	}
+	c->st = roce_oob_connect(&o, "127.0.0.1", c->port);
+	if (!c->st)
+		c->st = roce_pp_exchange_srq(&o, mine, c->peer, 3, NULL, NULL);
+	memcpy(c->err, o.err, sizeof(c->err));
+	roce_oob_close(&o);
+	return NULL;
+}
+
+static void test_srq_exchange_bytes(void **state)
+{
+	struct srq_client c = { 0 };
+	char err[128], msg[ROCE_PP_MSG_LEN], done[ROCE_PP_DONE_LEN];
+	static char all[ROCE_PP_SRQ_SLOTS][ROCE_PP_MSG_LEN];
+	int lfd = roce_oob_listen("127.0.0.1", 0, &c.port, err, sizeof(err));
+	struct roce_oob o = { .fd = -1 };
+	pthread_t t;
+	int fd;
+
+	(void)state;
+	assert_true(lfd >= 0);
+	assert_int_equal(pthread_create(&t, NULL, srq_client, &c), 0);
+	fd = accept(lfd, NULL, NULL);
+	assert_true(fd >= 0);
+	close(lfd);
+	assert_int_equal(recv_all(fd, all, sizeof(all)), 0);
+	assert_string_equal(all[0], "0000:000011:000100:00000000000000000000ffff0a4d000c");
+	assert_string_equal(all[2], "0000:000013:000102:00000000000000000000ffff0a4d000c");
+	for (unsigned i = 3; i < ROCE_PP_SRQ_SLOTS; i++)
+		assert_string_equal(all[i], "0000:000000:000000:00000000000000000000000000000000");
+	/* the server's answer: its three QPs, then zeros */
+	for (unsigned i = 0; i < ROCE_PP_SRQ_SLOTS; i++) {
+		struct roce_pp_dest d = { .qpn = i < 3 ? 0x40 + i : 0, .psn = i < 3 ? 7 : 0 };
+
+		if (i < 3)
+			roce_gid_from_ipv4(0x0A4D000Bu, d.gid);
+		roce_pp_format(&d, msg);
+		assert_int_equal(send(fd, msg, sizeof(msg), 0), (ssize_t)sizeof(msg));
+	}
+	assert_int_equal(recv_all(fd, done, sizeof(done)), 0);
+	assert_memory_equal(done, "done", ROCE_PP_DONE_LEN);
+	pthread_join(t, NULL);
+	close(fd);
+	if (c.st)
+		fail_msg("client: %s: %s", roce_status_name(c.st), c.err);
+	for (unsigned i = 0; i < 3; i++) {
+		assert_int_equal(c.peer[i].qpn, 0x40 + i);
+		assert_int_equal(roce_gid_to_ipv4(c.peer[i].gid), 0x0A4D000Bu);
+	}
+	/* more QPs than slots: refused before a byte moves */
+	assert_int_equal(roce_pp_exchange_srq(&o, NULL, NULL, ROCE_PP_SRQ_SLOTS + 1, NULL, NULL),
+			 ROCE_E_RANGE);
+}
+
 static uint64_t ms_now(void)
 {
 	struct timespec ts;
@@ -441,6 +514,7 @@ int main(void)
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_pt_client_bytes),
 		cmocka_unit_test(test_pp_exchange),
+		cmocka_unit_test(test_srq_exchange_bytes),
 		cmocka_unit_test(test_bounds_and_mismatch),
 		cmocka_unit_test(test_work_extends_timeout),
 		cmocka_unit_test(test_connect_refused),

@@ -192,6 +192,20 @@ static void test_args(void **state)
 	assert_int_equal(parse(&o, "x write_bw --ip6 ::ffff:10.0.0.1"), 2);
 	assert_int_equal(parse(&o, "x write_bw --ip6 fd91::zz"), 2);
 	assert_int_equal(parse(&o, "x write_bw -x 65"), 2);
+
+	/* -e: perftest's rules (parser(), force_dependecies()): not on the
+	 * WRITE verb, not with -D, and a large message keeps cq_mod */
+	assert_int_equal(parse(&o, "x send_bw -e -s 65536"), 0);
+	assert_true(o.events);
+	assert_int_equal(o.cq_mod, 100);
+	assert_int_equal(parse(&o, "x read_lat --events"), 0);
+	assert_true(o.events);
+	assert_int_equal(parse(&o, "x send_bw -s 65536"), 0);
+	assert_false(o.events);
+	assert_int_equal(o.cq_mod, 1);
+	assert_int_equal(parse(&o, "x write_bw -e"), 2);
+	assert_int_equal(parse(&o, "x write_lat -e"), 2);
+	assert_int_equal(parse(&o, "x send_bw -e -D 4"), 2);
 }
 
 /* -q: perftest's range (parser(): CHECK_VALUE_IN_RANGE(num_of_qps, int,
@@ -266,7 +280,22 @@ static void test_args_conn(void **state)
 	assert_int_equal(parse(&o, "x read_lat -c UC"), 2);
 	assert_int_equal(parse(&o, "x atomic_bw -c UC"), 2);
 	assert_int_equal(parse(&o, "x write_bw -c UD"), 2);
-	assert_int_equal(parse(&o, "x send_bw -c UD"), 2);
+	assert_int_equal(parse(&o, "x read_lat -c UD"), 2);
+	assert_int_equal(parse(&o, "x atomic_bw -c UD"), 2);
+	/* UD: send_bw and send_lat; the receive depth as UC's; the CQ
+	 * moderation kept for a large size (perftest's force_dependecies) */
+	assert_int_equal(parse(&o, "x send_bw -c UD -n 20000"), 0);
+	assert_int_equal(o.conn, ROCE_QPT_UD);
+	assert_int_equal(o.rx_depth, 16000);    /* UC_MAX_RX, as UC */
+	assert_int_equal(parse(&o, "x send_bw -c UD -s 65536 -Q 50"), 0);
+	assert_int_equal(o.cq_mod, 50);
+	assert_int_equal(parse(&o, "x send_bw -c UC -s 65536 -Q 50"), 0);
+	assert_int_equal(parse(&o, "x send_bw -c UD -s 65536"), 0);
+	assert_int_equal(o.cq_mod, 100);
+	assert_int_equal(parse(&o, "x send_bw -c RC -s 65536"), 0);
+	assert_int_equal(o.cq_mod, 1);
+	assert_int_equal(parse(&o, "x send_lat --connection=UD"), 0);
+	assert_int_equal(o.conn, ROCE_QPT_UD);
 	assert_int_equal(parse(&o, "x send_bw -c XRC"), 2);
 	assert_int_equal(parse(&o, "x send_bw -c uc"), 2);
 	assert_int_equal(parse(&o, "x send_bw -c"), 2);

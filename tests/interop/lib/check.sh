@@ -216,7 +216,7 @@ pcap_stats() {
 # whatever the tool's format ("name value", "name=value", "name: value",
 # JSON "name": value); the last value of a name wins.
 counters_parse() {
-	grep -oE '"?(tx_|rx_|acks_|naks_|retransmissions|timeouts|rnr_|icrc_|drop_|dup|completions|error_completions)[a-z0-9_]*"?[[:space:]]*[:=]?[[:space:]]*[0-9]+' "$1" 2>/dev/null |
+	grep -oE '"?(tx_|rx_|acks_|naks_|retransmissions|timeouts|rnr_|icrc_|drop_|dup|completions|error_completions|cq_events)[a-z0-9_]*"?[[:space:]]*[:=]?[[:space:]]*[0-9]+' "$1" 2>/dev/null |
 		sed -E 's/"//g; s/[[:space:]]*[:=]?[[:space:]]*([0-9]+)$/ \1/' |
 		awk '{ v[$1] = $2 } END { for (k in v) print k, v[k] }' | sort
 }
@@ -225,6 +225,30 @@ counters_parse() {
 counter() {
 	local file=$1; shift
 	awk -v names=" $* " 'index(names, " " $1 " ") { s += $2 } END { print s + 0 }' "$file"
+}
+
+# check_events TOOL ROLE EXTRA: with -e our tool slept on its completion
+# channel: its cq_events line (printed with its counters) must count
+# events, else it found its completions by polling after all. A READ or
+# atomic server (without -b) completes nothing: it has none to wait for.
+check_events() {
+	local tool=$1 role=$2 extra=$3 n
+	case " $(extra_for ours "$extra") " in
+	*" -e "*|*" --events "*) ;;
+	*) return 0 ;;
+	esac
+	if [ "$role" = server ] && ! is_bidir "$extra"; then
+		case "$tool" in
+		rc_pingpong|uc_pingpong|srq_pingpong|send_*) ;;
+		*) note "our $tool server completes nothing: no event to wait for"; return 0 ;;
+		esac
+	fi
+	n=$(counter "$RUN_DIR/counters.txt" cq_events)
+	if [ "${n:-0}" -gt 0 ]; then
+		note "ours slept on $n completion events"
+	else
+		fail "-e: our tool took no completion event (cq_events ${n:-absent})"
+	fi
 }
 
 # check_loss_counters ROLE TOOL: under loss, our counters must show the
@@ -469,6 +493,33 @@ check_bw_reports() {
 }
 
 # qps_of EXTRA: N of a "-q N" in the extra flags, or nothing
+# check_srq OURS_LOG RXE_LOG PCAP EXTRA: ibv_srq_pingpong with -q N (16
+# without): each side prints N local and N remote address lines, the QPNs
+# each side lists as remote are those the other lists as local, and our
+# engine's frames go to N destination QPs (every QP on the SRQ played)
+check_srq() {
+	local ours=$1 rxe=$2 pcap=$3 n w log got
+	n=$(qps_of "$4")
+	n=${n:-16}
+	for w in ours rxe; do
+		log=$ours; [ $w = rxe ] && log=$rxe
+		got=$(grep -c '^  local address: ' "$log")
+		[ "$got" = "$n" ] || fail "$w: $got local address lines, not one per QP ($n)"
+		got=$(grep -c '^  remote address: ' "$log")
+		[ "$got" = "$n" ] || fail "$w: $got remote address lines, not one per QP ($n)"
+	done
+	srq_qpns() { sed -n "s/^  $2 address: *LID [^,]*, QPN \(0x[0-9a-f]*\),.*/\1/p" "$1" | sort; }
+	[ "$(srq_qpns "$ours" local)" = "$(srq_qpns "$rxe" remote)" ] &&
+		[ "$(srq_qpns "$rxe" local)" = "$(srq_qpns "$ours" remote)" ] ||
+		fail "the QPNs one side lists as remote are not the other's local ones"
+	got=$(roce_tsv "$pcap" | cut -f3 | sort -u | wc -l)
+	if [ "$got" = "$n" ]; then
+		note "our frames went to the peer's $n QPs"
+	else
+		fail "our frames went to $got destination QPs, not $n"
+	fi
+}
+
 qps_of() {
 	sed -nE 's/^.* (-q|--qp=?) *([0-9]+) .*$/\2/p' <<<" $1 "
 }

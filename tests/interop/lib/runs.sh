@@ -81,6 +81,7 @@ run_ours() { # id tool role mtu size iters loss extra
 		check_exits "$role" "${rc_ours:-}" "${rc_rxe:-}"
 	fi
 	counters_parse "$RUN_DIR/ours.log" >"$RUN_DIR/counters.txt"
+	check_events "$perf_tool" "$role" "$extra"
 
 	pcap_select "$RUN_DIR/wire.pcap" "$RUN_DIR/ours.pcap" "ether src $NET_US_MAC and udp dst port 4791"
 	local sends=0
@@ -103,6 +104,7 @@ run_ours() { # id tool role mtu size iters loss extra
 		check_requests "$RUN_DIR/rxe.pcap" rxe "$perf_tool"
 	fi
 	case "$perf_tool" in
+	srq_pingpong) check_srq "$RUN_DIR/ours.log" "$RUN_DIR/rxe.log" "$RUN_DIR/ours.pcap" "$extra" ;;
 	*_bw) check_bw_reports "$RUN_DIR/ours.log" "$RUN_DIR/rxe.log" "$(extra_for rxe "$extra")"
 		check_qps "$RUN_DIR/ours.log" "$RUN_DIR/rxe.log" "$RUN_DIR/ours.pcap" "$extra" ;;
 	esac

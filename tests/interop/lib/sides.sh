@@ -28,7 +28,7 @@ extra_for() {
 		*) out+=("$w") ;;
 		esac
 	done
-	echo "${out[*]}"
+	printf "%s\n" "${out[*]}"     # echo would take a lone -e for its own
 }
 
 # v6_mode EXTRA: the GID a RoCE v2 over IPv6 run uses on both sides: ll
@@ -132,7 +132,7 @@ rxe_cmd() {
 	extra=$(extra_for rxe "$5")
 	[ -n "$(v6_mode "$5")" ] && gid='$RNI_GID6'
 	case "$tool" in
-	rc_pingpong|uc_pingpong)
+	rc_pingpong|uc_pingpong|srq_pingpong)
 		echo "ibv_$tool -d \$RNI_RXE -g $gid -s $size -n $iters -m $mtu $extra $server" ;;
 	ud_pingpong)    # no -m: a datagram's limit is the port's MTU
 		echo "ibv_$tool -d \$RNI_RXE -g $gid -s $size -n $iters $extra $server" ;;
@@ -170,6 +170,7 @@ ours_tool() {
 	rc_pingpong) echo "$BUILD/tools/roce-pingpong" ;;
 	uc_pingpong) echo "$BUILD/tools/roce-uc-pingpong" ;;
 	ud_pingpong) echo "$BUILD/tools/roce-ud-pingpong" ;;
+	srq_pingpong) echo "$BUILD/tools/roce-srq-pingpong" ;;
 	*) echo "$BUILD/tools/roce-perf" ;;
 	esac
 }
@@ -186,7 +187,7 @@ ours_cmd() {
 	global) gid="2 --ip6 $NET_US_IP6" ;;
 	esac
 	case "$tool" in
-	rc_pingpong|uc_pingpong)
+	rc_pingpong|uc_pingpong|srq_pingpong)
 		echo "$bin --netdev $NET_US_IF --ip $NET_US_IP $(ours_counter_flags "$bin")${gid:+ -g $gid} -s $size -n $iters -m $mtu $extra $server" ;;
 	ud_pingpong)
 		echo "$bin --netdev $NET_US_IF --ip $NET_US_IP $(ours_counter_flags "$bin")${gid:+ -g $gid} -s $size -n $iters $extra $server" ;;
@@ -216,7 +217,7 @@ sends_data() {
 		case "$1" in write_bw|read_bw|send_bw) return 0 ;; esac ;;
 	esac
 	case "$1:$2" in
-	rc_pingpong:*|uc_pingpong:*|ud_pingpong:*|write_lat:*|send_lat:*) return 0 ;;
+	rc_pingpong:*|uc_pingpong:*|ud_pingpong:*|srq_pingpong:*|write_lat:*|send_lat:*) return 0 ;;
 	write_bw:client|send_bw:client|read_bw:server|read_lat:server) return 0 ;;
 	esac
 	return 1
