@@ -312,10 +312,15 @@ static void test_lengths(void **state)
 	settle(p);
 	assert_int_equal(pair_cnt(&p->a, ROCE_CNT_TX_PKTS), tx);
 	/* B's QP took all that and is still fine */
+	b.ah = ah_to(&p->b, &p->a, false);
 	post_recv(&p->b, b.qp, 11, 64);
-	assert_int_equal(post_send(&p->b, b.qp, ah_to(&p->b, &p->a, false), roce_qp_num(a.qp),
-				   QKEY, ROCE_WR_SEND, 6, 8), ROCE_OK);
+	assert_int_equal(post_send(&p->b, b.qp, b.ah, roce_qp_num(a.qp), QKEY, ROCE_WR_SEND,
+				   6, 8), ROCE_OK);
 	expect_send_wc(p, &p->b, 6, ROCE_WC_SUCCESS);
+	roce_destroy_ah(a.ah);
+	roce_destroy_ah(b.ah);
+	roce_destroy_qp(a.qp);
+	roce_destroy_qp(b.qp);
 	pair_close(p);
 }
 
@@ -351,6 +356,7 @@ static void test_qp_type(void **state)
 	assert_true(pair_cnt(&p->b, ROCE_CNT_DROP_QP_TYPE) >= 1);
 	assert_int_equal(pair_cnt(&p->b, ROCE_CNT_RX_PKTS), 0);
 	roce_destroy_ah(b.ah);
+	roce_destroy_qp(b.qp);
 	pair_close(p);
 }
 
