@@ -27,6 +27,16 @@
  * a lost message stalls the exchange as it stalls the original, until
  * --timeout.
  *
+ * Run as roce-ud-pingpong (ud-pingpong or ud_pingpong at the end of the
+ * name) it is ibv_ud_pingpong: a UD QP with ud_pingpong.c's Q_Key
+ * 0x11111111, an address handle to the peer, one datagram per message
+ * (-s at most the port's MTU, the link's, else "Requested size larger
+ * than port MTU"; default size 1024 as its code has it, its usage text
+ * says 2048), receive buffers of -s + 40 bytes whose first 40 take the
+ * GRH area, sends from byte 40 on, and that tool's options (rc_pingpong's
+ * less -m -o -O -P -t -j -N). Its "local address" line has ": GID" where
+ * the others have ", GID", as the original prints it.
+ *
  * --memlink-selftest runs a server and a client inside this process over
  * the in-memory link and a loopback TCP exchange.
  *
@@ -56,6 +66,7 @@
 
 struct pp_opts {
 	bool uc;                        /* ibv_uc_pingpong (by the program's name) */
+	bool ud;                        /* ibv_ud_pingpong (likewise) */
 	uint16_t port;
 	unsigned size, rx_depth, iters, mtu, timeout_s;
 	bool chk, ts, selftest, counters, events;
@@ -74,6 +85,8 @@ struct pp {
 	struct roce_oob oob;
 	struct roce_pp_dest my, rem;
 	unsigned page, routs, pending;
+	unsigned off;                   /* the message's place in the buffer:
+					 * UD's follows the 40-byte GRH area */
 	uint64_t ts_prev, ts_min, ts_max, ts_sum, ts_n;
 	char msg[320];
 };
@@ -100,22 +113,28 @@ static uint64_t now_ns(void)
 
 static const char *prog = "roce-pingpong";
 
-/* Options ibv_uc_pingpong does not have (uc_pingpong.c's getopt string). */
+/* Options ibv_uc_pingpong does not have (uc_pingpong.c's getopt string),
+ * and those ibv_ud_pingpong does not have (ud_pingpong.c's). */
 static const char rc_only_opts[] = "oOPtjN";
+static const char ud_refused_opts[] = "moOPtjN";
 
-static void usage(FILE *f, bool uc)
+static void usage(FILE *f, bool uc, bool ud)
 {
 	fprintf(f,
 "Usage:\n"
 "  %s --netdev IF [options]          start a server and wait for connection\n"
 "  %s --netdev IF [options] <host>   connect to server at <host>\n"
-"\nOptions (ibv_%s_pingpong's):\n", prog, prog, uc ? "uc" : "rc");
+"\nOptions (ibv_%s_pingpong's):\n", prog, prog, ud ? "ud" : uc ? "uc" : "rc");
 	fprintf(f,
 "  -p, --port=<port>      listen on/connect to port <port> (default 18515)\n"
 "  -d, --ib-dev=<dev>     accepted and ignored (the device is --netdev)\n"
-"  -i, --ib-port=<port>   use port <port> of IB device (must be 1)\n"
+"  -i, --ib-port=<port>   use port <port> of IB device (must be 1)\n");
+	fprintf(f, ud ?
+"  -s, --size=<size>      size of message to exchange (default 1024; at most\n"
+"                         the port's MTU, the link's)\n" :
 "  -s, --size=<size>      size of message to exchange (default 4096)\n"
-"  -m, --mtu=<size>       path MTU (default 1024)\n"
+"  -m, --mtu=<size>       path MTU (default 1024)\n");
+	fprintf(f,
 "  -r, --rx-depth=<dep>   number of receives to post at a time (default 500)\n"
 "  -n, --iters=<iters>    number of exchanges (default 1000)\n"
 "  -l, --sl=<sl>          service level value (accepted, not used)\n"
@@ -123,7 +142,7 @@ static void usage(FILE *f, bool uc)
 "                         on a thread of its own\n"
 PERF_PP_GID_HELP
 "  -c, --chk              validate received buffer (a failure is exit status 1)\n");
-	if (!uc)
+	if (!uc && !ud)
 		fprintf(f,
 "  -o, -O, -P, -j         on-demand paging, device memory: not supported\n"
 "  -t, --ts               receive completion times (in ns: no HCA clock here)\n"
@@ -184,7 +203,7 @@ static int one_opt(int c, const char *a, struct pp_opts *o)
 		return 1;
 	case 't': o->ts = true; return 0;
 	case 'c': o->chk = true; return 0;
-	case 'h': usage(stdout, o->uc); return -1;
+	case 'h': usage(stdout, o->uc, o->ud); return -1;
 	case OPT_NETDEV: o->netdev = a; return 0;
 	case OPT_LINK: if (perf_link_parse(a, &o->link)) return bad("--link (packet or xdp)", a);
 		return 0;
@@ -205,16 +224,20 @@ static int one_opt(int c, const char *a, struct pp_opts *o)
 	}
 }
 
-/* ibv_uc_pingpong by name: roce-uc-pingpong, ibv_uc_pingpong, ... */
-static bool uc_name(const char *argv0)
+/* ibv_uc_pingpong by name (t "uc"): roce-uc-pingpong, ibv_uc_pingpong,
+ * ...; ibv_ud_pingpong likewise (t "ud") */
+static bool named(const char *argv0, const char *t)
 {
 	const char *base = strrchr(argv0, '/');
+	char dash[16], under[16];
 	size_t n;
 
 	base = base ? base + 1 : argv0;
 	n = strlen(base);
-	return n >= 11 && (strcmp(base + n - 11, "uc-pingpong") == 0 ||
-			   strcmp(base + n - 11, "uc_pingpong") == 0);
+	snprintf(dash, sizeof(dash), "%s-pingpong", t);
+	snprintf(under, sizeof(under), "%s_pingpong", t);
+	return n >= 11 && (strcmp(base + n - 11, dash) == 0 ||
+			   strcmp(base + n - 11, under) == 0);
 }
 
 static int parse(int argc, char **argv, struct pp_opts *o)
@@ -238,14 +261,24 @@ static int parse(int argc, char **argv, struct pp_opts *o)
 	};
 	int c, r;
 
-	*o = (struct pp_opts){ .uc = uc_name(argv[0]), .port = ROCE_OOB_PORT_DEFAULT,
+	*o = (struct pp_opts){ .uc = named(argv[0], "uc"), .ud = named(argv[0], "ud"),
+			       .port = ROCE_OOB_PORT_DEFAULT,
 			       .size = 4096, .mtu = 1024, .rx_depth = 500, .iters = 1000,
 			       .timeout_s = PP_TIMEOUT_S, .gid = PERF_PP_GID_INIT };
 	if (o->uc)
 		prog = "roce-uc-pingpong";
+	if (o->ud) {
+		prog = "roce-ud-pingpong";
+		o->size = 1024;         /* ud_pingpong.c's main() */
+	}
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":p:d:i:s:m:r:n:l:eg:oOPtcjNh", lo, NULL)) != -1) {
-		if (c == '?' || c == ':' || (o->uc && c > 0 && c < 256 && strchr(rc_only_opts, c))) {
+		if (c > 0 && c < 256 && ((o->uc && strchr(rc_only_opts, c)) ||
+					 (o->ud && strchr(ud_refused_opts, c)))) {
+			fprintf(stderr, "%s: unknown option '-%c' (try --help)\n", prog, c);
+			return 2;
+		}
+		if (c == '?' || c == ':') {
 			fprintf(stderr, "%s: %s option '%s' (try --help)\n", prog,
 				c == ':' ? "missing value for" : "unknown", argv[optind - 1]);
 			return 2;
@@ -275,7 +308,8 @@ static uint8_t pattern(unsigned i, unsigned page)
 
 static int post_recv(struct pp *p, unsigned n)
 {
-	struct roce_sge sge = { (uintptr_t)p->ep.buf, p->o.size, p->ep.mr->lkey };
+	/* UD: the GRH area, then the message (ud_pingpong.c pp_post_recv) */
+	struct roce_sge sge = { (uintptr_t)p->ep.buf, p->o.size + p->off, p->ep.mr->lkey };
 	struct roce_recv_wr wr = { .wr_id = PP_RECV_WRID, .sg_list = &sge, .num_sge = 1 };
 	struct roce_recv_wr *badwr;
 	unsigned i;
@@ -288,11 +322,18 @@ static int post_recv(struct pp *p, unsigned n)
 
 static int post_send(struct pp *p)
 {
-	struct roce_sge sge = { (uintptr_t)p->ep.buf, p->o.size, p->ep.mr->lkey };
+	struct roce_sge sge = { (uintptr_t)p->ep.buf + p->off, p->o.size, p->ep.mr->lkey };
 	struct roce_send_wr wr = { .wr_id = PP_SEND_WRID, .sg_list = &sge, .num_sge = 1,
 				   .opcode = ROCE_WR_SEND, .send_flags = ROCE_SEND_SIGNALED };
 	struct roce_send_wr *badwr;
-	int st = roce_post_send(p->ep.qp[0], &wr, &badwr);
+	int st;
+
+	if (p->o.ud) {
+		wr.wr.ud.ah = p->ep.ah[0];
+		wr.wr.ud.remote_qpn = p->ep.ud_qpn[0];
+		wr.wr.ud.remote_qkey = PERF_UD_QKEY;
+	}
+	st = roce_post_send(p->ep.qp[0], &wr, &badwr);
 
 	return st ? fail(p, st, "Couldn't post send: %s", roce_status_str(st)) : ROCE_OK;
 }
@@ -323,14 +364,16 @@ static int conn(void *arg, const struct roce_pp_dest *rem)
 
 static int check(struct pp *p)
 {
+	const uint8_t *m = p->ep.buf + p->off;
+
 	for (unsigned i = 0; i < p->o.size; i++) {
 		bool client = p->o.server != NULL;
 
-		if ((client || i % p->page == 0) && p->ep.buf[i] != pattern(i, p->page)) {
+		if ((client || i % p->page == 0) && m[i] != pattern(i, p->page)) {
 			fprintf(p->out, "invalid data in page %u\n", i / p->page);
 			return fail(p, ROCE_E_MISMATCH, "content check: byte %u (page %u) "
 				    "is 0x%02x, expected 0x%02x", i, i / p->page,
-				    p->ep.buf[i], pattern(i, p->page));
+				    m[i], pattern(i, p->page));
 		}
 	}
 	return ROCE_OK;
@@ -466,7 +509,7 @@ static int run(struct pp *p, struct roce_memlink *ml)
 	struct perf_ep_config c = {
 		.netdev = p->o.netdev, .link = p->o.link, .xdp_mode = p->o.xdp_mode,
 		.ip = p->o.ip, .memlink = ml, .nqp = 1,
-		.qp_type = p->o.uc ? ROCE_QPT_UC : ROCE_QPT_RC,
+		.qp_type = p->o.ud ? ROCE_QPT_UD : p->o.uc ? ROCE_QPT_UC : ROCE_QPT_RC,
 		.sq_depth = 2, .rq_depth = p->o.rx_depth + 1,
 		.timeout_ms = p->o.timeout_s * 1000u,
 		.counters = p->o.counters, .events = p->o.events,
@@ -479,14 +522,20 @@ static int run(struct pp *p, struct roce_memlink *ml)
 	/* ibv_rc_pingpong's rights and buffer: the QP none, the MR local
 	 * write over size bytes on a page (perf_layout.h) */
 	p->page = (unsigned)sysconf(_SC_PAGESIZE);
-	perf_layout_pingpong(p->o.size, p->page, &l);
+	p->off = p->o.ud ? ROCE_GRH_LEN : 0;
+	perf_layout_pingpong(p->o.size + p->off, p->page, &l);
 	c.max_buf = l.len + l.align;
 	c.qp_access = l.qp_access;
 	perf_pp_gid_config(&p->o.gid, &c);
-	if ((st = perf_ep_open(&p->ep, &c)) != ROCE_OK ||
-	    (st = perf_ep_buffer(&p->ep, l.len, l.align, l.mr_access)) != ROCE_OK)
+	if ((st = perf_ep_open(&p->ep, &c)) != ROCE_OK)
 		return fail(p, st, "%s", p->ep.err);
-	memset(p->ep.buf, 0x7b, p->o.size);
+	/* ud_pingpong.c pp_init_ctx: a datagram is at most the port's MTU */
+	if (p->o.ud && p->o.size > roce_mtu_bytes(roce_context_port_mtu(p->ep.ctx)))
+		return fail(p, ROCE_E_RANGE, "Requested size larger than port MTU (%u)",
+			    roce_mtu_bytes(roce_context_port_mtu(p->ep.ctx)));
+	if ((st = perf_ep_buffer(&p->ep, l.len, l.align, l.mr_access)) != ROCE_OK)
+		return fail(p, st, "%s", p->ep.err);
+	memset(p->ep.buf, 0x7b, p->o.size + p->off);
 	if ((st = perf_ep_init(&p->ep, 0)) != ROCE_OK)
 		return fail(p, st, "%s", p->ep.err);
 	p->routs = (unsigned)post_recv(p, p->o.rx_depth);
@@ -498,15 +547,15 @@ static int run(struct pp *p, struct roce_memlink *ml)
 	if ((st = perf_pp_my_gid(&p->o.gid, &p->ep, p->my.gid)) != ROCE_OK)
 		return fail(p, st, "%s", p->ep.err);
 	inet_ntop(AF_INET6, p->my.gid, gid, sizeof(gid));
-	fprintf(p->out, "  local address:  LID 0x%04x, QPN 0x%06x, PSN 0x%06x, GID %s\n",
-		p->my.lid, p->my.qpn, p->my.psn, gid);
+	fprintf(p->out, "  local address:  LID 0x%04x, QPN 0x%06x, PSN 0x%06x%s GID %s\n",
+		p->my.lid, p->my.qpn, p->my.psn, p->o.ud ? ":" : ",", gid);
 	fflush(p->out);
 	if ((st = exchange(p)) != ROCE_OK)
 		return st;
 	p->pending = PP_RECV_WRID;
 	if (p->o.server) {
 		for (unsigned i = 0; p->o.chk && i < p->o.size; i++)
-			p->ep.buf[i] = pattern(i, p->page);
+			p->ep.buf[p->off + i] = pattern(i, p->page);
 		if ((st = post_send(p)) != ROCE_OK)
 			return st;
 		p->pending |= PP_SEND_WRID;

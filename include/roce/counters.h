@@ -89,6 +89,17 @@
 #define ROCE_DROP2_FIRST_STATUS ROCE_E_QP_TYPE
 #define ROCE_DROP2_LAST_STATUS  ROCE_E_IP6_ADDR
 
+/*
+ * Receive-rejection codes appended after ROCE_E_BUSY (a host-environment
+ * code between them and the list above): their counters follow
+ * DROP_IP6_ADDR, in the same order; append here and in status.h together.
+ */
+#define ROCE_DROP_LIST3(X)                                                    \
+	X(QKEY, "qkey")
+
+#define ROCE_DROP3_FIRST_STATUS ROCE_E_QKEY
+#define ROCE_DROP3_LAST_STATUS  ROCE_E_QKEY
+
 enum roce_cnt {
 #define ROCE_X_CNT(id, name, desc) ROCE_CNT_##id,
 	ROCE_COUNTER_LIST(ROCE_X_CNT)
@@ -96,12 +107,14 @@ enum roce_cnt {
 #define ROCE_X_DROP(code, name) ROCE_CNT_DROP_##code,
 	ROCE_DROP_LIST(ROCE_X_DROP)
 	ROCE_DROP_LIST2(ROCE_X_DROP)
+	ROCE_DROP_LIST3(ROCE_X_DROP)
 #undef ROCE_X_DROP
 	ROCE_CNT_COUNT
 };
 
 #define ROCE_CNT_DROP_FIRST ROCE_CNT_DROP_TOO_SHORT
 #define ROCE_CNT_DROP2_FIRST ROCE_CNT_DROP_QP_TYPE
+#define ROCE_CNT_DROP3_FIRST ROCE_CNT_DROP_QKEY
 
 struct roce_counters {
 	uint64_t v[ROCE_CNT_COUNT];
@@ -133,6 +146,11 @@ static inline uint64_t roce_cnt_read(const struct roce_counters *c,
  */
 static inline void roce_cnt_drop(struct roce_counters *c, int status)
 {
+	if (status >= ROCE_DROP3_FIRST_STATUS && status <= ROCE_DROP3_LAST_STATUS) {
+		roce_cnt_inc(c, (enum roce_cnt)(ROCE_CNT_DROP3_FIRST +
+						(status - ROCE_DROP3_FIRST_STATUS)));
+		return;
+	}
 	if (status >= ROCE_DROP2_FIRST_STATUS && status <= ROCE_DROP2_LAST_STATUS) {
 		roce_cnt_inc(c, (enum roce_cnt)(ROCE_CNT_DROP2_FIRST +
 						(status - ROCE_DROP2_FIRST_STATUS)));

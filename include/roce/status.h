@@ -74,7 +74,9 @@
 	  "IPv6 extension header chain runs past the packet")                 \
 	X(ROCE_E_IP6_ADDR, "ip6_addr", "destination IPv6 address is not one of our GIDs") \
 	/* host environment, appended */ \
-	X(ROCE_E_BUSY, "busy", "object in use")
+	X(ROCE_E_BUSY, "busy", "object in use")                              \
+	/* receive rejections appended after it (counters.h: ROCE_DROP_LIST3) */ \
+	X(ROCE_E_QKEY, "qkey", "UD datagram whose DETH Q_Key is not the QP's")
 
 enum roce_status {
 #define ROCE_X_ENUM(code, name, desc) code,

@@ -43,6 +43,7 @@ struct roce_pd;
 struct roce_mr;
 struct roce_cq;
 struct roce_qp;
+struct roce_ah;
 struct roce_srq;
 struct roce_comp_channel;
 
@@ -62,6 +63,10 @@ struct roce_context_attr {
 	struct roce_device_config dev;  /* device model: DDR size, link delay,
 	                                 * QP count */
 	uint32_t link_timeout_ms;       /* power-on wait for link-ready; 0 = default */
+	/* the port's active MTU (ibv_port_attr.active_mtu): the largest UD
+	 * message; 0 = ROCE_MTU_4096. The tools give the link's, as rxe
+	 * takes its port's from the netdev's MTU */
+	enum roce_mtu port_mtu;
 	uint64_t (*now_ns)(void *ctx);  /* engine clock (timers); NULL = monotonic */
 	void *clock_ctx;
 };
@@ -86,6 +91,8 @@ int roce_query_gid_type(struct roce_context *ctx, uint8_t port, int index,
 /* The whole table (for listing it). */
 const struct roce_gid_table *roce_context_gids(struct roce_context *ctx);
 struct roce_drv *roce_context_driver(struct roce_context *ctx);
+/* The port's active MTU (ibv_query_port's active_mtu). */
+enum roce_mtu roce_context_port_mtu(struct roce_context *ctx);
 
 /* Run the data path once: receive a burst, run timers, transmit a burst.
  * Returns how many frames moved (0 = idle). */
@@ -170,7 +177,17 @@ enum roce_wc_opcode {
 	ROCE_WC_RECV_RDMA_WITH_IMM = 129,
 };
 
+/* The GRH area at the head of every UD receive buffer (IBA 11.4.1.2:
+ * the first 40 bytes take the GRH, whether one came or not); the message
+ * follows it, and byte_len counts both. RoCE v2 puts the IP header there:
+ * IPv4's in the last 20 bytes after 20 zero ones, IPv6's in all 40
+ * (ud.c). It is also how the host learns the sender's address: the
+ * completion has only src_qp, as ibv_wc has. */
+#define ROCE_GRH_LEN 40u
+
 enum roce_wc_flags {
+	ROCE_WC_GRH = 1u << 0,          /* UD: the receive buffer starts with
+					 * the 40-byte GRH area (ud.c) */
 	ROCE_WC_WITH_IMM = 1u << 1,
 };
 
@@ -181,7 +198,7 @@ struct roce_wc {
 	uint32_t byte_len;
 	uint32_t imm_data;              /* network order, as ibverbs */
 	uint32_t qp_num;
-	uint32_t src_qp;
+	uint32_t src_qp;                /* UD: the sender's QPN (its DETH) */
 	unsigned wc_flags;
 };
 
@@ -306,7 +323,7 @@ struct roce_qp_cap {
 struct roce_qp_init_attr {
 	struct roce_cq *send_cq, *recv_cq;
 	struct roce_qp_cap cap;
-	enum roce_qp_type qp_type;      /* ROCE_QPT_RC or ROCE_QPT_UC */
+	enum roce_qp_type qp_type;      /* ROCE_QPT_RC, _UC, _UD, or _GSI (QP1) */
 	bool sq_sig_all;
 	struct roce_srq *srq;           /* receive WQEs from this SRQ (then
 					 * max_recv_wr/sge are ignored and
@@ -317,6 +334,7 @@ enum roce_qp_attr_mask {
 	ROCE_QP_STATE = 1u << 0,
 	ROCE_QP_ACCESS_FLAGS = 1u << 3,
 	ROCE_QP_PKEY_INDEX = 1u << 4,
+	ROCE_QP_QKEY = 1u << 6,
 	ROCE_QP_AV = 1u << 7,
 	ROCE_QP_PATH_MTU = 1u << 8,
 	ROCE_QP_TIMEOUT = 1u << 9,
@@ -360,15 +378,27 @@ struct roce_qp_attr {
 	uint8_t timeout, retry_cnt, rnr_retry, min_rnr_timer;
 	uint8_t max_rd_atomic, max_dest_rd_atomic;
 	uint16_t pkey;                  /* P_Key itself (the table has one entry) */
+	uint32_t qkey;                  /* UD: the Q_Key its receives must carry */
 	struct roce_ah_attr ah_attr;
 };
 
+/* QP1, the General Services Interface's QP (IBA 13.4.6, 13.5): a UD QP
+ * whose QPN is always 1 and whose Q_Key is the well-known GSI one, which
+ * its receives must carry (Linux: IB_QP1_QKEY; rxe: GSI_QKEY). One per
+ * port. Not a QP type of the register file: its context is a UD QP's. */
+#define ROCE_QPT_GSI ((enum roce_qp_type)1)
+#define ROCE_GSI_QPN 1u
+#define ROCE_GSI_QKEY 0x80010000u
+
 /*
- * An RC or UC QP in RESET. Its QPN is a free one from ROCE_FIRST_QPN up to the
+ * An RC, UC or UD QP in RESET. Its QPN is a free one from ROCE_FIRST_QPN up to the
  * device's QP_COUNT - 1 (read when the context was opened); each create
  * and destroy costs O(1). NULL when refused; roce_create_qp_status says
  * why: ROCE_E_INVAL (bad attr), ROCE_E_NOMEM, ROCE_E_FULL (every QPN below
  * QP_COUNT is in use) or the driver's error writing the QP context.
+ * ROCE_QPT_GSI makes QP1 (above): ROCE_E_EXISTS while one exists. A UD
+ * QP's context MTU is the port's (roce_context_attr.port_mtu): a UD
+ * message must fit one packet of it.
  * roce_destroy_qp: ROCE_E_BUSY while asynchronous events of the QP are not
  * acknowledged.
  */
@@ -379,7 +409,11 @@ int roce_destroy_qp(struct roce_qp *qp);
 uint32_t roce_qp_num(const struct roce_qp *qp);
 /* RESET -> INIT -> RTR -> RTS as with ibverbs; mask says which fields.
  * ROCE_E_INVAL for a UC QP's mask naming the timeout, retry, RNR or
- * READ/atomic attributes, as ibv_modify_qp refuses them for UC.
+ * READ/atomic attributes, as ibv_modify_qp refuses them for UC; for a UD
+ * QP's naming those or the path (AV, path MTU, destination QPN, RQ PSN,
+ * access flags), which a UD QP does not have (IBA 11.2.5.3: INIT takes
+ * the P_Key and the Q_Key, RTS the SQ PSN); for an RC or UC QP's naming
+ * the Q_Key; for a Q_Key on QP1 other than ROCE_GSI_QKEY.
  *
  * ROCE_QP_AV with a GRH: ROCE_E_INVAL for an SGID index the port has not,
  * or a DGID of the other family or not unicast. The hop limit is the
@@ -389,6 +423,23 @@ uint32_t roce_qp_num(const struct roce_qp *qp);
 int roce_modify_qp(struct roce_qp *qp, const struct roce_qp_attr *attr, unsigned mask);
 /* The QP context as the register file holds it (LOAD). */
 int roce_query_qp(struct roce_qp *qp, struct roce_qp_attr *attr);
+
+/* ---- address handle ----------------------------------------------------- */
+
+/*
+ * ibv_create_ah: where a UD message goes (the peer's IPv4 address or GID,
+ * its MAC, the GRH fields), as an address vector for roce_modify_qp is
+ * checked (ROCE_E_INVAL: an SGID index the port has not, a DGID of the
+ * other family or not unicast, a flow label over 20 bits, a MAC that is
+ * not unicast). The caller resolves the MAC (ARP, neighbour discovery),
+ * as for a QP's AV. The hop limit is the route's (64), as for a QP. The
+ * AH stays on the host: post_send copies its address vector into the
+ * WQE, so an AH may be destroyed once its WRs are posted.
+ */
+struct roce_ah *roce_create_ah(struct roce_pd *pd, const struct roce_ah_attr *attr);
+int roce_create_ah_status(struct roce_pd *pd, const struct roce_ah_attr *attr,
+			  struct roce_ah **out);
+int roce_destroy_ah(struct roce_ah *ah);
 
 struct roce_sge {
 	uint64_t addr;
@@ -431,6 +482,13 @@ struct roce_send_wr {
 			uint64_t swap;
 			uint32_t rkey;
 		} atomic;
+		/* UD: the destination. A remote_qkey with its high-order bit
+		 * set stands for the QP's own Q_Key (ud.c) */
+		struct {
+			struct roce_ah *ah;
+			uint32_t remote_qpn;
+			uint32_t remote_qkey;
+		} ud;
 	} wr;
 };
 
@@ -443,7 +501,8 @@ struct roce_recv_wr {
 
 /* Returns ROCE_OK, or an error with *bad_wr at the first WR not posted:
  * ROCE_E_FULL (queue full), ROCE_E_INVAL (bad opcode, too many SGEs; a
- * READ or atomic on a UC QP),
+ * READ or atomic on a UC QP; on a UD QP anything but a SEND, or no AH or
+ * one of another PD),
  * ROCE_E_STATE (QP in RESET or INIT for sends); roce_post_recv: ROCE_E_INVAL
  * for a QP on an SRQ (roce_post_srq_recv). */
 int roce_post_send(struct roce_qp *qp, struct roce_send_wr *wr,

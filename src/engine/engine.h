@@ -54,6 +54,17 @@ static inline uint32_t ring_count(struct ring_idx *r)
 
 /* ---- work requests -------------------------------------------------------- */
 
+/* A UD destination's address vector, as a UD send WQE carries it (ud.c;
+ * roce_create_ah checks it, post_send copies it in): the engine reads
+ * nothing but the WQE, as a NIC fetches the AV with the descriptor. */
+struct eng_av {
+	uint8_t dgid[ROCE_GID_LEN];     /* the peer: an IPv4-mapped GID for IPv4 */
+	uint8_t mac[6];
+	uint8_t sgid_index;             /* our GID, over IPv6 */
+	uint8_t tclass;
+	uint32_t flow_label;            /* 0 = none */
+};
+
 enum swqe_state {
 	SWQE_POSTED,            /* not started */
 	SWQE_SENDING,           /* some packets sent */
@@ -70,9 +81,18 @@ struct swqe {
 	uint8_t state;                  /* enum swqe_state */
 	uint32_t length;                /* sum of the SGEs */
 	struct roce_sge sge[ROCE_MAX_SGE];
-	uint64_t remote_addr;
-	uint64_t compare_add, swap;
-	uint32_t rkey;
+	union {
+		struct {                /* RC, UC */
+			uint64_t remote_addr;
+			uint64_t compare_add, swap;
+			uint32_t rkey;
+		};
+		struct {                /* UD: where the message goes */
+			struct eng_av av;
+			uint32_t remote_qpn;
+			uint32_t remote_qkey;
+		} ud;
+	};
 	uint32_t imm;                   /* network order */
 	/* set by the requester */
 	uint32_t first_psn;             /* PSN of the first packet */
@@ -236,6 +256,9 @@ struct eng_qp {
 	uint8_t tmpl_l3len;     /* its IP header: 20 (IPv4) or 40 (IPv6) */
 	uint32_t tmpl_sum;      /* IPv4: its header's word sum but for the
 				 * length, ID and checksum: finished per packet */
+	struct eng_av tmpl_av;  /* UD: the destination tmpl was built for
+				 * (ud.c builds it again for another) */
+	bool tmpl_ud;           /* tmpl holds tmpl_av's headers */
 	bool flushed;                   /* ERR: queues flushed */
 
 	struct req_ctx req;
@@ -468,6 +491,9 @@ static inline bool tx_room(const struct roce_engine *e)
 }
 unsigned tx_flush(struct roce_engine *e);
 void tx_template(struct roce_engine *e, struct eng_qp *qp);
+/* The template from a context's address fields (tx_template gives the
+ * QP's own; ud.c a WQE's destination). */
+void tx_template_cfg(struct roce_engine *e, struct eng_qp *qp, const struct roce_qp_cfg *c);
 /* Build one packet for qp into the next staging slot; payload from
  * device memory at pa (len bytes, may be 0), or NULL source. */
 struct tx_pkt {
@@ -479,6 +505,9 @@ struct tx_pkt {
 	uint32_t nsge, sge_off;         /* ... starting this far in */
 	uint64_t pa;                    /* ... or from one device range */
 	uint32_t len;
+	const struct eng_av *av;        /* UD: the WQE's destination (qp->tmpl
+					 * holds its headers), else NULL */
+	uint32_t dqpn;                  /* UD: the destination QP */
 };
 int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p);
 
@@ -545,6 +574,26 @@ static inline bool qp_is_uc(const struct eng_qp *qp)
 void uc_request(struct roce_engine *e, struct eng_qp *qp, const struct roce_pkt *p);
 uint8_t uc_opcode(uint8_t rc_opcode);
 void uc_sent(struct eng_qp *qp, struct swqe *w);
+
+/* ud.c: the UD transport (IBA 9.8, unreliable datagram): one packet per message,
+ * a destination per WQE, the Q_Key, the GRH area of a receive */
+static inline bool qp_is_ud(const struct eng_qp *qp)
+{
+	return qp->cfg.type == ROCE_QPT_UD;
+}
+/* UC and UD: nothing is acknowledged, a WQE completes once sent. */
+static inline bool qp_unreliable(const struct eng_qp *qp)
+{
+	return qp->cfg.type == ROCE_QPT_UC || qp->cfg.type == ROCE_QPT_UD;
+}
+void ud_request(struct roce_engine *e, struct eng_qp *qp, const struct roce_pkt *p);
+/* The requester's checks of a UD WQE it takes: ROCE_WC_SUCCESS or the
+ * status it completes with (the WQE is not sent). */
+enum roce_wc_status ud_wqe_check(const struct eng_qp *qp, const struct swqe *w);
+/* A UD packet of w: its opcode, DETH and destination into p, the QP's
+ * header template made for w's destination. */
+void ud_packet(struct roce_engine *e, struct eng_qp *qp, const struct swqe *w,
+	       struct roce_hdrs *ext, struct tx_pkt *p);
 
 /* comp.c */
 void comp_response(struct roce_engine *e, struct eng_qp *qp, const struct roce_pkt *p);

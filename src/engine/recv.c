@@ -5,7 +5,7 @@
  * lengths and ICRC (roce_parse); the destination IP is ours (IPv4: IP_ADDR;
  * IPv6: one of the port's IPv6 GIDs); the QP exists and its state accepts
  * the packet; the source is the QP's peer, and over IPv6 the destination
- * the QP's own GID; the P_Key matches. A frame that fails a check is dropped and counted under the
+ * the QP's own GID (neither for a UD QP); the P_Key matches. A frame that fails a check is dropped and counted under the
  * reason, never answered. Requests go to the responder, responses to the
  * completer.
  */
@@ -59,11 +59,12 @@ static int addressed_to_us(const struct roce_engine *e, const struct roce_pkt *p
 }
 
 /* The opcode's transport is the QP's: an RC QP takes RC opcodes only, a
- * UC QP UC opcodes only (IBA 9.2.1's opcode table gives each transport
- * its own; rxe's check_type_qp). */
+ * UC QP UC opcodes only, a UD QP UD ones (IBA 9.2.1's opcode table gives
+ * each transport its own; rxe's check_type_qp). */
 static bool transport_matches(const struct eng_qp *qp, const struct roce_opcode_info *op)
 {
-	return op->transport == (qp_is_uc(qp) ? ROCE_TRANSPORT_UC : ROCE_TRANSPORT_RC);
+	return op->transport == (qp_is_uc(qp) ? ROCE_TRANSPORT_UC :
+				 qp_is_ud(qp) ? ROCE_TRANSPORT_UD : ROCE_TRANSPORT_RC);
 }
 
 static bool state_accepts(const struct eng_qp *qp, bool request)
@@ -141,11 +142,14 @@ void recv_frame(struct roce_engine *e, const uint8_t *frame, uint32_t len)
 		roce_cnt_drop(e->cnt, ROCE_E_QP_STATE);
 		return;
 	}
-	if (!from_peer(qp, &p)) {
+	/* a UD QP has no peer: any station may send to it, and it has no
+	 * GID of its own beyond the port's (rxe's check_addr is for RC and
+	 * UC only); the destination was checked above */
+	if (!qp_is_ud(qp) && !from_peer(qp, &p)) {
 		roce_cnt_drop(e->cnt, ROCE_E_SRC_ADDR);
 		return;
 	}
-	if (!to_qp_gid(qp, &p)) {
+	if (!qp_is_ud(qp) && !to_qp_gid(qp, &p)) {
 		roce_cnt_drop(e->cnt, ROCE_E_IP6_ADDR);
 		return;
 	}
@@ -155,10 +159,13 @@ void recv_frame(struct roce_engine *e, const uint8_t *frame, uint32_t len)
 	}
 	roce_cnt_inc(e->cnt, ROCE_CNT_RX_PKTS);
 	roce_cnt_add(e->cnt, ROCE_CNT_RX_BYTES, len);
-	if (qp_is_uc(qp)) {
-		/* UC has requests only, and answers none: nothing for the
-		 * arbiter or the timers */
-		uc_request(e, qp, &p);
+	if (qp_unreliable(qp)) {
+		/* UC and UD have requests only, and answer none: nothing for
+		 * the arbiter or the timers */
+		if (qp_is_ud(qp))
+			ud_request(e, qp, &p);
+		else
+			uc_request(e, qp, &p);
 		return;
 	}
 	if (p.op->request)

@@ -77,17 +77,17 @@ static void sent_one(struct roce_engine *e, struct eng_qp *qp)
 	qp->req.psn = roce_psn_add(qp->req.psn, 1);
 	if (roce_psn_cmp(qp->req.psn, qp->req.psn_max) > 0)
 		qp->req.psn_max = qp->req.psn;
-	/* UC: nothing is acknowledged, nothing is sent again (IBA 9.8) */
-	if (!qp->comp.timer && qp->cfg.timeout && !qp_is_uc(qp))
+	/* UC, UD: nothing is acknowledged, nothing is sent again (IBA 9.8) */
+	if (!qp->comp.timer && qp->cfg.timeout && !qp_unreliable(qp))
 		qp->comp.timer = engine_now(e) + comp_timeout_ns(qp);
 }
 
 /* AckReq on the last packet of a message and at least every N packets
- * (IBA 9.7.6.1.4 leaves the rate to the requester); never on UC, whose
- * responder sends no acknowledgement (rxe sets it on no UC packet). */
+ * (IBA 9.7.6.1.4 leaves the rate to the requester); never on UC or UD,
+ * whose responders send no acknowledgement (rxe sets it on neither). */
 static bool want_ack(struct eng_qp *qp, bool last)
 {
-	if (qp_is_uc(qp))
+	if (qp_unreliable(qp))
 		return false;
 	if (last || ++qp->req.noack >= ROCE_ACKREQ_EVERY) {
 		qp->req.noack = 0;
@@ -135,12 +135,15 @@ static int emit_data(struct roce_engine *e, struct eng_qp *qp, struct swqe *w)
 	p.nsge = w->num_sge;
 	p.sge_off = qp->req.offset;
 	p.len = chunk;
-	/* only the fields of the headers the opcode carries are read */
+	/* only the fields of the headers the opcode carries are read (a UD
+	 * WQE's remote_addr and rkey are its destination: not read) */
 	ext.reth.va = w->remote_addr;
 	ext.reth.rkey = w->rkey;
 	ext.reth.len = w->length;
 	ext.imm = roce_imm_from_net(w->imm);
 	p.ext = &ext;
+	if (qp_is_ud(qp))
+		ud_packet(e, qp, w, &ext, &p);  /* one packet: its opcode, DETH, peer */
 	rc = tx_build(e, qp, &p);
 	if (rc)
 		return rc;
@@ -240,6 +243,15 @@ static enum req_state step_idle(struct roce_engine *e, struct eng_qp *qp)
 		req_fail(e, qp, w, ROCE_WC_LOC_QP_OP_ERR);
 		return REQ_IDLE;
 	}
+	/* UD: SENDs of one packet only; anything else is not sent (ud.c) */
+	if (qp_is_ud(qp) && w->state == SWQE_POSTED) {
+		enum roce_wc_status st = ud_wqe_check(qp, w);
+
+		if (st != ROCE_WC_SUCCESS) {
+			req_fail(e, qp, w, st);
+			return REQ_IDLE;
+		}
+	}
 	if (w->state == SWQE_POSTED) {
 		/* fence: wait for earlier READs and atomics (IBA 10.8.3.3) */
 		if ((w->flags & ROCE_SEND_FENCE) && qp->req.rd_atomic)
@@ -321,8 +333,8 @@ static enum req_state step_done(struct roce_engine *e, struct eng_qp *qp)
 {
 	struct swqe *w = sq_at(qp, qp->req.cur);
 
-	if (qp_is_uc(qp))
-		uc_sent(qp, w);         /* complete on send (IBA 9.8) */
+	if (qp_unreliable(qp))
+		uc_sent(qp, w);         /* UC, UD: complete on send (IBA 9.8) */
 	else if (w->state == SWQE_SENDING)
 		w->state = SWQE_SENT;
 	qp->req.cur++;

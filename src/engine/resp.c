@@ -167,6 +167,12 @@ void recv_complete(struct roce_engine *e, struct eng_qp *qp,
 		memcpy(&wc.imm_data, imm->imm, 4);      /* network order, as ibverbs */
 		wc.wc_flags |= ROCE_WC_WITH_IMM;
 	}
+	if (p && qp_is_ud(qp)) {
+		/* UD: the sender is the DETH's; the buffer begins with the
+		 * GRH area (rxe do_complete: IB_WC_GRH, src_qp) */
+		wc.src_qp = roce_deth_sqpn(roce_pkt_deth(p));
+		wc.wc_flags |= ROCE_WC_GRH;
+	}
 	rwqe_release(qp);
 	/* the last packet's SE bit asks for a solicited event (IBA 9.2.3,
 	 * 11.4.2.2) */

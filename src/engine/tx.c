@@ -58,25 +58,25 @@ unsigned tx_flush(struct roce_engine *e)
  * SGID. Hop limit, traffic class and flow label are the context's; the
  * UDP checksum is zero over both, as rxe sends it (A17.4.2; RFC 6935/6936
  * allow it over IPv6 for tunnels: rxe_rc_pingpong_ipv6.pcap shows it). */
-void tx_template(struct roce_engine *e, struct eng_qp *qp)
+void tx_template_cfg(struct roce_engine *e, struct eng_qp *qp, const struct roce_qp_cfg *c)
 {
 	struct roce_hdrs h;
 	uint8_t frame[ROCE_MAX_HDR_LEN];
 
 	memset(&h, 0, sizeof(h));
-	memcpy(h.eth.dst, qp->cfg.peer_mac, 6);
+	memcpy(h.eth.dst, c->peer_mac, 6);
 	memcpy(h.eth.src, e->mac, 6);
-	h.ip.ttl = qp->cfg.hop_limit ? qp->cfg.hop_limit : ROCE_HOP_LIMIT;
-	h.ip.tos = qp->cfg.tclass;
-	h.ip.v6 = roce_qp_dgid_ipv6(&qp->cfg);
+	h.ip.ttl = c->hop_limit ? c->hop_limit : ROCE_HOP_LIMIT;
+	h.ip.tos = c->tclass;
+	h.ip.v6 = roce_qp_dgid_ipv6(c);
 	if (h.ip.v6) {
-		h.ip.flow = qp->cfg.flow_label;
-		memcpy(h.ip.src, addr_sgid6(e, qp->cfg.sgid_index), ROCE_GID_LEN);
-		roce_qp_dgid(&qp->cfg, h.ip.dst);
+		h.ip.flow = c->flow_label;
+		memcpy(h.ip.src, addr_sgid6(e, c->sgid_index), ROCE_GID_LEN);
+		roce_qp_dgid(c, h.ip.dst);
 	} else {
 		h.ip.frag = ROCE_IPV4_DF;
 		roce_ipv4_addr_put(h.ip.src, e->ip);
-		roce_ipv4_addr_put(h.ip.dst, qp->cfg.peer_ip);
+		roce_ipv4_addr_put(h.ip.dst, c->peer_ip);
 	}
 	h.udp.sport = qp->sport;
 	h.udp.dport = ROCE_UDP_PORT;
@@ -89,13 +89,19 @@ void tx_template(struct roce_engine *e, struct eng_qp *qp)
 						   (frame + ROCE_ETH_HLEN));
 }
 
+void tx_template(struct roce_engine *e, struct eng_qp *qp)
+{
+	tx_template_cfg(e, qp, &qp->cfg);
+	qp->tmpl_ud = false;    /* a UD QP's next packet builds its own */
+}
+
 /* BTH (IBA 9.2): no migration (M=0, as rxe), TVer 0, resv8a 0. */
 static void put_bth(struct roce_bth *b, const struct eng_qp *qp, const struct tx_pkt *p,
 		    unsigned pad)
 {
 	const struct roce_bth_info i = {
 		.opcode = p->opcode, .se = p->se, .pad = (uint8_t)pad,
-		.pkey = qp->cfg.pkey, .dqpn = qp->cfg.dest_qpn,
+		.pkey = qp->cfg.pkey, .dqpn = p->av ? p->dqpn : qp->cfg.dest_qpn,
 		.ackreq = p->ackreq, .psn = p->psn,
 	};
 
@@ -110,12 +116,12 @@ static void put_bth(struct roce_bth *b, const struct eng_qp *qp, const struct tx
  * one (zero-copy), else in the next staging slot. Frames still staged go
  * first: no zero-copy frame may pass them. */
 static uint8_t *tx_buffer(struct roce_engine *e, const struct eng_qp *qp,
-			  uint32_t len, bool *zc)
+			  const struct tx_pkt *p, uint32_t len, bool *zc)
 {
 	uint8_t *b = NULL;
 
 	if (!e->tx_n && !roce_device_loopback(e->dev))
-		b = roce_port_tx_get(e->port, qp->cfg.peer_mac, len);
+		b = roce_port_tx_get(e->port, p->av ? p->av->mac : qp->cfg.peer_mac, len);
 	*zc = b != NULL;
 	return b ? b : e->tx[e->tx_n].data;
 }
@@ -148,7 +154,7 @@ int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p)
 	hlen = l4 + ROCE_UDP_HLEN + op->hdr_len;
 	udp_len = ROCE_UDP_HLEN + op->hdr_len + p->len + pad + ROCE_ICRC_LEN;
 	len = l4 + udp_len;
-	buf = tx_buffer(e, qp, (uint32_t)len, &zc);
+	buf = tx_buffer(e, qp, p, (uint32_t)len, &zc);
 	memcpy(buf, qp->tmpl, l4 + ROCE_UDP_HLEN);
 	if (l3len == ROCE_IPV6_HLEN) {
 		roce_ipv6_set_payload_len((struct roce_ipv6_hdr *)(buf + l3),

@@ -69,7 +69,7 @@ struct perf_opts {
 	const char *name;               /* "write_bw" */
 	enum perf_verb verb;
 	enum perf_tst tst;
-	enum roce_qp_type conn;         /* -c: ROCE_QPT_RC, or ROCE_QPT_UC (not
+	enum roce_qp_type conn;         /* -c: ROCE_QPT_RC, ROCE_QPT_UC or _UD (not
 					 * with READ or atomics, as perftest) */
 	uint64_t size;
 	bool size_set;

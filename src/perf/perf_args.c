@@ -56,8 +56,10 @@ void perf_usage(FILE *f, const char *argv0)
 "  -n, --iters=<iters>      iterations (default 5000 write_bw, 1000 others; >= 5)\n"
 "  -D, --duration=<sec>     run for a time instead of -n\n"
 "  -f, --margin=<sec>       -D: warm-up and cool-down margins (default duration/4)\n"
-"  -a, --all                all sizes 2 .. 2^23\n"
-"  -c, --connection=<RC/UC> connection type (default RC); UC: no READ or atomics\n"
+"  -a, --all                all sizes 2 .. 2^23 (UD: 2 .. the MTU)\n"
+"  -c, --connection=<RC/UC/UD> connection type (default RC); UC: no READ or\n"
+"                           atomics; UD: send_bw and send_lat, a message of at\n"
+"                           most the MTU (a larger -s becomes the MTU)\n"
 "  -q, --qp=<n>             QPs (bandwidth tests; default 1): %u..%u as perftest,\n"
 "                           and no more than the device offers (%u here)\n"
 "  -m, --mtu=<mtu>          path MTU 256..4096 (default the link's)\n"
@@ -156,10 +158,10 @@ static int pick_test(const char *s, struct perf_opts *o)
 }
 
 /* change_conn_type(): perftest's names and its refusals, in its words;
- * of the rest, RC and UC are what this engine speaks. */
+ * of the rest, RC, UC and UD are what this engine speaks. */
 static int conn_type(const char *a, struct perf_opts *o, FILE *err)
 {
-	static const char *const later[] = { "UD", "RawEth", "XRC", "DC", "SRD" };
+	static const char *const later[] = { "RawEth", "XRC", "DC", "SRD" };
 
 	if (strcmp(a, "RC") == 0) {
 		o->conn = ROCE_QPT_RC;
@@ -173,14 +175,18 @@ static int conn_type(const char *a, struct perf_opts *o, FILE *err)
 		o->conn = ROCE_QPT_UC;
 		return 0;
 	}
-	if (strcmp(a, "UD") == 0 && o->verb != PERF_SEND) {
-		fprintf(err, "roce-perf: UD connection only possible in SEND verb\n");
-		return 2;
+	if (strcmp(a, "UD") == 0) {
+		if (o->verb != PERF_SEND) {
+			fprintf(err, "roce-perf: UD connection only possible in SEND verb\n");
+			return 2;
+		}
+		o->conn = ROCE_QPT_UD;
+		return 0;
 	}
 	for (size_t i = 0; i < sizeof(later) / sizeof(later[0]); i++)
 		if (strcmp(a, later[i]) == 0)
 			return bad(err, "connection type", a, "not supported by this engine "
-				   "(RC and UC are)");
+				   "(RC, UC and UD are)");
 	fprintf(err, "roce-perf: Invalid Connection type. Please choose from "
 		"{RC,UC,UD,XRC,DC,SRD}\n");
 	return 2;
@@ -362,9 +368,10 @@ static int depend(struct perf_opts *o, FILE *err)
 			o->tx_depth = (unsigned)o->iters;
 		if (o->verb == PERF_SEND && o->rx_depth > o->iters)
 			o->rx_depth = (unsigned)o->iters;
-		/* no RNR on UC: the default receive depth becomes a receive
-		 * per message, up to UC_MAX_RX */
-		if (o->conn == ROCE_QPT_UC && o->rx_depth == PERF_DEF_RX_SEND)
+		/* no RNR on UC or UD: the default receive depth becomes a
+		 * receive per message, up to UC_MAX_RX */
+		if ((o->conn == ROCE_QPT_UC || o->conn == ROCE_QPT_UD) &&
+		    o->rx_depth == PERF_DEF_RX_SEND)
 			o->rx_depth = (unsigned)(o->iters < PERF_UC_MAX_RX ? o->iters
 									  : PERF_UC_MAX_RX);
 	}
@@ -373,8 +380,10 @@ static int depend(struct perf_opts *o, FILE *err)
 		return 2;
 	}
 	/* perftest keeps cq_mod with events ("a lot of processes with
-	 * use_event leads to bugs") */
-	if (o->size > PERF_CQ_MOD_LIMIT && !o->run_all && !o->cq_mod_set && !o->events)
+	 * use_event leads to bugs") and on UD, whose messages are never
+	 * that large */
+	if (o->size > PERF_CQ_MOD_LIMIT && o->conn != ROCE_QPT_UD && !o->run_all &&
+	    !o->cq_mod_set && !o->events)
 		o->cq_mod = 1;
 	if (o->tst == PERF_LAT)
 		o->cq_mod = 1;

@@ -213,9 +213,11 @@ static int open_queues(struct perf_ep *ep, const struct perf_ep_config *c)
 			       "offers %u (QPNs %#x to %#x)", c->nqp, limit,
 			       ROCE_FIRST_QPN, ROCE_FIRST_QPN + limit - 1);
 	ep->qp = calloc(c->nqp, sizeof(*ep->qp));
+	ep->ah = calloc(c->nqp, sizeof(*ep->ah));
+	ep->ud_qpn = calloc(c->nqp, sizeof(*ep->ud_qpn));
 	ep->init_done = calloc(c->nqp, sizeof(*ep->init_done));
 	ep->pd = roce_alloc_pd(ep->ctx);
-	if (!ep->qp || !ep->init_done || !ep->pd)
+	if (!ep->qp || !ep->ah || !ep->ud_qpn || !ep->init_done || !ep->pd)
 		return perf_ep_fail(ep, ROCE_E_NOMEM, "%u QPs or the PD: out of memory", c->nqp);
 	if (c->events) {
 		/* the channel's fd non-blocking: perf_ep_idle waits in poll()
@@ -345,6 +347,9 @@ int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c)
 	memcpy(ca.ip6, ep->ip6, sizeof(ca.ip6));
 	ca.n_ip6 = ep->n_ip6;
 	ca.port = port;
+	/* the port's active MTU is the link's, as rxe's follows its netdev:
+	 * it bounds a UD message */
+	ca.port_mtu = ep->link_mtu;
 	/* the buffer and the allocator's slack, in MiB */
 	ca.dev.mem_size = ((c->max_buf + (2u << 20)) >> 20) << 20;
 	if (ca.dev.mem_size < ROCE_DEV_MEM_SIZE_DEFAULT)
@@ -403,8 +408,11 @@ void perf_ep_close(struct perf_ep *ep)
 		fflush(stdout);
 	}
 	if (ep->ctx) {
-		for (unsigned i = 0; i < ep->nqp; i++)
+		for (unsigned i = 0; i < ep->nqp; i++) {
 			roce_destroy_qp(ep->qp[i]);
+			if (ep->ah[i])
+				roce_destroy_ah(ep->ah[i]);
+		}
 		if (ep->mr)
 			roce_dereg_mr(ep->mr);
 		if (ep->buf)
@@ -427,8 +435,12 @@ void perf_ep_close(struct perf_ep *ep)
 	ep->pd = NULL;
 	ep->thread = false;
 	free(ep->qp);
+	free(ep->ah);
+	free(ep->ud_qpn);
 	free(ep->init_done);
 	ep->qp = NULL;
+	ep->ah = NULL;
+	ep->ud_qpn = NULL;
 	ep->init_done = NULL;
 #ifdef ROCE_HAVE_AFPACKET
 	roce_afpacket_close(ep->afp);
@@ -485,18 +497,49 @@ int perf_ep_idle(struct perf_ep *ep)
 
 int perf_ep_init(struct perf_ep *ep, unsigned i)
 {
-	struct roce_qp_attr at = { .qp_state = ROCE_QPS_INIT, .pkey = 0xFFFF };
+	struct roce_qp_attr at = { .qp_state = ROCE_QPS_INIT, .pkey = 0xFFFF,
+				   .qkey = PERF_UD_QKEY };
 	int st;
 
 	if (ep->init_done[i])
 		return ROCE_OK;
 	at.qp_access_flags = ep->qp_access;
-	st = roce_modify_qp(ep->qp[i], &at, ROCE_QP_STATE | ROCE_QP_ACCESS_FLAGS |
-			    ROCE_QP_PKEY_INDEX);
+	/* UD: the P_Key and the Q_Key, no rights (ud_pingpong.c, perftest's
+	 * ctx_modify_qp_to_init) */
+	st = roce_modify_qp(ep->qp[i], &at, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX |
+			    (ep->qp_type == ROCE_QPT_UD ? ROCE_QP_QKEY : ROCE_QP_ACCESS_FLAGS));
 	if (st != ROCE_OK)
 		return perf_ep_fail(ep, st, "QP 0x%06x to INIT: %s", roce_qp_num(ep->qp[i]),
 			       roce_status_str(st));
 	ep->init_done[i] = true;
+	return ROCE_OK;
+}
+
+/* UD: RTR, RTS with the SQ PSN, and an AH to the peer (ud_pingpong.c's
+ * pp_connect_ctx; perftest's ctx_connect for UD). */
+static int connect_ud(struct perf_ep *ep, unsigned i, const struct perf_conn *c,
+		      struct roce_ah_attr *ah)
+{
+	struct roce_qp_attr at = { .qp_state = ROCE_QPS_RTR };
+	struct roce_qp *qp = ep->qp[i];
+	int st = roce_modify_qp(qp, &at, ROCE_QP_STATE);
+
+	at.qp_state = ROCE_QPS_RTS;
+	at.sq_psn = c->sq_psn;
+	if (st == ROCE_OK)
+		st = roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN);
+	if (st != ROCE_OK)
+		return perf_ep_fail(ep, st, "QP 0x%06x to %s: %s (%s)", roce_qp_num(qp),
+			       roce_qp_state_name(at.qp_state), roce_status_str(st),
+			       roce_context_driver(ep->ctx)->err);
+	ah->dest_ip = c->peer_ip;
+	if (ep->ah[i])
+		roce_destroy_ah(ep->ah[i]);
+	ep->ah[i] = NULL;
+	st = roce_create_ah_status(ep->pd, ah, &ep->ah[i]);
+	if (st != ROCE_OK)
+		return perf_ep_fail(ep, st, "Failed to create AH: %s", roce_status_str(st));
+	ep->ud_qpn[i] = c->dest_qpn;
 	return ROCE_OK;
 }
 
@@ -523,6 +566,8 @@ int perf_ep_connect(struct perf_ep *ep, unsigned i, const struct perf_conn *c)
 			     at.ah_attr.dest_mac);
 	if (st != ROCE_OK || (st = perf_ep_init(ep, i)) != ROCE_OK)
 		return st;
+	if (ep->qp_type == ROCE_QPT_UD)
+		return connect_ud(ep, i, c, &at.ah_attr);
 	at.qp_state = ROCE_QPS_RTR;
 	at.path_mtu = c->mtu;
 	at.dest_qp_num = c->dest_qpn;

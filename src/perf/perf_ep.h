@@ -43,7 +43,8 @@ struct perf_ep_config {
 	unsigned n_ip6;
 	struct roce_memlink *memlink;   /* instead of netdev: the self-test */
 	unsigned nqp;
-	enum roce_qp_type qp_type;      /* ROCE_QPT_RC (0) or ROCE_QPT_UC */
+	enum roce_qp_type qp_type;      /* ROCE_QPT_RC (0), ROCE_QPT_UC or
+					 * ROCE_QPT_UD */
 	size_t max_buf;                 /* the largest buffer perf_ep_buffer()
 					 * will ask for, with its alignment:
 					 * sizes the device DDR */
@@ -85,6 +86,8 @@ struct perf_ep {
 	struct roce_cq *scq, *rcq;      /* may be one CQ (one_cq) */
 	struct roce_srq *srq;           /* srq_depth: the QPs' receive queue */
 	struct roce_qp **qp;            /* nqp of them, allocated at open */
+	struct roce_ah **ah;            /* UD: QP i's AH to its peer (connect) */
+	uint32_t *ud_qpn;               /* UD: QP i's peer QPN (connect) */
 	bool *init_done;
 	unsigned nqp;                   /* QPs made so far */
 	enum roce_qp_type qp_type;
@@ -118,6 +121,10 @@ struct perf_conn {
 	uint8_t max_rd_atomic, max_dest_rd_atomic;
 };
 
+/* The Q_Key of the tools' UD QPs and of their WRs: ibv_ud_pingpong's
+ * 0x11111111, which is perftest's DEF_QKEY too. */
+#define PERF_UD_QKEY 0x11111111u
+
 /* ROCE_OK or a status with ep->err saying what failed: ROCE_E_RANGE for
  * more QPs than the device offers, or CQs deeper than it makes. On
  * failure the endpoint is closed again. */
@@ -136,7 +143,8 @@ int perf_ep_init(struct perf_ep *ep, unsigned i);
 /* QP i: [RESET -> INIT ->] RTR -> RTS toward the peer (its MAC by ARP, or
  * neighbour discovery for an IPv6 DGID). A UC QP takes no timeout, retry,
  * RNR or READ/atomic attribute (c's are ignored), as ibv_uc_pingpong and
- * perftest -c UC give none. */
+ * perftest -c UC give none. A UD QP takes the SQ PSN only, and the peer
+ * becomes ep->ah[i] and ep->ud_qpn[i], what its WRs name. */
 int perf_ep_connect(struct perf_ep *ep, unsigned i, const struct perf_conn *c);
 /* Run the engine once; frames moved (the OOB idle hook: a perf_ep *).
  * With the engine on its own thread: a yield of the CPU, 0. */

@@ -158,6 +158,14 @@ static int prelude(struct perf_run *r)
 		return perf_fail(r, ROCE_E_RANGE, "the peer's cycle buffer (%u) or cache "
 				 "line (%u) is larger than %u", r->cycle_buffer,
 				 r->cache_line, PERF_MAX_CYCLE);
+	/* check_link(): a UD message is at most the MTU; a larger size
+	 * becomes it, said aloud only with -a */
+	if (r->o->conn == ROCE_QPT_UD && r->o->size > roce_mtu_bytes((enum roce_mtu)r->mtu)) {
+		if (r->o->run_all)
+			fprintf(r->err, " Max msg size in UD is MTU %u\n Changing to this MTU\n",
+				roce_mtu_bytes((enum roce_mtu)r->mtu));
+		r->o->size = r->size = roce_mtu_bytes((enum roce_mtu)r->mtu);
+	}
 	return ROCE_OK;
 }
 
@@ -270,7 +278,7 @@ static void print_info(struct perf_run *r)
 	fprintf(f, " Dual-port       : OFF\t\tDevice         : %s\n", dev);
 	fprintf(f, " Number of qps   : %u\t\tTransport type : IB\n", o->nqp);
 	fprintf(f, " Connection type : %s\t\tUsing SRQ      : OFF\n",
-		o->conn == ROCE_QPT_UC ? "UC" : "RC");
+		o->conn == ROCE_QPT_UD ? "UD" : o->conn == ROCE_QPT_UC ? "UC" : "RC");
 	fprintf(f, " PCIe relax order: Unsupported\n ibv_wr* API     : OFF\n");
 	if (client || o->duplex)
 		fprintf(f, " TX depth        : %u\n", o->tx_depth);

@@ -64,8 +64,14 @@ static int post(struct perf_run *r, enum roce_wr_opcode op, bool signaled)
 				   .send_flags = signaled ? ROCE_SEND_SIGNALED : 0 }, *bad;
 	int st;
 
-	wr.wr.rdma.remote_addr = r->rem[0].vaddr;
-	wr.wr.rdma.rkey = r->rem[0].rkey;
+	if (r->o->conn == ROCE_QPT_UD) {
+		wr.wr.ud.ah = r->ep.ah[0];
+		wr.wr.ud.remote_qpn = r->rem[0].qpn;
+		wr.wr.ud.remote_qkey = PERF_UD_QKEY;
+	} else {
+		wr.wr.rdma.remote_addr = r->rem[0].vaddr;
+		wr.wr.rdma.rkey = r->rem[0].rkey;
+	}
 	st = roce_post_send(r->ep.qp[0], &wr, &bad);
 	return st ? perf_fail(r, st, "couldn't post send: %s", roce_status_str(st)) : ROCE_OK;
 }
@@ -171,11 +177,11 @@ static int send_lat(struct perf_run *r, struct dur *d)
 			rcnt++;
 			if (d && d->st == DUR_SAMPLE)
 				r->iters_done++;
-			if (o->check && wc.byte_len != r->size)
+			if (o->check && wc.byte_len != r->size + perf_grh(r))
 				return perf_fail(r, ROCE_E_MISMATCH, "content check: message "
 						 "%" PRIu64 " has %u bytes", rcnt, wc.byte_len);
-			if (o->check && (st = check_lat(r, perf_recv_region(r, 0), rcnt,
-							 r->size)) != ROCE_OK)
+			if (o->check && (st = check_lat(r, perf_recv_region(r, 0) + perf_grh(r),
+							 rcnt, r->size)) != ROCE_OK)
 				return st;
 			if ((d || rcnt + o->rx_depth <= iters) &&
 			    (st = perf_post_recvs(r, r->rposted, 1, 0)) != ROCE_OK)

@@ -9,6 +9,7 @@
 
 #include "perf/perf_layout.h"
 #include "roce/regs.h"
+#include "roce/verbs.h"
 
 /* perftest_resources.h:117 BUFF_SIZE() and :128 INC() */
 static uint64_t buff_size(uint64_t size, uint64_t cycle_buffer)
@@ -51,6 +52,13 @@ void perf_layout(const struct perf_opts *o, uint32_t cycle_buffer,
 	l->buff = buff_size(o->size, cycle_buffer);
 	l->recv_stride = inc(l->buff, cache_line);
 	l->len = l->recv_stride * 2 * o->nqp;
+	l->recv_shift = 0;
+	if (o->conn == ROCE_QPT_UD) {
+		/* a cache line more for the receives' shift (alloc_ctx);
+		 * each starts UD_ADDITION (the GRH area) before the line */
+		l->len += cache_line;
+		l->recv_shift = cache_line - ROCE_GRH_LEN;
+	}
 	/* memalign(user_param->cycle_buffer, ...) (perftest_resources.c:1737) */
 	l->align = cycle_buffer;
 }

@@ -33,6 +33,9 @@ struct perf_layout {
 	uint64_t buff;          /* BUFF_SIZE(): a QP's send region, and the
 				 * stride of the advertised regions */
 	uint64_t recv_stride;   /* send_qp_buff_size: receive regions' stride */
+	uint64_t recv_shift;    /* UD: a receive starts a cache line less the
+				 * GRH area into its slot, so the message
+				 * is aligned (ctx_set_recv_wqes) */
 	unsigned nqp;
 };
 
@@ -60,7 +63,7 @@ static inline uint64_t perf_layout_remote(const struct perf_layout *l, unsigned 
 
 static inline uint64_t perf_layout_recv(const struct perf_layout *l, unsigned qp)
 {
-	return (uint64_t)(l->nqp + qp) * l->recv_stride;
+	return (uint64_t)(l->nqp + qp) * l->recv_stride + l->recv_shift;
 }
 
 /* get_cache_line_size(): the L1 data cache line, from sysconf or sysfs,

@@ -37,6 +37,13 @@ struct perf_run {
 
 uint64_t perf_now_ns(void);
 
+/* UD: the GRH area ahead of every received message (perftest's
+ * UD_ADDITION, SIZE()); 0 for RC and UC. */
+static inline uint32_t perf_grh(const struct perf_run *r)
+{
+	return r->o->conn == ROCE_QPT_UD ? ROCE_GRH_LEN : 0;
+}
+
 /* -D: perftest's SIGALRM states (catch_alarm) as deadlines. */
 enum dur_state { DUR_START, DUR_SAMPLE, DUR_STOP, DUR_END };
 

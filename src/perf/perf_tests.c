@@ -13,6 +13,18 @@
 #define RUN_ALL_FIRST 1u        /* -a: sizes 2^1 .. 2^23 */
 #define RUN_ALL_LAST 23u
 
+/* -a's last size: 2^23, or UD's MTU (send_bw.c: size_max_pow) */
+static unsigned run_all_last(const struct perf_run *r)
+{
+	unsigned last = 0;
+
+	if (r->o->conn != ROCE_QPT_UD)
+		return RUN_ALL_LAST;
+	while ((2ull << last) <= roce_mtu_bytes((enum roce_mtu)r->mtu))
+		last++;
+	return last;
+}
+
 static int sync0(struct perf_run *r)
 {
 	int st = roce_pt_handshake(&r->oob, &r->my[0], &r->rem[0]);
@@ -101,7 +113,7 @@ static int rdma_bw_duplex(struct perf_run *r)
 
 	bw_header(r);
 	for (unsigned i = o->run_all ? RUN_ALL_FIRST : 0;
-	     i <= (o->run_all ? RUN_ALL_LAST : 0); i++) {
+	     i <= (o->run_all ? run_all_last(r) : 0); i++) {
 		if (o->run_all)
 			r->size = 1ull << i;
 		if ((st = sync0(r)) != ROCE_OK || (st = perf_bw_client(r, &mine)) != ROCE_OK ||
@@ -144,7 +156,7 @@ static int rdma_bw(struct perf_run *r)
 		return st;
 	}
 	for (unsigned i = o->run_all ? RUN_ALL_FIRST : 0;
-	     i <= (o->run_all ? RUN_ALL_LAST : 0); i++) {
+	     i <= (o->run_all ? run_all_last(r) : 0); i++) {
 		if (o->run_all)
 			r->size = 1ull << i;
 		if ((st = perf_bw_client(r, &mine)) != ROCE_OK)
@@ -172,7 +184,7 @@ static int send_bw(struct perf_run *r)
 
 	bw_header(r);
 	for (unsigned i = o->run_all ? RUN_ALL_FIRST : 0;
-	     i <= (o->run_all ? RUN_ALL_LAST : 0); i++) {
+	     i <= (o->run_all ? run_all_last(r) : 0); i++) {
 		if (o->run_all)
 			r->size = 1ull << i;
 		if (recv) {
@@ -223,7 +235,7 @@ static int lat_sizes(struct perf_run *r)
 								: PERF_RESULT_FMT_LAT);
 	fflush(r->out);
 	for (unsigned i = o->run_all ? RUN_ALL_FIRST : 0;
-	     i <= (o->run_all ? RUN_ALL_LAST : 0); i++) {
+	     i <= (o->run_all ? run_all_last(r) : 0); i++) {
 		if (o->run_all)
 			r->size = 1ull << i;
 		if (o->verb == PERF_SEND) {

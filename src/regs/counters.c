@@ -19,12 +19,21 @@ ROCE_DROP_LIST(ROCE_X_CHECK)
 		       "ROCE_DROP_LIST2 out of step with status.h at " #code);
 ROCE_DROP_LIST2(ROCE_X_CHECK2)
 #undef ROCE_X_CHECK2
+#define ROCE_X_CHECK3(code, name)                                             \
+	_Static_assert(ROCE_CNT_DROP_##code - ROCE_CNT_DROP3_FIRST ==         \
+		       ROCE_E_##code - ROCE_DROP3_FIRST_STATUS,               \
+		       "ROCE_DROP_LIST3 out of step with status.h at " #code);
+ROCE_DROP_LIST3(ROCE_X_CHECK3)
+#undef ROCE_X_CHECK3
 _Static_assert(ROCE_CNT_DROP2_FIRST - ROCE_CNT_DROP_FIRST ==
 	       ROCE_DROP_LAST_STATUS - ROCE_DROP_FIRST_STATUS + 1,
 	       "every receive-rejection status needs a DROP_ counter");
-_Static_assert(ROCE_CNT_COUNT - ROCE_CNT_DROP2_FIRST ==
+_Static_assert(ROCE_CNT_DROP3_FIRST - ROCE_CNT_DROP2_FIRST ==
 	       ROCE_DROP2_LAST_STATUS - ROCE_DROP2_FIRST_STATUS + 1,
 	       "every appended receive-rejection status needs a DROP_ counter");
+_Static_assert(ROCE_CNT_COUNT - ROCE_CNT_DROP3_FIRST ==
+	       ROCE_DROP3_LAST_STATUS - ROCE_DROP3_FIRST_STATUS + 1,
+	       "every receive-rejection status appended last needs a DROP_ counter");
 
 static const char *const cnt_names[ROCE_CNT_COUNT] = {
 #define ROCE_X_NAME(id, name, desc) [ROCE_CNT_##id] = name,
@@ -33,6 +42,7 @@ static const char *const cnt_names[ROCE_CNT_COUNT] = {
 #define ROCE_X_DNAME(code, name) [ROCE_CNT_DROP_##code] = "drop_" name,
 	ROCE_DROP_LIST(ROCE_X_DNAME)
 	ROCE_DROP_LIST2(ROCE_X_DNAME)
+	ROCE_DROP_LIST3(ROCE_X_DNAME)
 #undef ROCE_X_DNAME
 };
 
@@ -44,6 +54,7 @@ static const char *const cnt_descs[ROCE_CNT_COUNT] = {
 	[ROCE_CNT_DROP_##code] = "Frames dropped with status ROCE_E_" #code,
 	ROCE_DROP_LIST(ROCE_X_DDESC)
 	ROCE_DROP_LIST2(ROCE_X_DDESC)
+	ROCE_DROP_LIST3(ROCE_X_DDESC)
 #undef ROCE_X_DDESC
 };
 
@@ -65,6 +76,8 @@ const char *roce_cnt_desc(int id)
 
 int roce_cnt_drop_status(int id)
 {
+	if (id >= ROCE_CNT_DROP3_FIRST && id < ROCE_CNT_COUNT)
+		return ROCE_DROP3_FIRST_STATUS + (id - ROCE_CNT_DROP3_FIRST);
 	if (id >= ROCE_CNT_DROP2_FIRST && id < ROCE_CNT_COUNT)
 		return ROCE_DROP2_FIRST_STATUS + (id - ROCE_CNT_DROP2_FIRST);
 	if (id < ROCE_CNT_DROP_FIRST || id >= ROCE_CNT_DROP2_FIRST)

@@ -345,6 +345,7 @@ static const struct roce_reg regmap[] = {
 	ROCE_COUNTER_LIST(X_CNT_ROWS)
 	ROCE_DROP_LIST(X_DROP_ROWS)
 	ROCE_DROP_LIST2(X_DROP_ROWS)
+	ROCE_DROP_LIST3(X_DROP_ROWS)
 };
 
 static const struct roce_reg_region regions[] = {

@@ -49,6 +49,27 @@ static void qpn_put(struct roce_context *ctx, uint32_t qpn)
 	ctx->qpn_free[ctx->qpn_tail++ & (ROCE_MAX_QP - 1)] = qpn;
 }
 
+/* A QPN for a new QP: 1 for QP1 (one per port, never from the pool),
+ * else the pool's next. */
+static int qpn_take(struct roce_context *ctx, bool gsi, uint32_t *qpn)
+{
+	if (!gsi)
+		return qpn_get(ctx, qpn);
+	if (ctx->gsi_used)
+		return ROCE_E_EXISTS;
+	ctx->gsi_used = true;
+	*qpn = ROCE_GSI_QPN;
+	return ROCE_OK;
+}
+
+static void qpn_give(struct roce_context *ctx, uint32_t qpn)
+{
+	if (qpn == ROCE_GSI_QPN)
+		ctx->gsi_used = false;
+	else
+		qpn_put(ctx, qpn);
+}
+
 static void free_qp_mem(struct roce_qp *qp)
 {
 	free(qp->eng.swqe);
@@ -69,7 +90,8 @@ int roce_create_qp_status(struct roce_pd *pd, const struct roce_qp_init_attr *at
 		return ROCE_E_INVAL;
 	*out = NULL;
 	if (!pd || !attr || !attr->send_cq || !attr->recv_cq ||
-	    (attr->qp_type != ROCE_QPT_RC && attr->qp_type != ROCE_QPT_UC) ||
+	    (attr->qp_type != ROCE_QPT_RC && attr->qp_type != ROCE_QPT_UC &&
+	     attr->qp_type != ROCE_QPT_UD && attr->qp_type != ROCE_QPT_GSI) ||
 	    attr->cap.max_send_wr > ROCE_MAX_WR || attr->cap.max_send_sge > ROCE_MAX_SGE ||
 	    (!attr->srq && (attr->cap.max_recv_wr > ROCE_MAX_WR ||
 			    attr->cap.max_recv_sge > ROCE_MAX_SGE)) ||
@@ -99,21 +121,28 @@ int roce_create_qp_status(struct roce_pd *pd, const struct roce_qp_init_attr *at
 	qp->max_recv_sge = attr->cap.max_recv_sge ? attr->cap.max_recv_sge : 1;
 	qp->eng.sq.mask = ns - 1;
 	qp->eng.rq.mask = nr - 1;
-	qp->type = attr->qp_type;
+	/* QP1 is a UD QP to the register file and the engine */
+	qp->type = attr->qp_type == ROCE_QPT_GSI ? ROCE_QPT_UD : attr->qp_type;
 
 	engine_lock(&ctx->eng);
-	rc = qpn_get(ctx, &qp->eng.qpn);
+	rc = qpn_take(ctx, attr->qp_type == ROCE_QPT_GSI, &qp->eng.qpn);
 	if (rc != ROCE_OK)
 		goto fail;
-	/* the QP context starts in RESET with its type and PD */
+	/* the QP context starts in RESET with its type and PD; a UD QP's
+	 * MTU is the port's (its messages' limit), and QP1's Q_Key the
+	 * GSI one */
 	qc.qpn = qp->eng.qpn;
 	qc.state = ROCE_QPS_RESET;
-	qc.type = (uint8_t)attr->qp_type;
+	qc.type = (uint8_t)qp->type;
 	qc.pkey = ROCE_DEFAULT_PKEY;
 	qc.pd = pd->pdn;
+	if (qp->type == ROCE_QPT_UD)
+		qc.mtu = (uint8_t)ctx->port_mtu;
+	if (qp->eng.qpn == ROCE_GSI_QPN)
+		qc.qkey = ROCE_GSI_QKEY;
 	rc = roce_drv_qp_write(&ctx->drv, &qc);
 	if (rc != ROCE_OK) {
-		qpn_put(ctx, qp->eng.qpn);
+		qpn_give(ctx, qp->eng.qpn);
 		goto fail;
 	}
 	qp->eng.cfg.state = ROCE_QPS_RESET;
@@ -152,7 +181,7 @@ int roce_destroy_qp(struct roce_qp *qp)
 		roce_drv_qp_write(&ctx->drv, &qc);
 	}
 	engine_del_qp(&ctx->eng, &qp->eng);
-	qpn_put(ctx, qp->eng.qpn);
+	qpn_give(ctx, qp->eng.qpn);
 	async_purge(ctx, &qp->eng);
 	if (qp->srq)
 		qp->srq->nqp--;
@@ -174,7 +203,29 @@ uint32_t roce_qp_num(const struct roce_qp *qp)
  */
 #define UC_REFUSED_ATTRS (ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT | ROCE_QP_RNR_RETRY |  \
 			  ROCE_QP_MAX_QP_RD_ATOMIC | ROCE_QP_MIN_RNR_TIMER |          \
-			  ROCE_QP_MAX_DEST_RD_ATOMIC)
+			  ROCE_QP_MAX_DEST_RD_ATOMIC | ROCE_QP_QKEY)
+/* A UD QP has no path and no peer either: its destinations are the WRs'
+ * (IBA 11.2.5.3 gives UD the P_Key and Q_Key at INIT, the SQ PSN at RTS;
+ * ib_modify_qp_is_ok refuses the rest). The Q_Key is UD's only. */
+#define UD_REFUSED_ATTRS ((UC_REFUSED_ATTRS & ~ROCE_QP_QKEY) | ROCE_QP_AV |       \
+			  ROCE_QP_PATH_MTU | ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN |     \
+			  ROCE_QP_ACCESS_FLAGS)
+
+static bool mask_allowed(const struct roce_qp *qp, const struct roce_qp_attr *a,
+			 unsigned mask)
+{
+	switch (qp->type) {
+	case ROCE_QPT_UC:
+		return !(mask & UC_REFUSED_ATTRS);
+	case ROCE_QPT_UD:
+		/* QP1's Q_Key is the GSI one, whatever is asked */
+		return !(mask & UD_REFUSED_ATTRS) &&
+		       !(qp->eng.qpn == ROCE_GSI_QPN && (mask & ROCE_QP_QKEY) &&
+			 a->qkey != ROCE_GSI_QKEY);
+	default:
+		return !(mask & ROCE_QP_QKEY);
+	}
+}
 
 /*
  * An address vector into the context: the peer (IPv4 address, or GID), its
@@ -185,6 +236,20 @@ uint32_t roce_qp_num(const struct roce_qp *qp)
  * default, the route's 64, as ib_resolve_unicast_gid_dmac overwrites
  * the AV's for RoCE.
  */
+int av_check(struct roce_context *ctx, const struct roce_ah_attr *ah)
+{
+	const struct roce_global_route *g = &ah->grh;
+
+	if (!ah->is_global)
+		return ROCE_OK;
+	if (g->sgid_index >= ctx->gids.n || !roce_gid_is_unicast(g->dgid) ||
+	    roce_gid_is_v4mapped(ctx->gids.e[g->sgid_index].gid) !=
+		    roce_gid_is_v4mapped(g->dgid) ||
+	    g->flow_label > ROCE_IPV6_FLOW_MASK)
+		return ROCE_E_INVAL;
+	return ROCE_OK;
+}
+
 static int av_to_ctx(struct roce_context *ctx, const struct roce_ah_attr *ah,
 		     struct roce_qp_ctx *qc)
 {
@@ -200,10 +265,7 @@ static int av_to_ctx(struct roce_context *ctx, const struct roce_ah_attr *ah,
 		qc->peer_ip = ah->dest_ip;
 		return ROCE_OK;
 	}
-	if (g->sgid_index >= ctx->gids.n || !roce_gid_is_unicast(g->dgid) ||
-	    roce_gid_is_v4mapped(ctx->gids.e[g->sgid_index].gid) !=
-		    roce_gid_is_v4mapped(g->dgid) ||
-	    g->flow_label > ROCE_IPV6_FLOW_MASK)
+	if (av_check(ctx, ah) != ROCE_OK)
 		return ROCE_E_INVAL;
 	roce_qp_set_dgid(qc, g->dgid);
 	qc->sgid_index = g->sgid_index;
@@ -218,7 +280,7 @@ int roce_modify_qp(struct roce_qp *qp, const struct roce_qp_attr *a, unsigned ma
 	struct roce_qp_ctx qc;
 	int rc;
 
-	if (!a || (qp->type == ROCE_QPT_UC && (mask & UC_REFUSED_ATTRS)))
+	if (!a || !mask_allowed(qp, a, mask))
 		return ROCE_E_INVAL;
 	engine_lock(&ctx->eng);
 	rc = roce_drv_qp_read(&ctx->drv, qp->eng.qpn, &qc);
@@ -230,6 +292,8 @@ int roce_modify_qp(struct roce_qp *qp, const struct roce_qp_attr *a, unsigned ma
 		qc.access = (uint8_t)a->qp_access_flags;
 	if (mask & ROCE_QP_PKEY_INDEX)
 		qc.pkey = a->pkey ? a->pkey : ROCE_DEFAULT_PKEY;
+	if (mask & ROCE_QP_QKEY)
+		qc.qkey = a->qkey;
 	if ((mask & ROCE_QP_AV) && (rc = av_to_ctx(ctx, &a->ah_attr, &qc)) != ROCE_OK)
 		goto out;
 	if (mask & ROCE_QP_PATH_MTU)
@@ -287,6 +351,7 @@ int roce_query_qp(struct roce_qp *qp, struct roce_qp_attr *a)
 	a->max_rd_atomic = qc.max_rd_atomic;
 	a->max_dest_rd_atomic = qc.max_dest_rd_atomic;
 	a->pkey = qc.pkey;
+	a->qkey = qc.qkey;
 	a->ah_attr.dest_ip = roce_qp_dgid_ipv6(&qc) ? 0 : qc.peer_ip;
 	memcpy(a->ah_attr.dest_mac, qc.peer_mac, 6);
 	/* the GRH as the context holds it (ibv_query_qp's is_global) */
@@ -318,6 +383,15 @@ static int check_send_wr(const struct roce_qp *qp, const struct roce_send_wr *wr
 		total += wr->sg_list[i].length;
 	if (total > ROCE_MAX_MSG)
 		return ROCE_E_RANGE;
+	if (qp->type == ROCE_QPT_UD) {
+		/* UD: SENDs only (IBA 9.2.1), each to an AH of the QP's PD
+		 * (an AH is a PD's object, as an MR is) */
+		if ((wr->opcode != ROCE_WR_SEND && wr->opcode != ROCE_WR_SEND_WITH_IMM) ||
+		    !wr->wr.ud.ah || wr->wr.ud.ah->pd != qp->pd)
+			return ROCE_E_INVAL;
+		*len = total;
+		return ROCE_OK;
+	}
 	switch (wr->opcode) {
 	case ROCE_WR_RDMA_WRITE:
 	case ROCE_WR_RDMA_WRITE_WITH_IMM:
@@ -379,7 +453,12 @@ int roce_post_send(struct roce_qp *qp, struct roce_send_wr *wr,
 		w->length = (uint32_t)len;
 		memcpy(w->sge, wr->sg_list, sizeof(struct roce_sge) * (size_t)wr->num_sge);
 		w->imm = wr->imm_data;
-		if (wr->opcode == ROCE_WR_ATOMIC_CMP_AND_SWP ||
+		if (qp->type == ROCE_QPT_UD) {
+			/* the AH's address vector goes with the WQE */
+			w->ud.av = wr->wr.ud.ah->av;
+			w->ud.remote_qpn = wr->wr.ud.remote_qpn;
+			w->ud.remote_qkey = wr->wr.ud.remote_qkey;
+		} else if (wr->opcode == ROCE_WR_ATOMIC_CMP_AND_SWP ||
 		    wr->opcode == ROCE_WR_ATOMIC_FETCH_AND_ADD) {
 			w->remote_addr = wr->wr.atomic.remote_addr;
 			w->rkey = wr->wr.atomic.rkey;

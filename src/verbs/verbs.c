@@ -29,6 +29,8 @@ int roce_open(const struct roce_context_attr *attr, struct roce_context **out)
 		return ROCE_E_INVAL;
 	if (attr->n_ip6 > ROCE_MAX_IP6)
 		return ROCE_E_FULL;
+	if (attr->port_mtu && !roce_mtu_bytes(attr->port_mtu))
+		return ROCE_E_INVAL;
 	ctx = calloc(1, sizeof(*ctx));
 	cfg = calloc(1, sizeof(*cfg));
 	if (!ctx || !cfg) {
@@ -65,6 +67,7 @@ int roce_open(const struct roce_context_attr *attr, struct roce_context **out)
 	if (rc)
 		goto fail;
 	qpn_pool_init(ctx, ctx->qp_count);
+	ctx->port_mtu = attr->port_mtu ? attr->port_mtu : ROCE_MTU_4096;
 	mem = roce_device_mem(ctx->dev, &mem_size);
 	ctx->mem = devmem_create(mem, mem_size);
 	if (!ctx->mem) {
@@ -117,6 +120,11 @@ struct roce_device *roce_context_device(struct roce_context *ctx)
 struct roce_drv *roce_context_driver(struct roce_context *ctx)
 {
 	return &ctx->drv;
+}
+
+enum roce_mtu roce_context_port_mtu(struct roce_context *ctx)
+{
+	return ctx->port_mtu;
 }
 
 void *roce_mem_alloc(struct roce_context *ctx, size_t len, size_t align)

@@ -38,6 +38,8 @@ struct roce_context {
 	struct devmem *mem;
 	uint64_t rng;
 	struct roce_gid_table gids;     /* port 1's, built at open (gid.c) */
+	enum roce_mtu port_mtu;         /* the port's active MTU: UD QPs' */
+	bool gsi_used;                  /* QP1 exists (qp.c) */
 };
 
 struct roce_pd {
@@ -67,9 +69,17 @@ struct roce_qp {
 	struct roce_pd *pd;
 	struct roce_srq *srq;
 	uint32_t max_send_sge, max_recv_sge;
-	enum roce_qp_type type;         /* RC or UC: what post and modify allow */
+	enum roce_qp_type type;         /* RC, UC or UD (QP1: UD):
+					 * what post and modify allow */
 	struct ev_count async;
 	struct eng_qp eng;              /* the queues and the engine's state */
+};
+
+/* An address handle: its address vector as the engine reads it from a
+ * UD WQE (engine.h), checked once here. */
+struct roce_ah {
+	struct roce_pd *pd;
+	struct eng_av av;
 };
 
 struct roce_srq {
@@ -90,6 +100,9 @@ struct roce_comp_channel {
 
 /* qp.c: every QPN from ROCE_FIRST_QPN up to qp_count - 1 free. */
 void qpn_pool_init(struct roce_context *ctx, uint32_t qp_count);
+/* qp.c: an address vector's checks (GID index, family, unicast, flow
+ * label): ROCE_OK or ROCE_E_INVAL. ah.c uses it for AHs too. */
+int av_check(struct roce_context *ctx, const struct roce_ah_attr *ah);
 /* qp.c: a receive WQE from wr: ROCE_E_INVAL (SGEs), ROCE_E_RANGE (length). */
 int rwqe_fill(struct rwqe *r, const struct roce_recv_wr *wr, uint32_t max_sge);
 

@@ -18,6 +18,12 @@
  * choosing between IPv6 and UDP (whole, cut short, a fragment, another
  * next header), or IPv4 from the IPv4 peer.
  *
+ * A fifth QP is a UD one. The opcode byte's low six bits 0x30..0x37 send
+ * a UD SEND (0x64, or 0x65 for odd values) to the QP the top bits pick;
+ * 0x38..0x3F go to the UD QP (over IPv6 when the top bits pick the IPv6
+ * QP): 0x38 an RC SEND ONLY, 0x39 a UC one, the rest UD SENDs. The DETH's
+ * Q_Key is the UD QP's or the input's, its source QPN the input's.
+ *
  * The engine must never crash, never read or write outside its memory
  * (ASan), and never write device memory outside the registered region.
  */
@@ -33,6 +39,7 @@
 #include "roce/verbs.h"
 
 #define MR_LEN   65536u
+#define UD_QKEY  0x11111111u
 #define GUARD    4096u
 
 struct side {
@@ -42,6 +49,7 @@ struct side {
 	struct roce_cq *cq;
 	struct roce_comp_channel *ch;
 	struct roce_srq *srq;
+	struct roce_qp *ud;             /* the UD QP (no peer: any station) */
 	uint8_t *buf;
 	struct roce_mr *mr;
 };
@@ -103,6 +111,19 @@ static void connect_qp(struct roce_qp *qp, int k)
 	CHECK(roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN |
 			     (uc ? 0 : ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT | ROCE_QP_RNR_RETRY |
 					       ROCE_QP_MAX_QP_RD_ATOMIC)) == ROCE_OK);
+}
+
+/* The UD QP: INIT with its Q_Key, RTR, RTS. */
+static void connect_ud(struct roce_qp *qp)
+{
+	struct roce_qp_attr at = { .qp_state = ROCE_QPS_INIT, .pkey = 0xFFFF, .qkey = UD_QKEY };
+
+	CHECK(roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX | ROCE_QP_QKEY) ==
+	      ROCE_OK);
+	at.qp_state = ROCE_QPS_RTR;
+	CHECK(roce_modify_qp(qp, &at, ROCE_QP_STATE) == ROCE_OK);
+	at.qp_state = ROCE_QPS_RTS;
+	CHECK(roce_modify_qp(qp, &at, ROCE_QP_STATE) == ROCE_OK);
 }
 
 /* IPv6 addresses by the input's choice (variant 0..7 of the frame's
@@ -174,6 +195,11 @@ static void setup(void)
 		CHECK(a.q[k] != NULL);
 		connect_qp(a.q[k], k);
 	}
+	qa.qp_type = ROCE_QPT_UD;
+	qa.srq = NULL;
+	a.ud = roce_create_qp(pd, &qa);
+	CHECK(a.ud != NULL);
+	connect_ud(a.ud);
 }
 
 static uint64_t rd64(const uint8_t *d, size_t n, size_t *i)
@@ -239,12 +265,15 @@ static void keep_alive(void)
 
 		for (int k = 0; k < NQP; k++)
 			ours |= ev.element.qp == a.q[k];
+		ours |= ev.element.qp == a.ud;
 		CHECK(ev.event_type != ROCE_EVENT_QP_FATAL || ours);
 		CHECK(ev.event_type != ROCE_EVENT_SRQ_LIMIT_REACHED || ev.element.srq == a.srq);
 		roce_ack_async_event(&ev);
 	}
 	for (int k = 0; k < NQP; k++)
 		revive(a.q[k]);
+	revive(a.ud);
+	post_recvs(a.ud, 12 * 4096);
 	post_recvs(a.q[QP_RC], 0);
 	post_recvs(a.q[QP_V6], 4 * 4096);
 	post_recvs(NULL, 8 * 4096);
@@ -277,6 +306,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		bool v6;
 		unsigned variant;
 		int k;
+		struct roce_qp *to;
 
 		memset(&h, 0, sizeof(h));
 		memcpy(h.eth.dst, mac_a, 6);
@@ -289,6 +319,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		/* the RC opcodes, or with 0x20 the UC ones; the top bits the QP */
 		k = d[i] >> 6;
 		h.bth.opcode = d[i++] & 0x3F;
+		to = a.q[k];
+		if (h.bth.opcode >= 0x30) {
+			/* UD: a UD SEND to QP k, or anything to the UD QP */
+			if (h.bth.opcode >= 0x38)
+				to = a.ud;
+			h.bth.opcode = h.bth.opcode == 0x38 ? ROCE_OP_RC_SEND_ONLY :
+				       h.bth.opcode == 0x39 ? ROCE_OP_UC_SEND_ONLY :
+				       ROCE_OP_UD_SEND_ONLY + (h.bth.opcode & 1);
+		}
 		op = roce_opcode_info(h.bth.opcode);
 		h.bth.pkey = 0xFFFF;
 		/* to the IPv6 QP: bits 5..7 the IPv6 variant (3: IPv4) */
@@ -296,7 +335,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		v6 = k == QP_V6 && variant != 3;
 		if (v6)
 			v6_addrs(&h, variant);
-		h.bth.dqpn = roce_qp_num(a.q[k]);
+		h.bth.dqpn = roce_qp_num(to);
 		h.bth.ackreq = d[i] & 1;
 		h.bth.se = (d[i] & 0x10) != 0;
 		/* PSN near what either side expects, sometimes anywhere */
@@ -318,6 +357,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		h.atomic.compare = r;
 		h.aeth.syndrome = (uint8_t)r;
 		h.aeth.msn = (uint32_t)(r >> 24) & 0xFFFFFF;
+		h.deth.qkey = (r & 2) ? UD_QKEY : (uint32_t)(r >> 32);
+		h.deth.sqpn = (uint32_t)(r >> 8) & 0xFFFFFF;
 		if (!op || !op->payload || paylen > ROCE_MAX_MTU)
 			paylen = 0;
 		if (roce_build(&h, d + (i < n ? i : 0), i + paylen <= n ? paylen : 0, 0, frame,

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # roce-perf and roce-pingpong without a network: server and client in one
 # process over the in-memory link (--memlink-selftest), every test with the
-# content check (and with -c UC where perftest allows it), the bandwidth
+# content check (and with -c UC and -c UD where perftest allows them), the bandwidth
 # tests with -b, --report-both and --report_gbits too, write_bw and send_bw
 # on 256 QPs; and the command-line
 # errors (exit status 2, a message), -q beyond the device (exit status 1).
@@ -9,6 +9,7 @@
 set -u
 B=${1:?build dir}
 PERF=$B/tools/roce-perf PP=$B/tools/roce-pingpong UPP=$B/tools/roce-uc-pingpong
+DPP=$B/tools/roce-ud-pingpong
 fails=0 pass=0
 OUT=$(mktemp)
 trap 'rm -f "$OUT"' EXIT
@@ -79,6 +80,34 @@ check "send_bw -c UC rx depth" "$PERF" send_bw -c UC --memlink-selftest -n 600 -
 pat='^100 iters in'
 check "pingpong -c" "$PP" --memlink-selftest -c -s 10000 -n 100 --timeout 20
 check "uc-pingpong -c" "$UPP" --memlink-selftest -c -s 10000 -n 100 --timeout 20
+# -c UD: send_bw and send_lat, the banner, the data past the GRH area,
+# nothing acknowledged; a size over the MTU (the in-memory link's 4096)
+# becomes it; -a stops at it, saying so; UD's receive depth as UC's
+for t in send_bw send_lat; do
+	pat='content check: passed'
+	check "$t -c UD" "$PERF" "$t" -c UD --memlink-selftest -n 300 --check --counters --timeout 20
+	if [ "$(grep -c '^ Connection type : UD' "$OUT")" != 2 ] || grep -q '^acks_tx ' "$OUT"; then
+		fails=$((fails + 1)); echo "FAIL $t -c UD: not UD on both sides, or an ACK"
+	fi
+done
+pat='^ 4096 +300 '
+check "send_bw -c UD -s 8192: the MTU" "$PERF" send_bw -c UD -s 8192 --memlink-selftest -n 300 --check --timeout 20
+pat='Max msg size in UD is MTU 4096'
+check "send_bw -c UD -a" "$PERF" send_bw -c UD -a --memlink-selftest -n 20 --timeout 20
+if grep -qE '^ 8192 ' "$OUT" || ! grep -qE '^ 4096 +20 ' "$OUT"; then
+	fails=$((fails + 1)); echo "FAIL send_bw -c UD -a: not 2..4096"
+fi
+pat='^ RX depth        : 600$'
+check "send_bw -c UD rx depth" "$PERF" send_bw -c UD --memlink-selftest -n 600 --timeout 20
+pat='content check: passed'
+check "send_bw -c UD -b -q 2" "$PERF" send_bw -c UD -b -q 2 -s 1000 --memlink-selftest -n 200 --check --timeout 20
+# roce-ud-pingpong: the exchange, its ": GID" local line, -c past the GRH area
+pat='^100 iters in'
+check "ud-pingpong -c" "$DPP" --memlink-selftest -c -s 4096 -n 100 --timeout 20
+pat='^  local address:  LID 0x0000, QPN 0x[0-9a-f]{6}, PSN 0x[0-9a-f]{6}: GID ::ffff:10\.0\.0\.2$'
+check "ud-pingpong local line" "$DPP" --memlink-selftest -n 10 --timeout 20
+pat='^2048000 bytes in'
+check "ud-pingpong default size 1024" "$DPP" --memlink-selftest --timeout 20
 # --counters: the engine's non-zero counters as "name value" lines at the end
 # -b: both sides print the Bidirectional banner and their TX depth, pass
 # the content check, and print the same line: the sum of both directions
@@ -194,8 +223,9 @@ check "read_bw -c UC" "$PERF" read_bw -c UC --memlink-selftest
 check "atomic_bw -c UC" "$PERF" atomic_bw -c UC --memlink-selftest
 pat='UD connection only possible in SEND verb'
 check "write_bw -c UD" "$PERF" write_bw -c UD --memlink-selftest
-pat="connection type 'UD': not supported by this engine"
-check "send_bw -c UD" "$PERF" send_bw -c UD --memlink-selftest
+check "read_lat -c UD" "$PERF" read_lat -c UD --memlink-selftest
+pat="connection type 'XRC': not supported by this engine"
+check "send_bw -c XRC" "$PERF" send_bw -c XRC --memlink-selftest
 pat='Invalid Connection type. Please choose from \{RC,UC,UD,XRC,DC,SRD\}'
 check "-c uc" "$PERF" send_bw -c uc --memlink-selftest
 pat="bad MTU '1000'"
@@ -205,9 +235,16 @@ for o in -o -O -P -t -j -N; do
 	pat="roce-uc-pingpong: unknown option '$o'"
 	check "uc-pingpong $o refused" "$UPP" $o --memlink-selftest
 done
+# ibv_ud_pingpong has none of rc_pingpong's -m -o -O -P -t -j -N
+for o in -m -o -O -P -t -j -N; do
+	pat="roce-ud-pingpong: unknown option '$o'"
+	check "ud-pingpong $o refused" "$DPP" $o 1024 --memlink-selftest
+done
 want=1
 pat='on-demand paging'
 check "pingpong odp" "$PP" -o --memlink-selftest
+pat='Requested size larger than port MTU \(4096\)'
+check "ud-pingpong -s over the MTU" "$DPP" -s 4097 --memlink-selftest --timeout 5
 # -q within perftest's range but beyond the device's QPs: the test fails
 # (both sides), naming what the device offers
 pat="server\).*Couldn't create 16384 QPs: the device offers 16367 \(QPNs 0x11 to 0x3fff\)"
@@ -219,6 +256,9 @@ check "pingpong --help" "$PP" --help
 pat="^  roce-uc-pingpong --netdev IF .*<host>|Options \(ibv_uc_pingpong's\)"
 check "uc-pingpong --help" "$UPP" --help
 if grep -q -- '--ts' "$OUT"; then fails=$((fails + 1)); echo "FAIL uc-pingpong --help offers -t"; fi
+pat="Options \(ibv_ud_pingpong's\)"
+check "ud-pingpong --help" "$DPP" --help
+if grep -qE -- '--ts|--mtu' "$OUT"; then fails=$((fails + 1)); echo "FAIL ud-pingpong --help offers -t or -m"; fi
 pat='-q, --qp=<n> .*1\.\.16384 as perftest'
 check "perf --help: -q's range" "$PERF" write_bw --help
 pat='no more than the device offers \(16367 here\)'

@@ -4,8 +4,8 @@
 # TCP exchange on port 18515), with --check: exit codes, perftest's result
 # table and the content check's verdict on both sides. Also -q (up to 256),
 # -a, -D, and -b (with --report-both, --report_gbits) on the bandwidth tests,
-# -c UC on the tests perftest allows it on, and RoCE v2 over IPv6 (-x with
-# link-local and --ip6 GIDs).
+# -c UC and -c UD on the tests perftest allows them on, and RoCE v2 over
+# IPv6 (-x with link-local and --ip6 GIDs, UD too).
 # Then the same checks with the AF_XDP port (--link xdp) on one side and
 # on both (skipped, saying why, where AF_XDP is unavailable), and the
 # --link errors: an MTU too big for AF_XDP, no rights, a bad value.
@@ -120,6 +120,19 @@ for t in write_bw send_bw write_lat send_lat; do
 	fi
 done
 run send_bw -c UC -s 4096 -n 100 -q 2 --check
+# -c UD: send_bw and send_lat; a datagram is at most the MTU (the veth's
+# 1500: 1024), a larger -s becomes it; nothing acknowledged. The bursts
+# stay small for the veth's backlog, as UC's
+for t in send_bw send_lat; do
+	run "$t" -c UD -s 4096 -n 200 --check --counters
+	if grep -q '^ Connection type : UD' "$TMP/cli" && grep -q '^ Connection type : UD' "$TMP/srv" &&
+	   grep -qE '^ 1024 +200 ' "$TMP/cli" && ! grep -q '^acks_tx ' "$TMP/cli" "$TMP/srv"; then
+		pass=$((pass + 1)); echo "ok   $t -c UD: UD on both sides, 1024 bytes, no ACK"
+	else
+		fails=$((fails + 1)); echo "FAIL $t -c UD: the banner, the size or an ACK"; tail -8 "$TMP/cli"
+	fi
+done
+run send_bw -c UD -s 512 -n 100 -q 2 -b --check
 
 # RoCE v2 over IPv6 (-x): the link-local GIDs, which the kernels carry and
 # answer neighbour discovery for, and --ip6 ones only our ports answer for;
@@ -148,6 +161,7 @@ SRV=(--ip6 fd94::1) CLI=(--ip6 fd94::2)
 run read_bw -x 2 -n 200 --check
 run send_bw -x 2 -b -s 4096 -n 100 -q 2 -u 20 --check
 SRV=() CLI=()
+run send_bw -c UD -x 0 -s 1024 -n 200 --check
 
 # -e: each side sleeps on its completion channel, its engine on a thread
 # (both sides, then one side only); the banner names the completion vector

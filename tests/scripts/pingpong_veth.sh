@@ -2,7 +2,8 @@
 # roce-pingpong client against roce-pingpong server over a veth pair
 # between two network namespaces made here, with -c: exit codes and
 # ibv_rc_pingpong's output lines on both sides; the same for
-# roce-uc-pingpong (UC QPs, no ACK from either side). The same with the AF_XDP
+# roce-uc-pingpong (UC QPs, no ACK from either side) and roce-ud-pingpong
+# (UD QPs, over IPv4 and IPv6 GIDs, -s up to the veth's MTU; no ACK). The same with the AF_XDP
 # port (--link xdp) on one side and on both (skipped, saying why, where
 # AF_XDP is unavailable), and the --link errors (an MTU too big for AF_XDP,
 # no rights, a bad value). RoCE v2 over IPv6: -g 0 (the link-local GIDs,
@@ -19,6 +20,7 @@ NA=rpp-a-$$ NB=rpp-b-$$
 fails=0 pass=0
 SRV=() CLI=()           # extra arguments of the server's, the client's side
 GIDRE='::ffff:10\.231\.8\.[12]'   # the GIDs both sides print
+SEP=,                   # before " GID" on the local line (ud_pingpong: ":")
 netns_script_init "$NA" "$NB"
 
 if [ "$(id -u)" != 0 ] || ! command -v ip >/dev/null; then
@@ -40,7 +42,7 @@ run() {
 	local src=$? ok=1
 	[ $crc -eq 0 ] && [ $src -eq 0 ] || ok=0
 	for f in "$TMP/cli" "$TMP/srv"; do
-		grep -qE "^  local address:  LID 0x0000, QPN 0x[0-9a-f]{6}, PSN 0x[0-9a-f]{6}, GID $GIDRE\$" "$f" || ok=0
+		grep -qE "^  local address:  LID 0x0000, QPN 0x[0-9a-f]{6}, PSN 0x[0-9a-f]{6}$SEP GID $GIDRE\$" "$f" || ok=0
 		grep -qE "^  remote address: LID 0x0000, QPN 0x[0-9a-f]{6}, PSN 0x[0-9a-f]{6}, GID $GIDRE\$" "$f" || ok=0
 		grep -qE '^[0-9]+ bytes in [0-9.]+ seconds = [0-9.]+ Mbit/sec$' "$f" || ok=0
 		grep -qE '^[0-9]+ iters in [0-9.]+ seconds = [0-9.]+ usec/iter$' "$f" || ok=0
@@ -164,7 +166,28 @@ run -g 0 -c -e -s 4096 -n 200
 GIDRE='::ffff:10\.231\.8\.[12]'
 expect "uc -t refused" 2 "unknown option '-t'" "$PP" --netdev "pa$$" -t
 expect "uc --help" 0 "ibv_uc_pingpong's" "$PP" --help
-PP=$B/tools/roce-pingpong
+
+# roce-ud-pingpong (ibv_ud_pingpong): datagrams over IPv4 (-g 1) and the
+# link-local IPv6 GIDs (-g 0), up to the port's MTU (the veth's 1500:
+# 1024); nothing acknowledged, nothing dropped
+PP=$B/tools/roce-ud-pingpong SEP=:
+run -g 1 -c -s 1024 -n 200 --counters
+for f in "$TMP/cli" "$TMP/srv"; do
+	if grep -qE '^(acks_tx|drop_[a-z0-9_]+) ' "$f" || ! grep -qE '^tx_pkts 20[01]$' "$f"; then
+		fails=$((fails + 1)); echo "FAIL ud counters ($(basename "$f"))"; sed 's/^/  | /' "$f"
+	else
+		pass=$((pass + 1)); echo "ok   ud: one frame a message, no ACK, no drop ($(basename "$f"))"
+	fi
+done
+run -g 1 -c -s 1 -n 100
+GIDRE='fe80::[0-9a-f:]+'
+run -g 0 -c -s 1024 -n 200
+GIDRE='::ffff:10\.231\.8\.[12]'
+expect "ud -s over the port MTU" 1 "Requested size larger than port MTU \(1024\)" \
+	ip netns exec "$NA" "$PP" --netdev "pa$$" -s 2048 --timeout 2
+expect "ud -m refused" 2 "unknown option '-m'" "$PP" --netdev "pa$$" -m 1024
+expect "ud --help" 0 "ibv_ud_pingpong's" "$PP" --help
+PP=$B/tools/roce-pingpong SEP=,
 
 # --link errors: a bad value
 expect "--link bad value" 2 "bad --link" "$PP" --netdev "pa$$" --link udp

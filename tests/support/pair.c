@@ -58,6 +58,7 @@ static int side_open(struct pair *p, struct pair_side *s, uint32_t ip,
 		ca.n_ip6 = 1;
 	}
 	ca.dev.mem_size = o->mem_size;
+	ca.port_mtu = o->port_mtu;
 	if (p->virtual_time) {
 		ca.now_ns = vclock;
 		ca.clock_ctx = &p->vclock;

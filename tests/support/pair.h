@@ -60,6 +60,7 @@ struct pair_opts {
 					 * this machine runs the test */
 	/* each side's objects */
 	size_t mem_size;                /* device DDR; 0 = the device's default */
+	enum roce_mtu port_mtu;         /* the ports' active MTU (UD): 4096 */
 	size_t buf_len;                 /* registered buffer: 4 MiB */
 	unsigned access;                /* MR and QP rights: local write,
 					 * remote write, read and atomic */

@@ -280,7 +280,22 @@ static void test_args_conn(void **state)
 	assert_int_equal(parse(&o, "x read_lat -c UC"), 2);
 	assert_int_equal(parse(&o, "x atomic_bw -c UC"), 2);
 	assert_int_equal(parse(&o, "x write_bw -c UD"), 2);
-	assert_int_equal(parse(&o, "x send_bw -c UD"), 2);
+	assert_int_equal(parse(&o, "x read_lat -c UD"), 2);
+	assert_int_equal(parse(&o, "x atomic_bw -c UD"), 2);
+	/* UD: send_bw and send_lat; the receive depth as UC's; the CQ
+	 * moderation kept for a large size (perftest's force_dependecies) */
+	assert_int_equal(parse(&o, "x send_bw -c UD -n 20000"), 0);
+	assert_int_equal(o.conn, ROCE_QPT_UD);
+	assert_int_equal(o.rx_depth, 16000);    /* UC_MAX_RX, as UC */
+	assert_int_equal(parse(&o, "x send_bw -c UD -s 65536 -Q 50"), 0);
+	assert_int_equal(o.cq_mod, 50);
+	assert_int_equal(parse(&o, "x send_bw -c UC -s 65536 -Q 50"), 0);
+	assert_int_equal(parse(&o, "x send_bw -c UD -s 65536"), 0);
+	assert_int_equal(o.cq_mod, 100);
+	assert_int_equal(parse(&o, "x send_bw -c RC -s 65536"), 0);
+	assert_int_equal(o.cq_mod, 1);
+	assert_int_equal(parse(&o, "x send_lat --connection=UD"), 0);
+	assert_int_equal(o.conn, ROCE_QPT_UD);
 	assert_int_equal(parse(&o, "x send_bw -c XRC"), 2);
 	assert_int_equal(parse(&o, "x send_bw -c uc"), 2);
 	assert_int_equal(parse(&o, "x send_bw -c"), 2);

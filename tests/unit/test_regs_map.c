@@ -197,8 +197,19 @@ static void test_counter_names(void **state)
 	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_DROP2_FIRST - 1), ROCE_E_SRC_ADDR);
 	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_DROP_SRC_ADDR + 1), ROCE_E_QP_TYPE);
 	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_DROP_RECV_LEN + 1), ROCE_E_IP6_NEXT_HDR);
-	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_COUNT - 1), ROCE_DROP2_LAST_STATUS);
 	assert_int_equal(ROCE_DROP2_LAST_STATUS, ROCE_E_IP6_ADDR);
+	/* the third list (after ROCE_E_BUSY) follows the second */
+	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_DROP_IP6_ADDR + 1), ROCE_E_QKEY);
+	assert_int_equal(ROCE_DROP3_LAST_STATUS, ROCE_E_QKEY);
+	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_COUNT - 1), ROCE_DROP3_LAST_STATUS);
+	{
+		struct roce_counters c = { 0 };
+
+		roce_cnt_drop(&c, ROCE_E_QKEY);
+		roce_cnt_drop(&c, ROCE_E_BUSY);  /* not a receive rejection */
+		assert_int_equal(roce_cnt_read(&c, ROCE_CNT_DROP_QKEY), 1);
+		assert_int_equal(roce_cnt_read(&c, ROCE_CNT_DROP_OTHER), 1);
+	}
 	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_DROP_FIRST), ROCE_E_TOO_SHORT);
 	assert_null(roce_cnt_name(ROCE_CNT_COUNT));
 	assert_null(roce_cnt_name(-1));

@@ -6,12 +6,15 @@ differs from run to run taken out, so that two runs of the same exchange
 One tab-separated line per RoCE packet:
 
   dir frame.len ip.dsfield ip.flags.df ip.ttl udp.length udp.checksum
-  opcode se migreq padcnt tver pkey dqpn ackreq psn payload
+  opcode se migreq padcnt tver pkey dqpn ackreq psn payload qkey sqp
 
 dir is A for the side that sent the first RoCE packet and B for the other;
 dqpn is the destination QP as "qpA"/"qpB" (the QP each side sends to: it
 must not change within a direction); psn is the offset from the first PSN
-of that direction; payload is the bytes' SHA-256 (first 16 hex digits).
+of that direction; payload is the bytes' SHA-256 (first 16 hex digits);
+qkey and sqp are a UD packet's DETH (Q_Key, and the source QP as "qpA"
+or "qpB", its sender's: it must be the QP the other side sends to),
+empty for the other transports.
 Left out: addresses, IP ID and checksum, UDP source port, the ICRC (they
 follow the addresses, QPNs and PSNs each run picks).
 
@@ -26,7 +29,8 @@ FIELDS = [
     "udp.checksum", "infiniband.bth.opcode", "infiniband.bth.se",
     "infiniband.bth.m", "infiniband.bth.padcnt", "infiniband.bth.tver",
     "infiniband.bth.p_key", "infiniband.bth.destqp", "infiniband.bth.a",
-    "infiniband.bth.psn", "data.data",
+    "infiniband.bth.psn", "data.data", "infiniband.deth.q_key",
+    "infiniband.deth.srcqp",
 ]
 
 
@@ -39,7 +43,7 @@ def main():
     for f in FIELDS:
         cmd += ["-e", f]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
-    sides, first_psn, dqpn = {}, {}, {}
+    sides, first_psn, dqpn, sqp = {}, {}, {}, {}
     if not out.strip():
         sys.exit(f"{sys.argv[1]}: no RoCE packet to compare")
     for line in out.splitlines():
@@ -55,14 +59,25 @@ def main():
         q = dqpn.setdefault(side, c[13])
         if q != c[13]:
             sys.exit(f"side {side} sends to QP {c[13]} after {q}")
+        if c[18]:
+            q = sqp.setdefault(side, int(c[18], 0))
+            if q != int(c[18], 0):
+                sys.exit(f"side {side} sends from QP {c[18]} after {q:#x}")
         payload = bytes.fromhex(c[16].replace(":", ""))
         row = [side] + [str(int(v, 0)) for v in c[1:13]] + [
             "qp" + "BA"["AB".index(side)], str(int(c[14], 0)),
             str((psn - first_psn[side]) % (1 << 24)),
-            hashlib.sha256(payload).hexdigest()[:16]]
+            hashlib.sha256(payload).hexdigest()[:16],
+            str(int(c[17], 0)) if c[17] else "",
+            "qp" + side if c[18] else ""]
         print("\t".join(row))
     if len(sides) != 2:
         sys.exit(f"{sys.argv[1]}: one side only ({', '.join(sides)}): not an exchange")
+    # a DETH's source QP is the QP the other side sends to
+    for side, q in sqp.items():
+        other = "BA"["AB".index(side)]
+        if other in dqpn and int(dqpn[other], 0) != q:
+            sys.exit(f"side {side} sends from QP {q:#x}, side {other} to {dqpn[other]}")
     return 0
 
 

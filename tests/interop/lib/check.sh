@@ -70,6 +70,40 @@ check_wire() {
 	fi
 }
 
+# check_ud WIRE OURS SENDS_DATA: a UD run (ibv_ud_pingpong, perftest -c
+# UD), as tshark dissects it: every RoCE frame of ours (OURS) is a UD SEND
+# ONLY (100) or SEND ONLY with immediate (101) without AckReq, its DETH
+# Q_Key 0x11111111 (both tools' Q_Key) and its source QP the one the
+# frame's sender has (the same in every frame); no frame on the wire (WIRE,
+# both directions) is of another transport: no ACK, no NAK; a side that
+# only receives (our send_bw server) sends nothing. Our counters show no
+# ACK or NAK sent, and no datagram dropped for its Q_Key or transport.
+check_ud() {
+	local wire=$1 ours=$2 sends=$3 n notud ackreq qkey other sqps
+	n=$(tshark -r "$ours" $(tshark_no_ulp) -Y 'infiniband' 2>/dev/null | wc -l)
+	notud=$(tshark -r "$ours" $(tshark_no_ulp) -Y 'infiniband && !(infiniband.bth.opcode == 100 || infiniband.bth.opcode == 101)' 2>/dev/null | wc -l)
+	ackreq=$(tshark -r "$ours" $(tshark_no_ulp) -Y 'infiniband.bth.a == 1' 2>/dev/null | wc -l)
+	qkey=$(tshark -r "$ours" $(tshark_no_ulp) -Y 'infiniband && !(infiniband.deth.q_key == 0x11111111)' 2>/dev/null | wc -l)
+	sqps=$(tshark -r "$ours" $(tshark_no_ulp) -Y 'infiniband.deth' -T fields -e infiniband.deth.srcqp 2>/dev/null | sort -u | wc -l)
+	other=$(tshark -r "$wire" $(tshark_no_ulp) -Y 'udp.dstport == 4791 && (infiniband.bth.opcode < 100 || infiniband.bth.opcode > 101 || infiniband.aeth)' 2>/dev/null | wc -l)
+	if [ "$sends" = 1 ]; then
+		[ "$n" -gt 0 ] || fail "UD: no RoCE frame of ours"
+		[ "$sqps" -ge 1 ] || fail "UD: no DETH source QP in our frames (tshark)"
+	else
+		[ "$n" -eq 0 ] || fail "UD: our receiving side sent $n RoCE frames (tshark)"
+	fi
+	[ "$notud" -eq 0 ] || fail "UD: $notud of our frames carry no UD SEND opcode (tshark)"
+	[ "$ackreq" -eq 0 ] || fail "UD: $ackreq of our frames ask for an ACK (tshark)"
+	[ "$qkey" -eq 0 ] || fail "UD: $qkey of our frames carry another DETH Q_Key than 0x11111111 (tshark)"
+	[ "$other" -eq 0 ] || fail "UD: $other frames of another transport (ACKs, NAKs) on the wire (tshark)"
+	[ "$(counter "$RUN_DIR/counters.txt" acks_tx naks_tx_psn_seq_err naks_tx_rnr \
+		naks_tx_invalid_req naks_tx_remote_access naks_tx_remote_op)" -eq 0 ] ||
+		fail "UD: our counters show ACKs or NAKs sent (counters.txt)"
+	[ "$(counter "$RUN_DIR/counters.txt" drop_qp_type drop_qkey)" -eq 0 ] ||
+		fail "UD: our counters show datagrams dropped for their Q_Key or transport"
+	note "UD: $n frames of ours, all UD SENDs with Q_Key 0x11111111, no AckReq; no ACK or NAK on the wire (tshark)"
+}
+
 # check_uc WIRE OURS SENDS_DATA: a UC run (ibv_uc_pingpong, perftest -c
 # UC), as tshark dissects it: every RoCE frame of ours (OURS) carries a UC
 # opcode (32-43, IBA 9.2.1) without AckReq, and no frame on the
@@ -108,6 +142,18 @@ v6_fields() {
 		2>/dev/null
 }
 
+# ud_sport_ok PCAP: every UD frame's UDP source port is rxe's for its DETH
+# source QP: 0xC000 | hash_32(qpn, 14) (hash_32: the product with
+# 0x61C88647, its top bits)
+ud_sport_ok() {
+	local q p
+	while read -r q p; do
+		[ "$p" -eq $((0xC000 | (((q * 0x61C88647) & 0xFFFFFFFF) >> 18))) ] || return 1
+	done < <(tshark -r "$1" -Y 'infiniband.deth' -T fields -e infiniband.deth.srcqp \
+		-e udp.srcport 2>/dev/null)
+	return 0
+}
+
 # check_v6 OURS_PCAP RXE_PCAP MODE OUR_GID RXE_GID: RoCE v2 over IPv6 both
 # ways: every RoCE frame of either side is IPv6 (none IPv4), between the
 # GIDs of the run (MODE ll: the link-local ones; global: fd91::); ours
@@ -115,8 +161,12 @@ v6_fields() {
 # carry, and the same UDP source port (both make it from the QPNs,
 # rdma_get_udp_sport); our port asked for rxe's MAC (a neighbour
 # solicitation from our MAC). Three tshark runs: each costs a second.
+# UD (a 6th argument "ud"): a UD QP has no peer QPN, so rxe makes the port
+# from its own QPN alone (0xC000 | hash_32(qpn, 14), rxe_qp_init_req) and
+# so do we: each side's port is then checked against its DETH source QP,
+# the rest of the header compared as for the others.
 check_v6() {
-	local ours=$1 rxe=$2 mode=$3 our_gid=$4 rxe_gid=$5 who nd
+	local ours=$1 rxe=$2 mode=$3 our_gid=$4 rxe_gid=$5 ud=${6:-} who nd cols=3-
 	v6_fields "$ours" >"$RUN_DIR/v6-ours.txt"
 	v6_fields "$rxe" >"$RUN_DIR/v6-rxe.txt"
 	for who in ours rxe; do
@@ -132,8 +182,16 @@ check_v6() {
 		"$RUN_DIR/v6-ours.txt" || fail "IPv6 run: our frames are not $our_gid -> $rxe_gid (v6-ours.txt)"
 	awk -F'\t' -v s="$rxe_gid" -v d="$our_gid" '$1 != s || $2 != d { bad = 1 } END { exit bad }' \
 		"$RUN_DIR/v6-rxe.txt" || fail "IPv6 run: rxe's frames are not $rxe_gid -> $our_gid (v6-rxe.txt)"
+	if [ -n "$ud" ]; then
+		cols=3-6
+		for who in ours rxe; do
+			[ "$who" = ours ] && f=$ours || f=$rxe
+			ud_sport_ok "$f" ||
+				fail "IPv6 UD run: $who's UDP source port is not rxe's hash of its QPN"
+		done
+	fi
 	# the rest of the header as rxe sends it
-	if [ "$(cut -f3- "$RUN_DIR/v6-ours.txt" | sort -u)" != "$(cut -f3- "$RUN_DIR/v6-rxe.txt" | sort -u)" ]; then
+	if [ "$(cut -f"$cols" "$RUN_DIR/v6-ours.txt" | sort -u)" != "$(cut -f"$cols" "$RUN_DIR/v6-rxe.txt" | sort -u)" ]; then
 		fail "IPv6 run: our hop limit / traffic class / flow label / UDP checksum / port differ from rxe's (v6-ours.txt, v6-rxe.txt)"
 	fi
 	nd=$(tshark -r "$RUN_DIR/wire.pcap" -Y "eth.src == $NET_US_MAC && (icmpv6.type == 135 || icmpv6.type == 136)" \

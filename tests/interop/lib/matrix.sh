@@ -6,7 +6,7 @@
 #   id|peer|tool|role|mtu|size|iters|loss|extra
 # TIER quick keeps the quick lines; full keeps all. Errors name the line.
 
-MATRIX_TOOLS="rc_pingpong uc_pingpong srq_pingpong write_bw read_bw send_bw write_lat read_lat send_lat atomic_bw garbage rights"
+MATRIX_TOOLS="rc_pingpong uc_pingpong ud_pingpong srq_pingpong write_bw read_bw send_bw write_lat read_lat send_lat atomic_bw garbage rights"
 
 matrix_expand() {
 	local runs

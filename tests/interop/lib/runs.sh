@@ -86,7 +86,11 @@ run_ours() { # id tool role mtu size iters loss extra
 	pcap_select "$RUN_DIR/wire.pcap" "$RUN_DIR/ours.pcap" "ether src $NET_US_MAC and udp dst port 4791"
 	local sends=0
 	sends_data "$perf_tool" "$role" "$extra" && sends=1
-	if is_uc "$tool" "$extra"; then
+	if is_ud "$tool" "$extra"; then
+		# a UD receiver answers nothing either
+		[ "$sends" = 0 ] || check_wire "$RUN_DIR/ours.pcap" ours "$mtu" "$size" "$sends"
+		check_ud "$RUN_DIR/wire.pcap" "$RUN_DIR/ours.pcap" "$sends"
+	elif is_uc "$tool" "$extra"; then
 		# a UC receiver answers nothing: no frame to check but none
 		[ "$sends" = 0 ] || check_wire "$RUN_DIR/ours.pcap" ours "$mtu" "$size" "$sends"
 		check_uc "$RUN_DIR/wire.pcap" "$RUN_DIR/ours.pcap" "$sends"
@@ -112,7 +116,8 @@ run_ours() { # id tool role mtu size iters loss extra
 	if [ -n "$(v6_mode "$extra")" ]; then
 		pcap_select "$RUN_DIR/wire.pcap" "$RUN_DIR/rxe-v6.pcap" "ether dst $NET_US_MAC and udp dst port 4791"
 		check_v6 "$RUN_DIR/ours.pcap" "$RUN_DIR/rxe-v6.pcap" "$(v6_mode "$extra")" \
-			"$(v6_our_gid "$extra")" "$(v6_rxe_gid "$extra" "$A")"
+			"$(v6_our_gid "$extra")" "$(v6_rxe_gid "$extra" "$A")" \
+			"$(is_ud "$tool" "$extra" && echo ud)"
 	fi
 	[ "$tool" = garbage ] && check_garbage "$RUN_DIR/garbage.json"
 	[ "$tool" = rights ] && check_rights_wire "$role"

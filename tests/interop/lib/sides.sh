@@ -106,6 +106,16 @@ is_uc() {
 	return 1
 }
 
+# is_ud TOOL EXTRA: does the run use UD QPs (ibv_ud_pingpong, perftest's
+# -c UD)?
+is_ud() {
+	[ "$1" = ud_pingpong ] && return 0
+	case " $(extra_for rxe "$2") " in
+	*" -c UD "*|*" --connection=UD "*) return 0 ;;
+	esac
+	return 1
+}
+
 # is_bidir EXTRA: do both sides send (perftest's -b, given to both)?
 is_bidir() {
 	case " $(extra_for rxe "$1") " in
@@ -124,6 +134,8 @@ rxe_cmd() {
 	case "$tool" in
 	rc_pingpong|uc_pingpong|srq_pingpong)
 		echo "ibv_$tool -d \$RNI_RXE -g $gid -s $size -n $iters -m $mtu $extra $server" ;;
+	ud_pingpong)    # no -m: a datagram's limit is the port's MTU
+		echo "ibv_$tool -d \$RNI_RXE -g $gid -s $size -n $iters $extra $server" ;;
 	*)
 		echo "ib_$tool -d \$RNI_RXE -x $gid -F -s $size -n $iters -m $mtu $extra $server" ;;
 	esac
@@ -157,6 +169,7 @@ ours_tool() {
 	case "$1" in
 	rc_pingpong) echo "$BUILD/tools/roce-pingpong" ;;
 	uc_pingpong) echo "$BUILD/tools/roce-uc-pingpong" ;;
+	ud_pingpong) echo "$BUILD/tools/roce-ud-pingpong" ;;
 	srq_pingpong) echo "$BUILD/tools/roce-srq-pingpong" ;;
 	*) echo "$BUILD/tools/roce-perf" ;;
 	esac
@@ -176,6 +189,8 @@ ours_cmd() {
 	case "$tool" in
 	rc_pingpong|uc_pingpong|srq_pingpong)
 		echo "$bin --netdev $NET_US_IF --ip $NET_US_IP $(ours_counter_flags "$bin")${gid:+ -g $gid} -s $size -n $iters -m $mtu $extra $server" ;;
+	ud_pingpong)
+		echo "$bin --netdev $NET_US_IF --ip $NET_US_IP $(ours_counter_flags "$bin")${gid:+ -g $gid} -s $size -n $iters $extra $server" ;;
 	*)
 		echo "$bin $tool --netdev $NET_US_IF --ip $NET_US_IP $(ours_counter_flags "$bin")${gid:+ -x $gid} -F -s $size -n $iters -m $mtu $extra $server" ;;
 	esac
@@ -202,7 +217,7 @@ sends_data() {
 		case "$1" in write_bw|read_bw|send_bw) return 0 ;; esac ;;
 	esac
 	case "$1:$2" in
-	rc_pingpong:*|uc_pingpong:*|srq_pingpong:*|write_lat:*|send_lat:*) return 0 ;;
+	rc_pingpong:*|uc_pingpong:*|ud_pingpong:*|srq_pingpong:*|write_lat:*|send_lat:*) return 0 ;;
 	write_bw:client|send_bw:client|read_bw:server|read_lat:server) return 0 ;;
 	esac
 	return 1
