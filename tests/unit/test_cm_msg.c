@@ -266,6 +266,20 @@ static void test_golden_rping_cm(void **state)
 	assert_int_equal(golden_capture("rxe_rping_cm", HANDSHAKE), 5);
 }
 
+/* the interop harness's self_rping run: rping -C 3 -v between rxe guests */
+static void test_golden_rping(void **state)
+{
+	(void)state;
+	assert_int_equal(golden_capture("rxe_rping", HANDSHAKE), 5);
+}
+
+/* self_write_R: ib_write_bw -R, two connections through the CM */
+static void test_golden_write_bw_R(void **state)
+{
+	(void)state;
+	assert_int_equal(golden_capture("rxe_write_bw_R", HANDSHAKE), 10);
+}
+
 /* ---- the tables ------------------------------------------------------------ */
 
 static const uint16_t all_attrs[] = {
@@ -481,6 +495,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_golden_rping_cm),
+		cmocka_unit_test(test_golden_rping),
+		cmocka_unit_test(test_golden_write_bw_R),
 		cmocka_unit_test(test_fields_disjoint),
 		cmocka_unit_test(test_roundtrip_random),
 		cmocka_unit_test(test_req_bits),
