@@ -92,7 +92,8 @@ struct cm_conn *cm_conn_alloc(struct cm *cm)
 		do
 			c->local_id = cm->next_id++;
 		while (id_in_use(cm, c->local_id));
-		c->tid = (uint64_t)1 << 32 | c->local_id;
+		c->own_tid = (uint64_t)1 << 32 | c->local_id;
+		c->tid = c->own_tid;
 		return c;
 	}
 	return NULL;
@@ -420,7 +421,9 @@ int cm_disconnect(struct cm *cm, int conn)
 	if (c->state != CM_ESTABLISHED)
 		return -ROCE_E_STATE;
 	cm_qp_error(cm, c);
-	cm_msg_init(&m, CM_ATTR_DREQ, c->tid);
+	/* a new transaction: the passive side too uses its own TID here, as
+	   the kernel's ib_send_cm_dreq (cm_form_tid) does */
+	cm_msg_init(&m, CM_ATTR_DREQ, c->own_tid);
 	m.u.dreq.local_comm_id = c->local_id;
 	m.u.dreq.remote_comm_id = c->remote_id;
 	m.u.dreq.remote_qpn = c->remote_qpn;

@@ -12,7 +12,8 @@ struct cm_conn {
 	int listener;               /* passive: its listener, or -1 */
 	uint32_t local_id, remote_id;
 	uint64_t remote_ca_guid;
-	uint64_t tid;               /* of every MAD of the connection */
+	uint64_t tid;               /* of REQ/REP/RTU/MRA/REJ: the REQ's */
+	uint64_t own_tid;           /* of a DREQ: the sender's own (cm_form_tid) */
 	struct cm_addr peer;
 	uint32_t local_qpn, remote_qpn;
 	uint32_t local_psn;
