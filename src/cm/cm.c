@@ -411,6 +411,20 @@ int cm_mra(struct cm *cm, int conn, uint8_t service_timeout)
 	return ROCE_OK;
 }
 
+int cm_notify_established(struct cm *cm, int conn)
+{
+	struct cm_conn *c = conn_get(cm, conn);
+
+	if (!c)
+		return -ROCE_E_INVAL;
+	if (c->active || (c->state != CM_REP_SENT && c->state != CM_MRA_REP_RCVD))
+		return -ROCE_E_STATE;
+	c->timer_on = false;
+	c->state = CM_ESTABLISHED;
+	cm_emit(cm, CM_EV_ESTABLISHED, c, c->user, 0, NULL, NULL, 0);
+	return ROCE_OK;
+}
+
 int cm_disconnect(struct cm *cm, int conn)
 {
 	struct cm_conn *c = conn_get(cm, conn);

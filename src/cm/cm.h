@@ -184,6 +184,12 @@ int cm_accept(struct cm *cm, int conn, const struct cm_accept_param *p);
 int cm_reject(struct cm *cm, int conn, const void *private_data, size_t len);
 /* Passive side: MRA for the REQ (IBA 12.6.6), service_timeout an IBA exponent. */
 int cm_mra(struct cm *cm, int conn, uint8_t service_timeout);
+/*
+ * Passive side: the QP took its first packet while the RTU is still out
+ * (the verbs' IBV_EVENT_COMM_EST): established now, as the kernel's
+ * ib_cm_notify does; a late RTU is then a stale copy.
+ */
+int cm_notify_established(struct cm *cm, int conn);
 /* Either side, established: QP to ERR, DREQ, then timewait. */
 int cm_disconnect(struct cm *cm, int conn);
 

@@ -371,6 +371,28 @@ static void test_lost_rep_and_rtu(void **state)
 	assert_int_equal(count_ev(&B, CM_EV_ESTABLISHED), 1);
 }
 
+/* Every RTU lost, but the QP's first packet says the connection is up. */
+static void test_comm_established(void **state)
+{
+	int cb;
+
+	(void)state;
+	assert_true(cm_listen(B.cm, SERVICE, 8, NULL) >= 0);
+	net->drop_attr_mask[0] = 1u << (CM_ATTR_RTU - 0x10);
+	connect_a(SERVICE);
+	run_ms(1);
+	cb = B.ev[0].conn;
+	assert_int_equal(cm_conn_state(B.cm, cb), CM_REP_SENT);
+	assert_int_equal(cm_notify_established(A.cm, 0), -ROCE_E_STATE);
+	assert_int_equal(cm_notify_established(B.cm, cb), ROCE_OK);
+	assert_int_equal(cm_conn_state(B.cm, cb), CM_ESTABLISHED);
+	assert_int_equal(cm_notify_established(B.cm, cb), -ROCE_E_STATE);
+	run_ms(30000); /* no REP resent, no timeout */
+	assert_int_equal(B.sent_attr[CM_ATTR_REP - 0x10], 1);
+	assert_int_equal(count_ev(&B, CM_EV_ESTABLISHED), 1);
+	assert_int_equal(cm_counters(B.cm)->timeouts, 0);
+}
+
 /* A REQ resent while B's REP is on its way back is answered with the REP. */
 static void test_dup_req_resends_rep(void **state)
 {
@@ -730,6 +752,7 @@ int main(void)
 		T(test_lost_req),
 		T(test_lost_rep_and_rtu),
 		T(test_dup_req_resends_rep),
+		T(test_comm_established),
 		T(test_everything_twice),
 		T(test_lost_dreq_and_timeout),
 		T(test_simultaneous_disconnect),
