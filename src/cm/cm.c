@@ -334,7 +334,8 @@ int cm_accept(struct cm *cm, int conn, const struct cm_accept_param *p)
 	/*
 	 * As rdma_cm's cma_accept_ib: INIT, RTR with the REQ's side of the
 	 * path, RTS, then the REP. The REQ's retry and RNR retry counts are
-	 * what the active side asks of our QP (IBA 12.7.x).
+	 * what the active side asks of our QP (the kernel's cm_req_handler
+	 * keeps them for cm_init_qp_rts_attr).
 	 */
 	a.dest_qpn = q->local_qpn;
 	a.rq_psn = q->starting_psn;

@@ -30,10 +30,11 @@ struct cm_addr {
 	uint8_t gid[16];
 };
 
-/* QP states the CM moves a QP to (IBA 10.3.1) */
+/* QP states the CM moves a QP to (IBA 10.3, the QP state machine) */
 enum cm_qp_state { CM_QP_INIT, CM_QP_RTR, CM_QP_RTS, CM_QP_ERR };
 
-/* What a modify carries, from the REQ and the REP (IBA 12.7.x). */
+/* What a modify carries, from the REQ and the REP (the kernel's
+   cm_init_qp_rtr_attr and cm_init_qp_rts_attr take the same). */
 struct cm_qp_attr {
 	uint32_t dest_qpn;
 	uint32_t rq_psn;            /* RTR: the peer's starting PSN */
@@ -49,7 +50,7 @@ struct cm_qp_attr {
 	uint8_t traffic_class, hop_limit;
 };
 
-/* Connection states (IBA 12.9.6 Figure 152, the kernel's enum ib_cm_state) */
+/* Connection states (IBA 12.9's state diagrams, the kernel's enum ib_cm_state) */
 #define CM_STATE_LIST(X)                   \
 	X(CM_IDLE, "idle")                 \
 	X(CM_REQ_SENT, "req_sent")         \
@@ -70,7 +71,7 @@ enum cm_state {
 };
 const char *cm_state_name(int state);
 
-/* Reject reasons used here (IBA 12.6.7.2, Table 109; ib_cm.h) */
+/* Reject reasons used here (IBA Table 109; ib_cm.h's enum ib_cm_rej_reason) */
 enum cm_rej_reason {
 	CM_REJ_NO_QP = 1,
 	CM_REJ_NO_RESOURCES = 3,
@@ -182,7 +183,7 @@ int cm_connect(struct cm *cm, const struct cm_connect_param *p);
 int cm_accept(struct cm *cm, int conn, const struct cm_accept_param *p);
 /* Passive side: REJ with reason 28 (consumer), and the slot freed. */
 int cm_reject(struct cm *cm, int conn, const void *private_data, size_t len);
-/* Passive side: MRA for the REQ (IBA 12.6.6), service_timeout an IBA exponent. */
+/* Passive side: MRA for the REQ (Table 107), service_timeout an IBA exponent. */
 int cm_mra(struct cm *cm, int conn, uint8_t service_timeout);
 /*
  * Passive side: the QP took its first packet while the RTU is still out

@@ -283,7 +283,7 @@ enum mad_err cm_msg_parse(const uint8_t *buf, size_t len, struct cm_msg *msg)
 	if (!l)
 		return MAD_E_ATTR;
 	fields_parse(l, buf + MAD_HDR_SIZE, &msg->u);
-	/* IBA 12.6.7: a REJ's ARI is at most 72 bytes */
+	/* Table 108: a REJ's ARI field holds 72 bytes */
 	if (l->attr_id == CM_ATTR_REJ && msg->u.rej.reject_info_length > CM_REJ_ARI)
 		return MAD_E_FIELD;
 	return MAD_OK;

@@ -15,7 +15,7 @@
 
 #include "cm/mad.h"
 
-/* Attribute IDs of the CM class (IBA 12.6.2, Table 104) */
+/* Attribute IDs of the CM class (IBA 12.6; the kernel's CM_*_ATTR_ID) */
 enum cm_attr {
 	CM_ATTR_REQ = 0x0010,
 	CM_ATTR_MRA = 0x0011,
@@ -28,7 +28,7 @@ enum cm_attr {
 	CM_ATTR_SIDR_REP = 0x0018,
 };
 
-/* Private data sizes (IBA 12.6.5-12.6.12) */
+/* Private data sizes (Tables 106-120) */
 #define CM_REQ_PRIVATE 92
 #define CM_MRA_PRIVATE 222
 #define CM_REJ_ARI 72

@@ -68,7 +68,7 @@ void cm_emit(struct cm *cm, enum cm_event_type type, struct cm_conn *c, void *us
 	     uint16_t reason, const struct cm_req *req, const uint8_t *priv, size_t len);
 void cm_backlog_release(struct cm *cm, struct cm_conn *c);
 
-/* REJ's "message rejected" (IBA 12.6.7, Table 108) and MRA's "message
+/* REJ's "message rejected" (Table 108) and MRA's "message
    MRAed" (Table 107) */
 enum { CM_MSG_REQ = 0, CM_MSG_REP = 1, CM_MSG_OTHER = 2 };
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The CM's handlers of received MADs, one per message (IBA 12.9.6-12.9.8;
+ * The CM's handlers of received MADs, one per message (IBA 12.9;
  * the kernel's cm_*_handler in drivers/infiniband/core/cm.c). A message a
  * connection's state does not take is counted and dropped; a duplicate is
  * answered with the MAD the connection sent last.
@@ -80,7 +80,7 @@ static void recv_req(struct cm *cm, const struct cm_addr *from, const struct cm_
 #define REJECT(reason)                                                          \
 	cm_send_rej(cm, from, m->hdr.tid, 0, q->local_comm_id, CM_MSG_REQ, reason, \
 		    NULL, 0, NULL, 0)
-	/* RC (0) and UC (1) only: no RD, no XRC here (IBA 12.6.5) */
+	/* RC (0) and UC (1) only: no RD, no XRC here (Table 106) */
 	if (q->transport_service_type > 1) {
 		REJECT(CM_REJ_INVALID_TRANSPORT_TYPE);
 		return;
@@ -162,7 +162,7 @@ static void recv_rep(struct cm *cm, const struct cm_msg *m)
 	c->remote_ca_guid = r->local_ca_guid;
 	c->remote_qpn = r->local_qpn;
 	/*
-	 * RTR and RTS from the REP (IBA 12.7.x): the passive side's initiator
+	 * RTR and RTS from the REP (cm_rep_handler): the passive side's initiator
 	 * depth bounds what we answer, its responder resources what we ask;
 	 * its RNR retry count is what it asks of our QP.
 	 */

@@ -25,7 +25,7 @@ void cm_qp_error(struct cm *cm, struct cm_conn *c)
 }
 
 /*
- * IBA 12.9.6: timewait keeps the connection's IDs (and QP) out of use
+ * IBA 12.9: timewait keeps the connection's IDs (and QP) out of use
  * until packets in flight are gone; the kernel waits its path's ACK
  * timeout (cm_enter_timewait: cm_convert_to_ms(av.timeout)).
  */
@@ -64,7 +64,7 @@ static void conn_timed_out(struct cm *cm, struct cm_conn *c)
 	switch (c->state) {
 	case CM_REQ_SENT:
 	case CM_MRA_REQ_RCVD:
-		/* IBA 12.6.7.2: REJ "Timeout", the ARI our CA GUID */
+		/* Table 109: REJ "Timeout", the ARI our CA GUID */
 		cm_send_rej(cm, &c->peer, c->tid, c->local_id, c->remote_id, CM_MSG_OTHER,
 			    CM_REJ_TIMEOUT, guid, 8, NULL, 0);
 		cm_qp_error(cm, c);
@@ -81,7 +81,7 @@ static void conn_timed_out(struct cm *cm, struct cm_conn *c)
 		cm_emit(cm, CM_EV_UNREACHABLE, c, user, CM_REJ_TIMEOUT, NULL, NULL, 0);
 		break;
 	case CM_DREQ_SENT:
-		/* no DREP: disconnected all the same (IBA 12.9.6) */
+		/* no DREP: disconnected all the same (cm_process_send_error) */
 		cm_enter_timewait(cm, c);
 		cm_emit(cm, CM_EV_DISCONNECTED, c, user, 0, NULL, NULL, 0);
 		break;

@@ -26,7 +26,7 @@ const char *mad_err_str(int err)
 	return err >= 0 && err < MAD_ERR_COUNT ? mad_err_strs[err] : "?";
 }
 
-/* Table 147: offsets 0..23 */
+/* IBA 13.4.2: offsets 0..23, as the kernel's struct ib_mad_hdr */
 void mad_hdr_parse(const uint8_t *buf, struct mad_hdr *h)
 {
 	h->base_version = buf[0];
@@ -85,7 +85,7 @@ enum mad_err mad_check(const uint8_t *buf, size_t len, struct mad_hdr *h)
 		return MAD_E_BASE_VERSION;
 	if (h->mgmt_class != MAD_CLASS_CM)
 		return MAD_E_CLASS;
-	/* IBA 12.6.1: the CM speaks class version 2 only */
+	/* IBA 12.6: the CM speaks class version 2 only */
 	if (h->class_version != MAD_CM_CLASS_VERSION)
 		return MAD_E_CLASS_VERSION;
 	if (h->method != MAD_METHOD_SEND)

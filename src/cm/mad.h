@@ -14,20 +14,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MAD_SIZE 256     /* IBA 13.4.1: every MAD on QP0/QP1 is 256 bytes */
-#define MAD_HDR_SIZE 24  /* IBA 13.4.2, Table 147 */
+#define MAD_SIZE 256     /* IBA 13.4: every MAD on QP0/QP1 is 256 bytes */
+#define MAD_HDR_SIZE 24  /* IBA 13.4.2; the kernel's struct ib_mad_hdr */
 #define MAD_DATA_SIZE (MAD_SIZE - MAD_HDR_SIZE)
 
 #define MAD_BASE_VERSION 1     /* IBA 13.4.2: BaseVersion */
-#define MAD_CLASS_CM 0x07      /* IBA 13.4.4, Table 148: Communication Management */
-#define MAD_CM_CLASS_VERSION 2 /* IBA 12.6.1: the CM class version */
-#define MAD_METHOD_SEND 0x03   /* IBA 12.6.2: every CM message is a Send */
+#define MAD_CLASS_CM 0x07      /* IBA 13.4: Communication Management (IB_MGMT_CLASS_CM) */
+#define MAD_CM_CLASS_VERSION 2 /* IBA 12.6: the CM class version (IB_CM_CLASS_VERSION) */
+#define MAD_METHOD_SEND 0x03   /* IBA 12.6: every CM message is a Send */
 
-/* QP1, the general services QP, and its well-known Q_Key (IBA 13.5.1). */
+/* QP1, the general services QP, and its well-known Q_Key (IBA 13.5; IB_QP1_QKEY). */
 #define MAD_GSI_QPN 1
 #define MAD_GSI_QKEY 0x80010000u
 
-/* The common MAD header (IBA 13.4.2, Table 147), fields as numbers. */
+/* The common MAD header (IBA 13.4.2), fields as numbers. */
 struct mad_hdr {
 	uint8_t base_version;
 	uint8_t mgmt_class;

@@ -234,7 +234,7 @@ static unsigned golden_capture(const char *name, unsigned want_attrs_mask)
 		if (roce_parse(rec.data, rec.caplen, 0, &p) != ROCE_OK)
 			continue;
 		roce_decode(&p, &h);
-		/* a MAD: UD SEND ONLY to QP1 with the GSI Q_Key (IBA 13.5.1) */
+		/* a MAD: UD SEND ONLY to QP1 with the GSI Q_Key (IBA 13.5) */
 		if (h.bth.opcode != 0x64 || h.bth.dqpn != MAD_GSI_QPN)
 			continue;
 		assert_int_equal(h.deth.qkey, MAD_GSI_QKEY);
