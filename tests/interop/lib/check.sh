@@ -545,3 +545,20 @@ check_qps() {
 		fail "our frames went to $got destination QPs, not $n"
 	fi
 }
+
+# check_cm PCAP: a run that connects through the RDMA CM (rping, perftest's
+# -R): tshark dissects the CM's MADs on QP1 (IBA 12.6: REQ 0x10, REP 0x13,
+# RTU 0x14, DREQ 0x15, DREP 0x16), at least one of each of the handshake
+# and the disconnection, none malformed; a REJ (0x12) fails the run.
+check_cm() {
+	local pcap=$1 ids name id missing=
+	ids=$(tshark -r "$pcap" $(tshark_no_ulp) -Y 'infiniband.mad.mgmtclass == 0x07' \
+		-T fields -e infiniband.mad.attributeid 2>/dev/null | sort | uniq -c)
+	for name in REQ:0x0010 REP:0x0013 RTU:0x0014 DREQ:0x0015 DREP:0x0016; do
+		id=${name#*:}
+		grep -q " $id\$" <<<"$ids" || missing+=" ${name%%:*}"
+	done
+	[ -z "$missing" ] || fail "CM messages missing on the wire:$missing"
+	grep -q ' 0x0012$' <<<"$ids" && fail "a CM REJ on the wire"
+	note "CM MADs (count attribute): $(tr -s ' \n' ' ' <<<"$ids")"
+}

@@ -6,7 +6,7 @@
 #   id|peer|tool|role|mtu|size|iters|loss|extra
 # TIER quick keeps the quick lines; full keeps all. Errors name the line.
 
-MATRIX_TOOLS="rc_pingpong uc_pingpong ud_pingpong srq_pingpong write_bw read_bw send_bw write_lat read_lat send_lat atomic_bw garbage rights"
+MATRIX_TOOLS="rc_pingpong uc_pingpong ud_pingpong srq_pingpong write_bw read_bw send_bw write_lat read_lat send_lat atomic_bw garbage rights rping"
 
 matrix_expand() {
 	local runs
@@ -38,8 +38,11 @@ matrix_lines() {
 		*) echo "$where: roles '$roles' is not client, server or both" >&2; err=1; continue ;;
 		esac
 		[ "$peer" = rxe ] && roles=rxe
-		[[ "$iters" =~ ^[0-9]+$ ]] && [ "$iters" -ge 5 ] ||
-			{ echo "$where: iters '$iters' must be a number >= 5" >&2; err=1; continue; }
+		# perftest wants at least 5 iterations; rping's -C any count
+		local min_iters=5
+		[ "$tool" = rping ] && min_iters=1
+		[[ "$iters" =~ ^[0-9]+$ ]] && [ "$iters" -ge "$min_iters" ] ||
+			{ echo "$where: iters '$iters' must be a number >= $min_iters" >&2; err=1; continue; }
 		[[ "$loss" =~ ^[0-9]+$ ]] && [ "$loss" -le 100 ] ||
 			{ echo "$where: loss '$loss' must be 0..100" >&2; err=1; continue; }
 		if [[ " $extra " == *" ours:"* ]] && [ "$peer" != ours ]; then

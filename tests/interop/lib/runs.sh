@@ -172,6 +172,7 @@ run_rxe_pair() { # id tool mtu size iters extra: guest a serves, b is the client
 	[ $rc_b = 0 ] || fail "rxe client (b) exited with status $rc_b"
 	pcap_select "$RUN_DIR/wire.pcap" "$RUN_DIR/rxe.pcap" "udp dst port 4791"
 	check_wire "$RUN_DIR/rxe.pcap" rxe "$mtu" "$size" 1
+	uses_cm "$(rxe_cmd "$tool" "$size" "$iters" "$mtu" "$extra")" && check_cm "$RUN_DIR/rxe.pcap"
 	note "rxe on the wire: $(pcap_stats "$RUN_DIR/rxe.pcap")"
 }
 

@@ -136,9 +136,26 @@ rxe_cmd() {
 		echo "ibv_$tool -d \$RNI_RXE -g $gid -s $size -n $iters -m $mtu $extra $server" ;;
 	ud_pingpong)    # no -m: a datagram's limit is the port's MTU
 		echo "ibv_$tool -d \$RNI_RXE -g $gid -s $size -n $iters $extra $server" ;;
+	rping)
+		# rping has no device, GID or MTU flag: the CM picks them from
+		# the address; the server listens on every address
+		if [ -n "$server" ]; then
+			echo "rping -c -a $server -S $size -C $iters $extra"
+		else
+			echo "rping -s -a 0.0.0.0 -S $size -C $iters $extra"
+		fi ;;
 	*)
 		echo "ib_$tool -d \$RNI_RXE -x $gid -F -s $size -n $iters -m $mtu $extra $server" ;;
 	esac
+}
+
+# uses_cm CMD: does the command connect through the RDMA CM (rping,
+# perftest's -R) rather than a TCP exchange?
+uses_cm() {
+	case " $1 " in
+	" rping "*|*" -R "*|*" --rdma_cm "*) return 0 ;;
+	esac
+	return 1
 }
 
 # rxe_v6_prelude MODE: guest shell lines that set RNI_GID6 to the index of
@@ -244,15 +261,19 @@ rxe_client_job() {
 }
 
 # rxe_server_job CMD SECONDS: a guest job running a server; it touches
-# $RNI_JOB.listening once the out-of-band port listens (or the server ended)
+# $RNI_JOB.listening once the out-of-band port listens (or the server ended);
+# a server that listens through the RDMA CM shows no TCP port, but a CM ID
+# in state LISTEN (rdma resource show cm_id)
 rxe_server_job() {
+	local ready="netstat -ltn 2>/dev/null | grep -q ':$OOB_PORT '"
+	uses_cm "$1" && ready="rdma resource show cm_id 2>/dev/null | grep -q LISTEN"
 	rxe_prelude "$1"
 	cat <<EOF
 timeout $2 $1 &
 p=\$!
 i=0
 while [ \$i -lt 150 ] && kill -0 \$p 2>/dev/null; do
-	netstat -ltn 2>/dev/null | grep -q ':$OOB_PORT ' && break
+	$ready && break
 	sleep 0.1
 	i=\$((i + 1))
 done
