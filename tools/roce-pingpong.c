@@ -56,6 +56,7 @@
 #include "perf/perf_ep.h"
 #include "perf/perf_layout.h"
 #include "perf/perf_pp.h"
+#include "perf/perf_pp_opts.h"
 #include "roce/oob.h"
 #include "roce/status.h"
 
@@ -68,13 +69,10 @@ struct pp_opts {
 	bool uc;                        /* ibv_uc_pingpong (by the program's name) */
 	bool ud;                        /* ibv_ud_pingpong (likewise) */
 	uint16_t port;
-	unsigned size, rx_depth, iters, mtu, timeout_s;
-	bool chk, ts, selftest, counters, events;
-	const char *netdev, *server;
-	enum perf_link link;
-	enum roce_afxdp_mode xdp_mode;
-	uint32_t ip;
-	struct perf_pp_gid gid;         /* -g, --ip6 */
+	unsigned size, rx_depth, iters, mtu;
+	bool chk, ts, events;
+	const char *server;
+	struct perf_pp_net net;         /* --netdev, --link, -g, ... */
 };
 
 struct pp {
@@ -162,40 +160,24 @@ PERF_PP_IP6_HELP
 
 static int bad(const char *what, const char *val)
 {
-	fprintf(stderr, "%s: bad %s '%s' (try --help)\n", prog, what, val);
-	return 2;
+	return perf_pp_bad(prog, what, val);
 }
-
-static bool num(const char *s, unsigned long min, unsigned long max, unsigned *out)
-{
-	char *end;
-	unsigned long v = strtoul(s, &end, 0);
-
-	if (end == s || *end || *s == '-' || v < min || v > max)
-		return false;
-	*out = (unsigned)v;
-	return true;
-}
-
-enum { OPT_NETDEV = 256, OPT_IP, OPT_TIMEOUT, OPT_SELFTEST, OPT_COUNTERS, OPT_LINK,
-       OPT_XDP_MODE, OPT_IP6 };
 
 static int one_opt(int c, const char *a, struct pp_opts *o)
 {
 	unsigned v;
-	struct in_addr in;
+	int r;
 
 	switch (c) {
-	case 'p': if (!num(a, 1, 65535, &v)) return bad("port", a); o->port = (uint16_t)v; return 0;
+	case 'p': if (!perf_pp_num(a, 1, 65535, &v)) return bad("port", a); o->port = (uint16_t)v; return 0;
 	case 'd': case 'l': case 'N': return 0;
-	case 'g': if (perf_pp_gid_opt(&o->gid, a)) return bad("GID index", a); return 0;
-	case 'i': if (!num(a, 1, 1, &v)) return bad("IB port (only 1)", a); return 0;
-	case 's': if (!num(a, 1, PP_SIZE_MAX, &o->size)) return bad("size", a); return 0;
-	case 'm': if (!num(a, 256, 4096, &o->mtu) || (o->mtu & (o->mtu - 1)))
+	case 'i': if (!perf_pp_num(a, 1, 1, &v)) return bad("IB port (only 1)", a); return 0;
+	case 's': if (!perf_pp_num(a, 1, PP_SIZE_MAX, &o->size)) return bad("size", a); return 0;
+	case 'm': if (!perf_pp_num(a, 256, 4096, &o->mtu) || (o->mtu & (o->mtu - 1)))
 			return bad("MTU", a);
 		return 0;
-	case 'r': if (!num(a, 1, 8000, &o->rx_depth)) return bad("rx depth", a); return 0;
-	case 'n': if (!num(a, 1, 100000000, &o->iters)) return bad("iterations", a); return 0;
+	case 'r': if (!perf_pp_num(a, 1, 8000, &o->rx_depth)) return bad("rx depth", a); return 0;
+	case 'n': if (!perf_pp_num(a, 1, 100000000, &o->iters)) return bad("iterations", a); return 0;
 	case 'e': o->events = true; return 0;
 	case 'o': case 'O': case 'P': case 'j':
 		fprintf(stderr, "%s: -%c: %s is not supported\n", prog, c,
@@ -204,23 +186,11 @@ static int one_opt(int c, const char *a, struct pp_opts *o)
 	case 't': o->ts = true; return 0;
 	case 'c': o->chk = true; return 0;
 	case 'h': usage(stdout, o->uc, o->ud); return -1;
-	case OPT_NETDEV: o->netdev = a; return 0;
-	case OPT_LINK: if (perf_link_parse(a, &o->link)) return bad("--link (packet or xdp)", a);
-		return 0;
-	case OPT_XDP_MODE: if (roce_afxdp_mode_parse(a, &o->xdp_mode))
-			return bad("--xdp-mode (auto, native or generic)", a);
-		return 0;
-	case OPT_IP: if (inet_pton(AF_INET, a, &in) != 1 || !in.s_addr) return bad("--ip", a);
-		o->ip = ntohl(in.s_addr); return 0;
-	case OPT_IP6: switch (perf_pp_ip6_opt(&o->gid, a)) {
-		case ROCE_OK: return 0;
-		case ROCE_E_FULL: return bad("--ip6 (too many)", a);
-		default: return bad("--ip6 (a unicast IPv6 address)", a);
-		}
-	case OPT_TIMEOUT: if (!num(a, 1, 86400, &o->timeout_s)) return bad("timeout", a); return 0;
-	case OPT_COUNTERS: o->counters = true; return 0;
-	case OPT_SELFTEST: o->selftest = true; return 0;
-	default: fprintf(stderr, "%s: unknown option (try --help)\n", prog); return 2;
+	default:
+		if ((r = perf_pp_net_opt(prog, c, a, &o->net)) != 1)
+			return r;
+		fprintf(stderr, "%s: unknown option (try --help)\n", prog);
+		return 2;
 	}
 }
 
@@ -252,19 +222,14 @@ static int parse(int argc, char **argv, struct pp_opts *o)
 		{ "prefetch", 0, NULL, 'P' }, { "ts", 0, NULL, 't' },
 		{ "chk", 0, NULL, 'c' }, { "dm", 0, NULL, 'j' },
 		{ "new_send", 0, NULL, 'N' }, { "help", 0, NULL, 'h' },
-		{ "netdev", 1, NULL, OPT_NETDEV }, { "ip", 1, NULL, OPT_IP },
-		{ "ip6", 1, NULL, OPT_IP6 },
-		{ "link", 1, NULL, OPT_LINK }, { "xdp-mode", 1, NULL, OPT_XDP_MODE },
-		{ "timeout", 1, NULL, OPT_TIMEOUT },
-		{ "counters", 0, NULL, OPT_COUNTERS },
-		{ "memlink-selftest", 0, NULL, OPT_SELFTEST }, { NULL, 0, NULL, 0 },
+		PERF_PP_NET_LONGOPTS, { NULL, 0, NULL, 0 },
 	};
 	int c, r;
 
 	*o = (struct pp_opts){ .uc = named(argv[0], "uc"), .ud = named(argv[0], "ud"),
 			       .port = ROCE_OOB_PORT_DEFAULT,
 			       .size = 4096, .mtu = 1024, .rx_depth = 500, .iters = 1000,
-			       .timeout_s = PP_TIMEOUT_S, .gid = PERF_PP_GID_INIT };
+			       .net = PERF_PP_NET_INIT(PP_TIMEOUT_S) };
 	if (o->uc)
 		prog = "roce-uc-pingpong";
 	if (o->ud) {
@@ -290,7 +255,7 @@ static int parse(int argc, char **argv, struct pp_opts *o)
 		o->server = argv[optind];
 	else if (optind < argc)
 		return bad("argument", argv[optind + 1]);
-	if (!o->netdev && !o->selftest) {
+	if (!o->net.netdev && !o->net.selftest) {
 		fprintf(stderr, "%s: give the interface with --netdev IFNAME "
 			"(try --help)\n", prog);
 		return 2;
@@ -350,7 +315,7 @@ static int conn(void *arg, const struct roce_pp_dest *rem)
 
 	/* rc_pingpong's pp_connect_ctx: a GRH toward the peer's GID
 	 * (perf_pp.h) */
-	st = perf_pp_route(&p->o.gid, p->my.gid, rem->gid, roce_oob_peer_ip(&p->oob), &c,
+	st = perf_pp_route(&p->o.net.gid, p->my.gid, rem->gid, roce_oob_peer_ip(&p->oob), &c,
 			   p->msg, sizeof(p->msg));
 	if (st)
 		return st;
@@ -424,7 +389,7 @@ static int one_wc(struct pp *p, const struct roce_wc *wc, unsigned *scnt, unsign
 static int loop(struct pp *p)
 {
 	unsigned scnt = 0, rcnt = 0;
-	uint64_t last = now_ns(), limit = (uint64_t)p->o.timeout_s * 1000000000ull;
+	uint64_t last = now_ns(), limit = (uint64_t)p->o.net.timeout_s * 1000000000ull;
 
 	while (rcnt < p->o.iters || scnt < p->o.iters) {
 		struct roce_wc wc[2];
@@ -450,7 +415,7 @@ static int loop(struct pp *p)
 			last = now_ns();
 		else if (now_ns() - last > limit)
 			return fail(p, ROCE_E_TIMEOUT, "no completion for %u s (%u sent, "
-				    "%u received)", p->o.timeout_s, scnt, rcnt);
+				    "%u received)", p->o.net.timeout_s, scnt, rcnt);
 	}
 	return ROCE_OK;
 }
@@ -461,7 +426,7 @@ static int exchange(struct pp *p)
 	int st;
 
 	/* the exchange keeps the engine running, unless its thread does (-e) */
-	p->oob = (struct roce_oob){ .fd = -1, .timeout_ms = p->o.timeout_s * 1000u,
+	p->oob = (struct roce_oob){ .fd = -1, .timeout_ms = p->o.net.timeout_s * 1000u,
 				    .idle = p->ep.thread ? NULL : perf_ep_progress,
 				    .idle_arg = &p->ep };
 	if (p->o.server)
@@ -507,12 +472,12 @@ static void results(struct pp *p, uint64_t ns)
 static int run(struct pp *p, struct roce_memlink *ml)
 {
 	struct perf_ep_config c = {
-		.netdev = p->o.netdev, .link = p->o.link, .xdp_mode = p->o.xdp_mode,
-		.ip = p->o.ip, .memlink = ml, .nqp = 1,
+		.netdev = p->o.net.netdev, .link = p->o.net.link, .xdp_mode = p->o.net.xdp_mode,
+		.ip = p->o.net.ip, .memlink = ml, .nqp = 1,
 		.qp_type = p->o.ud ? ROCE_QPT_UD : p->o.uc ? ROCE_QPT_UC : ROCE_QPT_RC,
 		.sq_depth = 2, .rq_depth = p->o.rx_depth + 1,
-		.timeout_ms = p->o.timeout_s * 1000u,
-		.counters = p->o.counters, .events = p->o.events,
+		.timeout_ms = p->o.net.timeout_s * 1000u,
+		.counters = p->o.net.counters, .events = p->o.events,
 	};
 	struct perf_layout l;
 	char gid[INET6_ADDRSTRLEN];
@@ -526,7 +491,7 @@ static int run(struct pp *p, struct roce_memlink *ml)
 	perf_layout_pingpong(p->o.size + p->off, p->page, &l);
 	c.max_buf = l.len + l.align;
 	c.qp_access = l.qp_access;
-	perf_pp_gid_config(&p->o.gid, &c);
+	perf_pp_gid_config(&p->o.net.gid, &c);
 	if ((st = perf_ep_open(&p->ep, &c)) != ROCE_OK)
 		return fail(p, st, "%s", p->ep.err);
 	/* ud_pingpong.c pp_init_ctx: a datagram is at most the port's MTU */
@@ -544,7 +509,7 @@ static int run(struct pp *p, struct roce_memlink *ml)
 	srand48((long)getpid() * time(NULL) ^ (long)(uintptr_t)p);
 	p->my = (struct roce_pp_dest){ .qpn = roce_qp_num(p->ep.qp[0]),
 				       .psn = (uint32_t)lrand48() & 0xFFFFFFu };
-	if ((st = perf_pp_my_gid(&p->o.gid, &p->ep, p->my.gid)) != ROCE_OK)
+	if ((st = perf_pp_my_gid(&p->o.net.gid, &p->ep, p->my.gid)) != ROCE_OK)
 		return fail(p, st, "%s", p->ep.err);
 	inet_ntop(AF_INET6, p->my.gid, gid, sizeof(gid));
 	fprintf(p->out, "  local address:  LID 0x%04x, QPN 0x%06x, PSN 0x%06x%s GID %s\n",
@@ -612,9 +577,9 @@ static int selftest(const struct pp_opts *o)
 	s->o = *o;
 	c->o = *o;
 	s->o.server = NULL;
-	s->o.ip = 0x0A000001u;
+	s->o.net.ip = 0x0A000001u;
 	c->o.server = "127.0.0.1";
-	c->o.ip = 0x0A000002u;
+	c->o.net.ip = 0x0A000002u;
 	c->lfd = -1;
 	s->lfd = roce_oob_listen("127.0.0.1", 0, &c->o.port, s->msg, sizeof(s->msg));
 	s->out = open_memstream(&text, &len);
@@ -645,7 +610,7 @@ int main(int argc, char **argv)
 	r = parse(argc, argv, &o);
 	if (r)
 		return r < 0 ? 0 : r;
-	if (o.selftest)
+	if (o.net.selftest)
 		return selftest(&o);
 	p = calloc(1, sizeof(*p));
 	if (!p)

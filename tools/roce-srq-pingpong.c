@@ -43,6 +43,7 @@
 #include "perf/perf_ep.h"
 #include "perf/perf_layout.h"
 #include "perf/perf_pp.h"
+#include "perf/perf_pp_opts.h"
 #include "roce/oob.h"
 #include "roce/status.h"
 
@@ -54,13 +55,10 @@
 
 struct sp_opts {
 	uint16_t port;
-	unsigned size, num_qp, rx_depth, iters, mtu, timeout_s;
-	bool chk, events, selftest, counters;
-	const char *netdev, *server;
-	enum perf_link link;
-	enum roce_afxdp_mode xdp_mode;
-	uint32_t ip;
-	struct perf_pp_gid gid;         /* -g, --ip6 */
+	unsigned size, num_qp, rx_depth, iters, mtu;
+	bool chk, events;
+	const char *server;
+	struct perf_pp_net net;         /* --netdev, --link, -g, ... */
 };
 
 struct sp {
@@ -129,65 +127,37 @@ PERF_PP_IP6_HELP
 
 static int bad(const char *what, const char *val)
 {
-	fprintf(stderr, "roce-srq-pingpong: bad %s '%s' (try --help)\n", what, val);
-	return 2;
+	return perf_pp_bad("roce-srq-pingpong", what, val);
 }
-
-static bool num(const char *s, unsigned long min, unsigned long max, unsigned *out)
-{
-	char *end;
-	unsigned long v = strtoul(s, &end, 0);
-
-	if (end == s || *end || *s == '-' || v < min || v > max)
-		return false;
-	*out = (unsigned)v;
-	return true;
-}
-
-enum { OPT_NETDEV = 256, OPT_IP, OPT_TIMEOUT, OPT_SELFTEST, OPT_COUNTERS, OPT_LINK,
-       OPT_XDP_MODE, OPT_IP6 };
 
 static int one_opt(int c, const char *a, struct sp_opts *o)
 {
 	unsigned v;
-	struct in_addr in;
+	int r;
 
 	switch (c) {
-	case 'p': if (!num(a, 1, 65535, &v)) return bad("port", a); o->port = (uint16_t)v; return 0;
+	case 'p': if (!perf_pp_num(a, 1, 65535, &v)) return bad("port", a); o->port = (uint16_t)v; return 0;
 	case 'd': case 'l': return 0;
-	case 'g': if (perf_pp_gid_opt(&o->gid, a)) return bad("GID index", a); return 0;
-	case 'i': if (!num(a, 1, 1, &v)) return bad("IB port (only 1)", a); return 0;
-	case 's': if (!num(a, 1, SP_SIZE_MAX, &o->size)) return bad("size", a); return 0;
-	case 'm': if (!num(a, 256, 4096, &o->mtu) || (o->mtu & (o->mtu - 1)))
+	case 'i': if (!perf_pp_num(a, 1, 1, &v)) return bad("IB port (only 1)", a); return 0;
+	case 's': if (!perf_pp_num(a, 1, SP_SIZE_MAX, &o->size)) return bad("size", a); return 0;
+	case 'm': if (!perf_pp_num(a, 256, 4096, &o->mtu) || (o->mtu & (o->mtu - 1)))
 			return bad("MTU", a);
 		return 0;
 	/* any count is taken here; main() refuses 256 and more in the
 	 * original's words */
-	case 'q': if (!num(a, 1, 1u << 20, &o->num_qp)) return bad("number of QPs", a); return 0;
-	case 'r': if (!num(a, 1, 8000, &o->rx_depth)) return bad("rx depth", a); return 0;
-	case 'n': if (!num(a, 1, 100000000, &o->iters)) return bad("iterations", a); return 0;
+	case 'q': if (!perf_pp_num(a, 1, 1u << 20, &o->num_qp)) return bad("number of QPs", a); return 0;
+	case 'r': if (!perf_pp_num(a, 1, 8000, &o->rx_depth)) return bad("rx depth", a); return 0;
+	case 'n': if (!perf_pp_num(a, 1, 100000000, &o->iters)) return bad("iterations", a); return 0;
 	case 'e': o->events = true; return 0;
 	case 'o': fprintf(stderr, "roce-srq-pingpong: -o: on-demand paging is not supported\n");
 		return 1;
 	case 'c': o->chk = true; return 0;
 	case 'h': usage(stdout); return -1;
-	case OPT_NETDEV: o->netdev = a; return 0;
-	case OPT_LINK: if (perf_link_parse(a, &o->link)) return bad("--link (packet or xdp)", a);
-		return 0;
-	case OPT_XDP_MODE: if (roce_afxdp_mode_parse(a, &o->xdp_mode))
-			return bad("--xdp-mode (auto, native or generic)", a);
-		return 0;
-	case OPT_IP: if (inet_pton(AF_INET, a, &in) != 1 || !in.s_addr) return bad("--ip", a);
-		o->ip = ntohl(in.s_addr); return 0;
-	case OPT_IP6: switch (perf_pp_ip6_opt(&o->gid, a)) {
-		case ROCE_OK: return 0;
-		case ROCE_E_FULL: return bad("--ip6 (too many)", a);
-		default: return bad("--ip6 (a unicast IPv6 address)", a);
-		}
-	case OPT_TIMEOUT: if (!num(a, 1, 86400, &o->timeout_s)) return bad("timeout", a); return 0;
-	case OPT_COUNTERS: o->counters = true; return 0;
-	case OPT_SELFTEST: o->selftest = true; return 0;
-	default: fprintf(stderr, "roce-srq-pingpong: unknown option (try --help)\n"); return 2;
+	default:
+		if ((r = perf_pp_net_opt("roce-srq-pingpong", c, a, &o->net)) != 1)
+			return r;
+		fprintf(stderr, "roce-srq-pingpong: unknown option (try --help)\n");
+		return 2;
 	}
 }
 
@@ -201,18 +171,13 @@ static int parse(int argc, char **argv, struct sp_opts *o)
 		{ "sl", 1, NULL, 'l' }, { "events", 0, NULL, 'e' },
 		{ "odp", 0, NULL, 'o' }, { "gid-idx", 1, NULL, 'g' },
 		{ "chk", 0, NULL, 'c' }, { "help", 0, NULL, 'h' },
-		{ "netdev", 1, NULL, OPT_NETDEV }, { "ip", 1, NULL, OPT_IP },
-		{ "ip6", 1, NULL, OPT_IP6 },
-		{ "link", 1, NULL, OPT_LINK }, { "xdp-mode", 1, NULL, OPT_XDP_MODE },
-		{ "timeout", 1, NULL, OPT_TIMEOUT },
-		{ "counters", 0, NULL, OPT_COUNTERS },
-		{ "memlink-selftest", 0, NULL, OPT_SELFTEST }, { NULL, 0, NULL, 0 },
+		PERF_PP_NET_LONGOPTS, { NULL, 0, NULL, 0 },
 	};
 	int c, r;
 
 	*o = (struct sp_opts){ .port = ROCE_OOB_PORT_DEFAULT, .size = 4096, .mtu = 1024,
 			       .num_qp = 16, .rx_depth = 500, .iters = 1000,
-			       .timeout_s = SP_TIMEOUT_S, .gid = PERF_PP_GID_INIT };
+			       .net = PERF_PP_NET_INIT(SP_TIMEOUT_S) };
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":p:d:i:s:m:q:r:n:l:eog:ch", lo, NULL)) != -1) {
 		if (c == '?' || c == ':') {
@@ -238,7 +203,7 @@ static int parse(int argc, char **argv, struct sp_opts *o)
 		fprintf(stderr, "num_qp %u must be less than %u\n", o->num_qp, SP_MAX_QP - 1);
 		return 2;
 	}
-	if (!o->netdev && !o->selftest) {
+	if (!o->net.netdev && !o->net.selftest) {
 		fprintf(stderr, "roce-srq-pingpong: give the interface with --netdev IFNAME "
 			"(try --help)\n");
 		return 2;
@@ -286,7 +251,7 @@ static int conn(void *arg, const struct roce_pp_dest *rem)
 {
 	struct sp *p = arg;
 	struct perf_conn route = { 0 };
-	int st = perf_pp_route(&p->o.gid, p->my[0].gid, rem[0].gid,
+	int st = perf_pp_route(&p->o.net.gid, p->my[0].gid, rem[0].gid,
 			       roce_oob_peer_ip(&p->oob), &route, p->msg, sizeof(p->msg));
 
 	if (st)
@@ -369,7 +334,7 @@ static int one_wc(struct sp *p, const struct roce_wc *wc, unsigned *scnt, unsign
 static int loop(struct sp *p)
 {
 	unsigned scnt = 0, rcnt = 0, num_wc = p->o.num_qp + p->o.rx_depth;
-	uint64_t last = now_ns(), limit = (uint64_t)p->o.timeout_s * 1000000000ull;
+	uint64_t last = now_ns(), limit = (uint64_t)p->o.net.timeout_s * 1000000000ull;
 	struct roce_wc *wc = calloc(num_wc, sizeof(*wc));
 	int st = ROCE_OK;
 
@@ -395,7 +360,7 @@ static int loop(struct sp *p)
 			last = now_ns();
 		else if (now_ns() - last > limit)
 			st = fail(p, ROCE_E_TIMEOUT, "no completion for %u s (%u sent, %u "
-				  "received)", p->o.timeout_s, scnt, rcnt);
+				  "received)", p->o.net.timeout_s, scnt, rcnt);
 	}
 	free(wc);
 	return st;
@@ -414,7 +379,7 @@ static int exchange(struct sp *p)
 {
 	int st;
 
-	p->oob = (struct roce_oob){ .fd = -1, .timeout_ms = p->o.timeout_s * 1000u,
+	p->oob = (struct roce_oob){ .fd = -1, .timeout_ms = p->o.net.timeout_s * 1000u,
 				    .idle = p->ep.thread ? NULL : perf_ep_progress,
 				    .idle_arg = &p->ep };
 	if (p->o.server)
@@ -442,14 +407,14 @@ static int exchange(struct sp *p)
 static int run(struct sp *p, struct roce_memlink *ml)
 {
 	struct perf_ep_config c = {
-		.netdev = p->o.netdev, .link = p->o.link, .xdp_mode = p->o.xdp_mode,
-		.ip = p->o.ip, .memlink = ml, .nqp = p->o.num_qp,
+		.netdev = p->o.net.netdev, .link = p->o.net.link, .xdp_mode = p->o.net.xdp_mode,
+		.ip = p->o.net.ip, .memlink = ml, .nqp = p->o.num_qp,
 		/* pp_init_ctx(): one send in flight per QP, the SRQ rx_depth
 		 * deep, one CQ of rx_depth + num_qp */
 		.sq_depth = 1, .rq_depth = 1, .srq_depth = p->o.rx_depth,
 		.one_cq = p->o.rx_depth + p->o.num_qp,
-		.timeout_ms = p->o.timeout_s * 1000u,
-		.counters = p->o.counters, .events = p->o.events,
+		.timeout_ms = p->o.net.timeout_s * 1000u,
+		.counters = p->o.net.counters, .events = p->o.events,
 	};
 	struct perf_layout l;
 	uint8_t gid[16];
@@ -461,7 +426,7 @@ static int run(struct sp *p, struct roce_memlink *ml)
 	perf_layout_pingpong(p->o.size, p->page, &l);
 	c.max_buf = l.len + l.align;
 	c.qp_access = l.qp_access;
-	perf_pp_gid_config(&p->o.gid, &c);
+	perf_pp_gid_config(&p->o.net.gid, &c);
 	if ((st = perf_ep_open(&p->ep, &c)) != ROCE_OK ||
 	    (st = perf_ep_buffer(&p->ep, l.len, l.align, l.mr_access)) != ROCE_OK)
 		return fail(p, st, "%s", p->ep.err);
@@ -472,7 +437,7 @@ static int run(struct sp *p, struct roce_memlink *ml)
 	if (p->routs < p->o.rx_depth)
 		return fail(p, ROCE_E_FULL, "Couldn't post receive (%u)", p->routs);
 	/* one GID for all QPs, as the original queries gidx for each */
-	if ((st = perf_pp_my_gid(&p->o.gid, &p->ep, gid)) != ROCE_OK)
+	if ((st = perf_pp_my_gid(&p->o.net.gid, &p->ep, gid)) != ROCE_OK)
 		return fail(p, st, "%s", p->ep.err);
 	srand48((long)getpid() * time(NULL) ^ (long)(uintptr_t)p);
 	for (unsigned i = 0; i < p->o.num_qp; i++) {
@@ -555,9 +520,9 @@ static int selftest(const struct sp_opts *o)
 	s->o = *o;
 	c->o = *o;
 	s->o.server = NULL;
-	s->o.ip = 0x0A000001u;
+	s->o.net.ip = 0x0A000001u;
 	c->o.server = "127.0.0.1";
-	c->o.ip = 0x0A000002u;
+	c->o.net.ip = 0x0A000002u;
 	c->lfd = -1;
 	s->lfd = roce_oob_listen("127.0.0.1", 0, &c->o.port, s->msg, sizeof(s->msg));
 	s->out = open_memstream(&text, &len);
@@ -588,7 +553,7 @@ int main(int argc, char **argv)
 	r = parse(argc, argv, &o);
 	if (r)
 		return r < 0 ? 0 : r;
-	if (o.selftest)
+	if (o.net.selftest)
 		return selftest(&o);
 	p = calloc(1, sizeof(*p));
 	if (!p)
