@@ -296,7 +296,12 @@ int cm_connect(struct cm *cm, const struct cm_connect_param *p)
 	/* RoCE: the permissive LID in both, the GIDs carry the addresses */
 	r->primary.local_lid = 0xFFFF;
 	r->primary.remote_lid = 0xFFFF;
-	memcpy(r->primary.local_gid, cm->cfg.local_gid, 16);
+	{
+		static const uint8_t zero[16];
+		/* the connection's own GID (its address family), else ours */
+		memcpy(r->primary.local_gid,
+		       memcmp(p->local_gid, zero, 16) ? p->local_gid : cm->cfg.local_gid, 16);
+	}
 	memcpy(r->primary.remote_gid, p->peer.gid, 16);
 	r->primary.flow_label = p->flow_label & 0xFFFFF;
 	r->primary.traffic_class = p->traffic_class;

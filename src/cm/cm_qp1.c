@@ -75,6 +75,23 @@ static int neigh_mac(struct cm_qp1 *p, const uint8_t gid[16], uint8_t mac[6])
 	return ROCE_OK;
 }
 
+/* Our GID for a peer's: the IPv4 one for an IPv4-mapped GID; for IPv6
+   the link-local one (entry 0) for a link-local peer, else the first
+   other IPv6 address (entries 2..), as the kernel picks the source
+   address of the route (roce/gid.h's table). */
+static uint8_t sgid_for(struct cm_qp1 *p, const uint8_t dgid[16])
+{
+	const struct roce_gid_table *t = roce_context_gids(p->cfg.ctx);
+	bool v4 = roce_gid_is_v4mapped(dgid);
+
+	if (!v4 && dgid[0] == 0xfe && (dgid[1] & 0xc0) == 0x80)
+		return 0;
+	for (unsigned i = 1; i < t->n; i++)
+		if (roce_gid_is_v4mapped(t->e[i].gid) == v4)
+			return (uint8_t)i;
+	return p->cfg.sgid_index;
+}
+
 static void ah_attr_for(struct cm_qp1 *p, const uint8_t gid[16], const uint8_t mac[6],
 			struct roce_ah_attr *aa)
 {
@@ -82,7 +99,7 @@ static void ah_attr_for(struct cm_qp1 *p, const uint8_t gid[16], const uint8_t m
 	memcpy(aa->dest_mac, mac, 6);
 	aa->is_global = true;
 	memcpy(aa->grh.dgid, gid, 16);
-	aa->grh.sgid_index = p->cfg.sgid_index;
+	aa->grh.sgid_index = sgid_for(p, gid);
 }
 
 static int op_send(void *ctx, const struct cm_addr *to, const uint8_t mad[MAD_SIZE])

@@ -34,7 +34,8 @@
 struct cm_qp1_config {
 	struct roce_context *ctx;
 	struct roce_pd *pd;
-	uint8_t sgid_index;        /* our GID: the MADs' and the QPs' source */
+	uint8_t sgid_index;        /* our GID in REQs by default; the MADs' and
+				      QPs' source GID follows the peer's family */
 	struct cm_config cm;       /* local_gid is taken from sgid_index */
 	/* The MAC of a GID on the link (ARP/ND, or the in-memory link's
 	   table); nonzero: unknown (the MAD is not sent; a retry asks again). */
