@@ -133,8 +133,9 @@ int roce_cm_resolve_addr(struct roce_cm_id *id, const struct sockaddr *src,
 			 const struct sockaddr *dst, int timeout_ms);
 /* rdma_resolve_route: the path MTU is the port's; ROUTE_RESOLVED. */
 int roce_cm_resolve_route(struct roce_cm_id *id, int timeout_ms);
-/* rdma_create_qp: an RC QP (init_attr's qp_type must be ROCE_QPT_RC)
-   that the CM moves to RTS on connect/accept and to ERR on disconnect. */
+/* rdma_create_qp: an RC QP (init_attr's qp_type must be ROCE_QPT_RC),
+   in INIT at once as librdmacm leaves it (receives may be posted), that
+   the CM moves to RTS on connect/accept and to ERR on disconnect. */
 int roce_cm_create_qp(struct roce_cm_id *id, struct roce_pd *pd,
 		      struct roce_qp_init_attr *init_attr);
 void roce_cm_destroy_qp(struct roce_cm_id *id);

@@ -176,6 +176,12 @@ static int op_modify_qp(void *ctx, uint32_t qpn, enum cm_qp_state state,
 		return ROCE_E_NOENT;
 	switch (state) {
 	case CM_QP_INIT:
+		/* rdma_create_qp moves a QP to INIT at once (librdmacm's
+		   ucma_init_conn_qp), so receives may be posted before the
+		   connection: that QP stays as it is */
+		if (roce_query_qp(*qp, &at) == ROCE_OK && at.qp_state == ROCE_QPS_INIT)
+			return ROCE_OK;
+		memset(&at, 0, sizeof(at));
 		at.qp_state = ROCE_QPS_INIT;
 		at.pkey = 0xFFFF;
 		/* IB_ACCESS_REMOTE_WRITE, and READ and ATOMIC for a QP with
@@ -381,6 +387,18 @@ void cm_qp1_destroy(struct cm_qp1 *p)
 {
 	if (!p)
 		return;
+	/* the last MADs out first (a DREP, a REJ): the engine thread sends
+	   them while we look, for 200 ms at most */
+	for (int i = 0; i < 2000 && p->qp && p->sends_done < p->sends_posted; i++) {
+		struct roce_wc wc[16];
+		int n = roce_poll_cq(p->scq, 16, wc);
+		const struct timespec nap = { 0, 100000 };
+
+		if (n > 0)
+			p->sends_done += (unsigned)n;
+		else
+			nanosleep(&nap, NULL);
+	}
 	cm_destroy(p->cm);
 	if (p->qp)
 		roce_destroy_qp(p->qp);
@@ -398,6 +416,19 @@ void cm_qp1_destroy(struct cm_qp1 *p)
 struct cm *cm_qp1_cm(struct cm_qp1 *p)
 {
 	return p->cm;
+}
+
+/* INIT as the CM would move it (P_Key, access flags) */
+int cm_qp1_init_qp(struct cm_qp1 *p, struct roce_qp *qp)
+{
+	struct roce_qp_attr at = {
+		.qp_state = ROCE_QPS_INIT, .pkey = 0xFFFF,
+		.qp_access_flags = ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
+				   ROCE_ACCESS_REMOTE_READ | ROCE_ACCESS_REMOTE_ATOMIC,
+	};
+
+	(void)p;
+	return roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX | ROCE_QP_ACCESS_FLAGS);
 }
 
 int cm_qp1_add_qp(struct cm_qp1 *p, struct roce_qp *qp)

@@ -67,6 +67,9 @@ struct cm *cm_qp1_cm(struct cm_qp1 *p);
    ROCE_E_FULL past CM_QP1_MAX_QPS. */
 int cm_qp1_add_qp(struct cm_qp1 *p, struct roce_qp *qp);
 void cm_qp1_remove_qp(struct cm_qp1 *p, struct roce_qp *qp);
+/* A QP to INIT as the CM's INIT step makes it (P_Key, remote write,
+   read and atomic access); the CM's own INIT step then leaves it be. */
+int cm_qp1_init_qp(struct cm_qp1 *p, struct roce_qp *qp);
 
 /* Takes the MADs QP1 received (to the CM), frees finished sends, runs
    cm_poll() when due. Returns how many completions it handled. */

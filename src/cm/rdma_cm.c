@@ -421,7 +421,11 @@ int roce_cm_create_qp(struct roce_cm_id *id, struct roce_pd *pd,
 	if (rc != ROCE_OK)
 		return rc;
 	pthread_mutex_lock(&id->cm->lock);
-	rc = cm_qp1_add_qp(id->cm->port, qp);
+	/* INIT at once, as librdmacm's rdma_create_qp: receives may be
+	   posted before the connection */
+	rc = cm_qp1_init_qp(id->cm->port, qp);
+	if (rc == ROCE_OK)
+		rc = cm_qp1_add_qp(id->cm->port, qp);
 	if (rc == ROCE_OK)
 		id->qp = qp;
 	pthread_mutex_unlock(&id->cm->lock);
