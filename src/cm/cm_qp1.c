@@ -399,6 +399,15 @@ void cm_qp1_destroy(struct cm_qp1 *p)
 		else
 			nanosleep(&nap, NULL);
 	}
+	/* a UD send completes once the engine handed its frame to the port,
+	   whose own queue (an AF_PACKET ring) may still hold it; the owner
+	   stops the engine and closes the port next: 20 ms for a last DREP
+	   to leave (an rping server answering the client's DREQ lost it) */
+	if (p->qp && p->sends_posted) {
+		const struct timespec linger = { 0, 20000000 };
+
+		nanosleep(&linger, NULL);
+	}
 	cm_destroy(p->cm);
 	if (p->qp)
 		roce_destroy_qp(p->qp);
