@@ -296,7 +296,12 @@ int cm_connect(struct cm *cm, const struct cm_connect_param *p)
 	/* RoCE: the permissive LID in both, the GIDs carry the addresses */
 	r->primary.local_lid = 0xFFFF;
 	r->primary.remote_lid = 0xFFFF;
-	memcpy(r->primary.local_gid, cm->cfg.local_gid, 16);
+	{
+		static const uint8_t zero[16];
+		/* the connection's own GID (its address family), else ours */
+		memcpy(r->primary.local_gid,
+		       memcmp(p->local_gid, zero, 16) ? p->local_gid : cm->cfg.local_gid, 16);
+	}
 	memcpy(r->primary.remote_gid, p->peer.gid, 16);
 	r->primary.flow_label = p->flow_label & 0xFFFFF;
 	r->primary.traffic_class = p->traffic_class;
@@ -338,8 +343,12 @@ int cm_accept(struct cm *cm, int conn, const struct cm_accept_param *p)
 	 * keeps them for cm_init_qp_rts_attr).
 	 */
 	a.dest_qpn = q->local_qpn;
-	a.rq_psn = q->starting_psn;
-	a.sq_psn = p->starting_psn;
+	/* A message's starting PSN is the PSN its sender's QP receives
+	   first: the peer sends from it. rxe_rping.pcap shows it: the
+	   client's first SEND carries the REP's starting PSN, the server's
+	   first READ the REQ's; rxe NAKs a SEND from the REQ's. */
+	a.rq_psn = p->starting_psn;
+	a.sq_psn = q->starting_psn;
 	a.path_mtu = q->path_mtu;
 	a.max_dest_rd_atomic = p->responder_resources;
 	a.max_rd_atomic = p->initiator_depth;

@@ -141,6 +141,7 @@ struct cm_counters {
 
 struct cm_connect_param {
 	struct cm_addr peer;
+	uint8_t local_gid[16];     /* the REQ's; all zero: the config's */
 	uint64_t service_id;
 	uint32_t qpn, starting_psn;
 	uint8_t path_mtu;

@@ -167,8 +167,10 @@ static void recv_rep(struct cm *cm, const struct cm_msg *m)
 	 * its RNR retry count is what it asks of our QP.
 	 */
 	a.dest_qpn = r->local_qpn;
-	a.rq_psn = r->starting_psn;
-	a.sq_psn = c->local_psn;
+	/* ours in the REQ is where we receive from, the REP's where we
+	   send from (cm_accept's comment; rxe_rping.pcap) */
+	a.rq_psn = c->local_psn;
+	a.sq_psn = r->starting_psn;
 	a.path_mtu = c->req.path_mtu;
 	a.max_dest_rd_atomic = r->initiator_depth;
 	a.max_rd_atomic = r->responder_resources;

@@ -284,10 +284,10 @@ static void test_connect_disconnect(void **state)
 	assert_int_equal(A.qp[0].modifies, 3);
 	a = A.qp[0].attr;
 	assert_int_equal(a[CM_QP_RTR].dest_qpn, B.qpn);
-	assert_int_equal(a[CM_QP_RTR].rq_psn, B.psn);
+	assert_int_equal(a[CM_QP_RTR].rq_psn, A.psn); /* its own REQ's */
 	assert_int_equal(a[CM_QP_RTR].path_mtu, 3);
 	assert_int_equal(a[CM_QP_RTR].max_dest_rd_atomic, 2); /* B's initiator depth */
-	assert_int_equal(a[CM_QP_RTS].sq_psn, A.psn);
+	assert_int_equal(a[CM_QP_RTS].sq_psn, B.psn); /* the REP's */
 	assert_int_equal(a[CM_QP_RTS].max_rd_atomic, 4);      /* B's responder resources */
 	assert_int_equal(a[CM_QP_RTS].rnr_retry, 6);          /* what B's REP asks */
 	assert_int_equal(a[CM_QP_RTS].retry_cnt, 7);
@@ -295,9 +295,9 @@ static void test_connect_disconnect(void **state)
 	assert_int_equal(B.qp[1].state, CM_QP_RTS);
 	b = B.qp[1].attr;
 	assert_int_equal(b[CM_QP_RTR].dest_qpn, A.qpn);
-	assert_int_equal(b[CM_QP_RTR].rq_psn, A.psn);
+	assert_int_equal(b[CM_QP_RTR].rq_psn, B.psn);
 	assert_int_equal(b[CM_QP_RTR].max_dest_rd_atomic, 4);
-	assert_int_equal(b[CM_QP_RTS].sq_psn, B.psn);
+	assert_int_equal(b[CM_QP_RTS].sq_psn, A.psn);
 	assert_int_equal(b[CM_QP_RTS].rnr_retry, 5);          /* what A's REQ asks */
 	assert_int_equal(b[CM_QP_RTS].retry_cnt, 7);
 	assert_int_equal(b[CM_QP_RTS].timeout, 19);

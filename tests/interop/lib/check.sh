@@ -562,3 +562,18 @@ check_cm() {
 	grep -q ' 0x0012$' <<<"$ids" && fail "a CM REJ on the wire"
 	note "CM MADs (count attribute): $(tr -s ' \n' ' ' <<<"$ids")"
 }
+
+# check_rping ROLE ITERS EXTRA: with -v, each side printed ITERS ping
+# lines: the client "ping data: rdma-ping-N: ..." as the server wrote it
+# back, the server "server ping data: ..." as it read it (our side is ROLE)
+check_rping() {
+	local role=$1 iters=$2 cli=$RUN_DIR/rxe.log srv=$RUN_DIR/ours.log n
+	case " $3 " in *" -v "*) ;; *) return ;; esac
+	if [ "$role" = client ]; then cli=$RUN_DIR/ours.log srv=$RUN_DIR/rxe.log; fi
+	n=$(grep -c '^ping data: rdma-ping-' "$cli")
+	[ "$n" = "$iters" ] || fail "the rping client printed $n ping lines, not $iters"
+	n=$(grep -c '^server ping data: rdma-ping-' "$srv")
+	[ "$n" = "$iters" ] || fail "the rping server printed $n ping lines, not $iters"
+	grep -q "^ping data: rdma-ping-$((iters - 1)): " "$cli" ||
+		fail "the rping client's last line is not ping $((iters - 1))"
+}

@@ -111,9 +111,16 @@ rxe_finish() { # GUEST JOB LOG [SECONDS]: wait, save output, return the job's st
 	return $rc
 }
 
-# ours_listening: our server's out-of-band port is open (or it ended)
+# ours_listening [cm]: our server's out-of-band port is open (or it
+# ended); with cm (rping: no TCP port), its process has been up a second:
+# a REQ that comes before its QP1 is resent by the peer's CM
 ours_listening() {
 	local i
+	if [ "${1:-}" = cm ]; then
+		sleep 1
+		kill -0 "$OURS_PID" 2>/dev/null
+		return
+	fi
 	for i in $(seq 200); do
 		net_listening "$NET_US" "$OOB_PORT" && return 0
 		kill -0 "$OURS_PID" 2>/dev/null || return 1

@@ -45,7 +45,7 @@ run_ours() { # id tool role mtu size iters loss extra
 	[ "$loss" != 0 ] && capture_start us-br ours-port
 	if [ "$role" = server ]; then
 		ours_start "$(ours_cmd "$perf_tool" "$size" "$iters" "$mtu" "$extra")" "$RUN_DIR/ours.log"
-		if ! ours_listening; then
+		if ! ours_listening "$([ "$tool" = rping ] && echo cm)"; then
 			fail "our server does not listen on TCP $OOB_PORT"
 		else
 			[ "$tool" = garbage ] && garbage_start
@@ -98,6 +98,9 @@ run_ours() { # id tool role mtu size iters loss extra
 		check_wire "$RUN_DIR/ours.pcap" ours "$mtu" "$size" "$sends"
 	fi
 	note "ours on the wire: $(pcap_stats "$RUN_DIR/ours.pcap")"
+	# the CM's handshake and teardown, both ways on the wire
+	uses_cm "$(rxe_cmd "$peer_tool" "$size" "$iters" "$mtu" "$extra")" && check_cm "$RUN_DIR/wire.pcap"
+	[ "$tool" = rping ] && check_rping "$role" "$iters" "$extra"
 	if is_bidir "$extra"; then
 		pcap_select "$RUN_DIR/wire.pcap" "$RUN_DIR/rxe.pcap" "ether dst $NET_US_MAC and udp dst port 4791"
 		check_requests "$RUN_DIR/ours.pcap" ours "$perf_tool"

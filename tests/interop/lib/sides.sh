@@ -188,6 +188,7 @@ ours_tool() {
 	uc_pingpong) echo "$BUILD/tools/roce-uc-pingpong" ;;
 	ud_pingpong) echo "$BUILD/tools/roce-ud-pingpong" ;;
 	srq_pingpong) echo "$BUILD/tools/roce-srq-pingpong" ;;
+	rping) echo "$BUILD/tools/roce-rping" ;;
 	*) echo "$BUILD/tools/roce-perf" ;;
 	esac
 }
@@ -208,6 +209,13 @@ ours_cmd() {
 		echo "$bin --netdev $NET_US_IF --ip $NET_US_IP $(ours_counter_flags "$bin")${gid:+ -g $gid} -s $size -n $iters -m $mtu $extra $server" ;;
 	ud_pingpong)
 		echo "$bin --netdev $NET_US_IF --ip $NET_US_IP $(ours_counter_flags "$bin")${gid:+ -g $gid} -s $size -n $iters $extra $server" ;;
+	rping)
+		# rping's flags, as rxe's side has them; the CM finds the rest
+		if [ -n "$server" ]; then
+			echo "$bin --netdev $NET_US_IF --ip $NET_US_IP -c -a $server -S $size -C $iters $extra"
+		else
+			echo "$bin --netdev $NET_US_IF --ip $NET_US_IP -s -a $NET_US_IP -S $size -C $iters $extra"
+		fi ;;
 	*)
 		echo "$bin $tool --netdev $NET_US_IF --ip $NET_US_IP $(ours_counter_flags "$bin")${gid:+ -x $gid} -F -s $size -n $iters -m $mtu $extra $server" ;;
 	esac

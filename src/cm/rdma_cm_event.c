@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Event channels of the rdma_cm-shaped API (roce/cm.h): a queue of events
+ * behind an eventfd whose count is the events waiting (librdmacm's channel
+ * is the rdma_cm device's fd, read() giving one event), and the thread
+ * that drives the CM: QP1's completions and the CM's timers.
+ */
+#include "cm/rdma_cm_priv.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "roce/status.h"
+
+static const char *const event_names[] = {
+	"RDMA_CM_EVENT_ADDR_RESOLVED",   "RDMA_CM_EVENT_ADDR_ERROR",
+	"RDMA_CM_EVENT_ROUTE_RESOLVED",  "RDMA_CM_EVENT_ROUTE_ERROR",
+	"RDMA_CM_EVENT_CONNECT_REQUEST", "RDMA_CM_EVENT_CONNECT_RESPONSE",
+	"RDMA_CM_EVENT_CONNECT_ERROR",   "RDMA_CM_EVENT_UNREACHABLE",
+	"RDMA_CM_EVENT_REJECTED",        "RDMA_CM_EVENT_ESTABLISHED",
+	"RDMA_CM_EVENT_DISCONNECTED",    "RDMA_CM_EVENT_DEVICE_REMOVAL",
+	"RDMA_CM_EVENT_MULTICAST_JOIN",  "RDMA_CM_EVENT_MULTICAST_ERROR",
+	"RDMA_CM_EVENT_ADDR_CHANGE",     "RDMA_CM_EVENT_TIMEWAIT_EXIT",
+};
+
+const char *roce_cm_event_str(enum roce_cm_event_type type)
+{
+	if ((unsigned)type < sizeof(event_names) / sizeof(event_names[0]))
+		return event_names[type];
+	return "UNKNOWN EVENT";
+}
+
+struct roce_cm_event_channel *roce_cm_create_event_channel(struct roce_cm *cm)
+{
+	struct roce_cm_event_channel *ch;
+
+	if (!cm)
+		return NULL;
+	ch = calloc(1, sizeof(*ch));
+	if (!ch)
+		return NULL;
+	ch->cm = cm;
+	ch->fd = eventfd(0, EFD_CLOEXEC | EFD_SEMAPHORE);
+	if (ch->fd < 0) {
+		free(ch);
+		return NULL;
+	}
+	pthread_mutex_lock(&cm->lock);
+	ch->next = cm->chans;
+	cm->chans = ch;
+	pthread_mutex_unlock(&cm->lock);
+	return ch;
+}
+
+int roce_cm_destroy_event_channel(struct roce_cm_event_channel *ch)
+{
+	struct roce_cm *cm;
+	struct roce_cm_event_channel **pp;
+
+	if (!ch)
+		return ROCE_E_INVAL;
+	cm = ch->cm;
+	pthread_mutex_lock(&cm->lock);
+	if (ch->ids) {
+		pthread_mutex_unlock(&cm->lock);
+		return ROCE_E_BUSY;
+	}
+	for (pp = &cm->chans; *pp; pp = &(*pp)->next)
+		if (*pp == ch) {
+			*pp = ch->next;
+			break;
+		}
+	while (ch->head) {
+		struct cm_ev_node *n = ch->head;
+
+		ch->head = n->next;
+		free(n);
+	}
+	pthread_mutex_unlock(&cm->lock);
+	close(ch->fd);
+	free(ch);
+	return ROCE_OK;
+}
+
+int roce_cm_channel_fd(const struct roce_cm_event_channel *ch)
+{
+	return ch ? ch->fd : -1;
+}
+
+void rcm_queue(struct roce_cm_event_channel *ch, struct roce_cm_id *id,
+	       struct roce_cm_id *listen_id, enum roce_cm_event_type type, int status,
+	       const uint8_t *priv, size_t len)
+{
+	struct cm_ev_node *n = calloc(1, sizeof(*n));
+	uint64_t one = 1;
+
+	if (!n)
+		return; /* as a lost event: the CM's own timers go on */
+	n->ev.id = id;
+	n->ev.listen_id = listen_id;
+	n->ev.event = type;
+	n->ev.status = status;
+	if (priv && len) {
+		if (len > sizeof(n->priv))
+			len = sizeof(n->priv);
+		memcpy(n->priv, priv, len);
+		n->ev.param.private_data = n->priv;
+		n->ev.param.private_data_len = (uint8_t)(len > 255 ? 255 : len);
+	}
+	if (ch->tail)
+		ch->tail->next = n;
+	else
+		ch->head = n;
+	ch->tail = n;
+	if (write(ch->fd, &one, sizeof(one)) != sizeof(one)) {
+		/* an eventfd write fails only on overflow of its count */
+	}
+}
+
+int roce_cm_get_cm_event(struct roce_cm_event_channel *ch, struct roce_cm_event **event)
+{
+	struct roce_cm *cm;
+	struct cm_ev_node *n;
+	uint64_t v;
+
+	if (!ch || !event)
+		return ROCE_E_INVAL;
+	cm = ch->cm;
+	/* one read, one event (EFD_SEMAPHORE): blocks as the fd does */
+	while (read(ch->fd, &v, sizeof(v)) != sizeof(v)) {
+		if (errno == EAGAIN)
+			return ROCE_E_AGAIN;
+		if (errno != EINTR)
+			return ROCE_E_IO;
+	}
+	pthread_mutex_lock(&cm->lock);
+	n = ch->head;
+	if (n) {
+		ch->head = n->next;
+		if (!ch->head)
+			ch->tail = NULL;
+		if (n->ev.id)
+			n->ev.id->events_out++;
+	}
+	pthread_mutex_unlock(&cm->lock);
+	if (!n)
+		return ROCE_E_IO;
+	*event = &n->ev;
+	return ROCE_OK;
+}
+
+int roce_cm_ack_cm_event(struct roce_cm_event *event)
+{
+	struct cm_ev_node *n = (struct cm_ev_node *)event;
+	struct roce_cm_id *id;
+
+	if (!event)
+		return ROCE_E_INVAL;
+	id = event->id;
+	if (id) {
+		struct roce_cm *cm = id->cm;
+
+		pthread_mutex_lock(&cm->lock);
+		id->events_out--;
+		/* a destroyed ID waits for its last ack, as for its slot */
+		if (id->destroyed && !id->events_out && id->conn < 0)
+			rcm_id_free(id);
+		pthread_mutex_unlock(&cm->lock);
+	}
+	free(n);
+	return ROCE_OK;
+}
+
+static void *cm_thread(void *arg)
+{
+	struct roce_cm *cm = arg;
+	const struct timespec nap = { 0, 200000 };
+
+	for (;;) {
+		unsigned n;
+
+		pthread_mutex_lock(&cm->lock);
+		if (!cm->running) {
+			pthread_mutex_unlock(&cm->lock);
+			return NULL;
+		}
+		n = cm_qp1_poll(cm->port);
+		pthread_mutex_unlock(&cm->lock);
+		/* idle: 200 us naps (the CM's timers are milliseconds) */
+		if (!n)
+			nanosleep(&nap, NULL);
+	}
+}
+
+int rcm_thread_start(struct roce_cm *cm)
+{
+	cm->running = true;
+	if (pthread_create(&cm->thread, NULL, cm_thread, cm) != 0) {
+		cm->running = false;
+		return ROCE_E_NOMEM;
+	}
+	return ROCE_OK;
+}
+
+void rcm_thread_stop(struct roce_cm *cm)
+{
+	pthread_mutex_lock(&cm->lock);
+	cm->running = false;
+	pthread_mutex_unlock(&cm->lock);
+	pthread_join(cm->thread, NULL);
+}

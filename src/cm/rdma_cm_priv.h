@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/* The rdma_cm-shaped API's insides (roce/cm.h), shared by rdma_cm.c (IDs,
+   resolution, connect/accept) and rdma_cm_event.c (channels, events, the
+   CM thread). */
+#ifndef ROCE_CM_RDMA_CM_PRIV_H
+#define ROCE_CM_RDMA_CM_PRIV_H
+
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdbool.h>
+
+#include "cm/cm_qp1.h"
+#include "roce/cm.h"
+
+struct roce_cm_id {
+	struct roce_cm *cm;
+	struct roce_cm_event_channel *ch;
+	void *context;
+	bool destroyed;            /* by the user; freed when its slot is */
+	int conn;                  /* CM connection, -1: none */
+	int listener;              /* CM listener, -1: none */
+	struct sockaddr_storage src, dst;
+	uint8_t sgid_index;
+	uint8_t dgid[16];
+	uint8_t dmac[6];
+	bool addr_resolved, route_resolved;
+	enum roce_mtu mtu;
+	struct roce_qp *qp;
+	unsigned events_out;       /* returned and not acknowledged */
+	struct roce_cm_id *next;   /* the CM's list */
+};
+
+struct cm_ev_node {
+	struct roce_cm_event ev;
+	uint8_t priv[ROCE_CM_REP_PRIVATE];
+	struct cm_ev_node *next;
+};
+
+struct roce_cm_event_channel {
+	struct roce_cm *cm;
+	int fd;                    /* eventfd: its count is the events queued */
+	struct cm_ev_node *head, *tail;
+	unsigned ids;
+	struct roce_cm_event_channel *next;
+};
+
+struct roce_cm {
+	struct roce_cm_attr attr;
+	struct cm_qp1 *port;
+	pthread_mutex_t lock;      /* everything below, the CM, the queues */
+	pthread_t thread;
+	bool running;
+	struct roce_cm_id *ids;
+	struct roce_cm_event_channel *chans;
+	uint32_t rand;
+};
+
+/* rdma_cm_event.c; the lock held */
+void rcm_queue(struct roce_cm_event_channel *ch, struct roce_cm_id *id,
+	       struct roce_cm_id *listen_id, enum roce_cm_event_type type, int status,
+	       const uint8_t *priv, size_t len);
+int rcm_thread_start(struct roce_cm *cm);
+void rcm_thread_stop(struct roce_cm *cm);
+/* rdma_cm.c; the lock held: the CM's event in the API's terms */
+void rcm_cm_event(void *arg, const struct cm_event *ev);
+int rcm_resolve_mac(void *arg, const uint8_t gid[16], uint8_t mac[6]);
+void rcm_id_free(struct roce_cm_id *id);
+
+#endif

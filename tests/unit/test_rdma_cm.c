@@ -1,0 +1,402 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The rdma_cm-shaped API (roce/cm.h) between two engines on the in-memory
+ * link, each engine and CM on threads of their own: address and route
+ * resolution, connect and accept with private data both ways (IPv4 and
+ * IPv6), a SEND over the connection, disconnect and timewait; a consumer
+ * reject (REJECTED, 28), a port nobody listens on (REJECTED, 8), a peer
+ * that never answers (UNREACHABLE after the retries), an address the
+ * resolver does not know (ADDR_ERROR), and the calls' bad input.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+
+#include "pair.h"
+#include "roce/cm.h"
+
+#define PORT 7174
+
+struct side {
+	struct pair_side *s;
+	struct roce_cm *cm;
+	struct roce_cm_event_channel *ch;
+	int af;
+};
+
+static int resolver(void *arg, int family, const uint8_t *addr, unsigned ms, uint8_t mac[6])
+{
+	struct pair *p = arg;
+	const struct pair_side *to[2] = { &p->a, &p->b };
+
+	uint32_t ip4 = 0;
+
+	(void)ms;
+	if (family == AF_INET)
+		memcpy(&ip4, addr, 4);
+	for (int i = 0; i < 2; i++) {
+		if (family == AF_INET && roce_gid_is_v4mapped(to[i]->gid) &&
+		    roce_gid_to_ipv4(to[i]->gid) == ntohl(ip4)) {
+			memcpy(mac, to[1 - i]->peer_mac, 6);
+			return 0;
+		}
+		if (family == AF_INET6 && !memcmp(to[i]->gid, addr, 16)) {
+			memcpy(mac, to[1 - i]->peer_mac, 6);
+			return 0;
+		}
+	}
+	return -ROCE_E_TIMEOUT;
+}
+
+static void side_open(struct pair *p, struct side *d, struct pair_side *s, uint8_t retries, int af)
+{
+	struct roce_cm_attr a = {
+		.ctx = s->ctx, .pd = s->pd, .resolve = resolver, .resolve_arg = p,
+		.packet_life_time = 8, .cm_response_timeout = 12, .max_cm_retries = retries,
+	};
+
+	d->s = s;
+	d->af = af;
+	assert_int_equal(roce_cm_open(&a, &d->cm), ROCE_OK);
+	d->ch = roce_cm_create_event_channel(d->cm);
+	assert_non_null(d->ch);
+	assert_int_equal(fcntl(roce_cm_channel_fd(d->ch), F_SETFL, O_NONBLOCK), 0);
+}
+
+static void side_close(struct side *d)
+{
+	assert_int_equal(roce_cm_destroy_event_channel(d->ch), ROCE_OK);
+	assert_int_equal(roce_cm_close(d->cm), ROCE_OK);
+}
+
+/* The next event within ms, which must be `want` (and of id when given). */
+static struct roce_cm_event *expect(struct side *d, enum roce_cm_event_type want, unsigned ms)
+{
+	struct pollfd pf = { .fd = roce_cm_channel_fd(d->ch), .events = POLLIN };
+	struct roce_cm_event *ev = NULL;
+
+	if (poll(&pf, 1, (int)ms) != 1)
+		fail_msg("no event in %u ms (want %s)", ms, roce_cm_event_str(want));
+	assert_int_equal(roce_cm_get_cm_event(d->ch, &ev), ROCE_OK);
+	if (ev->event != want)
+		fail_msg("event %s (status %d), want %s", roce_cm_event_str(ev->event), ev->status,
+			 roce_cm_event_str(want));
+	return ev;
+}
+
+static void ack(struct roce_cm_event *ev)
+{
+	assert_int_equal(roce_cm_ack_cm_event(ev), ROCE_OK);
+}
+
+/* The address of side s, port port, of its family */
+static void addr_of(const struct side *d, uint16_t port, struct sockaddr_storage *ss)
+{
+	memset(ss, 0, sizeof(*ss));
+	if (d->af == AF_INET) {
+		struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
+
+		s4->sin_family = AF_INET;
+		s4->sin_port = htons(port);
+		s4->sin_addr.s_addr = htonl(d->s->ip);
+	} else {
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)ss;
+
+		s6->sin6_family = AF_INET6;
+		s6->sin6_port = htons(port);
+		memcpy(s6->sin6_addr.s6_addr, d->s->gid, 16);
+	}
+}
+
+static void make_qp(struct side *d, struct roce_cm_id *id)
+{
+	struct roce_qp_init_attr qa = {
+		.send_cq = d->s->scq, .recv_cq = d->s->rcq, .qp_type = ROCE_QPT_RC,
+		.cap = { .max_send_wr = 16, .max_recv_wr = 16, .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+	};
+
+	assert_int_equal(roce_cm_create_qp(id, d->s->pd, &qa), ROCE_OK);
+}
+
+/* Client c resolves server s's address:port and route, makes its QP. */
+static struct roce_cm_id *client_ready(struct side *c, struct side *s, uint16_t port)
+{
+	struct sockaddr_storage dst;
+	struct roce_cm_id *id;
+
+	addr_of(s, port, &dst);
+	assert_int_equal(roce_cm_create_id(c->ch, &id, c, ROCE_PS_TCP), ROCE_OK);
+	assert_int_equal(roce_cm_resolve_addr(id, NULL, (struct sockaddr *)&dst, 1000), ROCE_OK);
+	ack(expect(c, ROCE_CM_EVENT_ADDR_RESOLVED, 2000));
+	assert_int_equal(roce_cm_resolve_route(id, 1000), ROCE_OK);
+	ack(expect(c, ROCE_CM_EVENT_ROUTE_RESOLVED, 2000));
+	make_qp(c, id);
+	return id;
+}
+
+static struct roce_cm_id *server_listen(struct side *s)
+{
+	struct sockaddr_storage a;
+	struct roce_cm_id *id;
+
+	addr_of(s, PORT, &a);
+	assert_int_equal(roce_cm_create_id(s->ch, &id, s, ROCE_PS_TCP), ROCE_OK);
+	assert_int_equal(roce_cm_bind_addr(id, (struct sockaddr *)&a), ROCE_OK);
+	assert_int_equal(roce_cm_listen(id, 4), ROCE_OK);
+	return id;
+}
+
+static struct pair *open_pair(bool ipv6)
+{
+	struct pair_opts o = { .ipv6 = ipv6,
+			       .ip6 = { { 0xfd, 0, [15] = 1 }, { 0xfd, 0, [15] = 2 } },
+			       .timeout = PAIR_THREAD_TIMEOUT };
+	struct pair *p = pair_open(&o);
+
+	assert_int_equal(pair_start(&p->a, -1), ROCE_OK);
+	assert_int_equal(pair_start(&p->b, -1), ROCE_OK);
+	return p;
+}
+
+static void cycle(bool ipv6)
+{
+	struct pair *p = open_pair(ipv6);
+	int af = ipv6 ? AF_INET6 : AF_INET;
+	struct side c = { 0 }, s = { 0 };
+	struct roce_cm_id *lid, *cid, *sid;
+	struct roce_cm_event *ev;
+	struct roce_conn_param cp = { .private_data = "ping", .private_data_len = 4,
+				      .responder_resources = 1, .initiator_depth = 1,
+				      .retry_count = 7, .rnr_retry_count = 7 };
+	struct roce_conn_param ap = { .private_data = "pong", .private_data_len = 4,
+				      .responder_resources = 1, .initiator_depth = 1,
+				      .rnr_retry_count = 7 };
+	struct sockaddr_storage want;
+	struct roce_wc wc;
+
+	side_open(p, &c, &p->a, 15, af);
+	side_open(p, &s, &p->b, 15, af);
+	lid = server_listen(&s);
+	cid = client_ready(&c, &s, PORT);
+	assert_int_equal(roce_cm_connect(cid, &cp), ROCE_OK);
+
+	ev = expect(&s, ROCE_CM_EVENT_CONNECT_REQUEST, 3000);
+	assert_ptr_equal(ev->listen_id, lid);
+	sid = ev->id;
+	assert_ptr_not_equal(sid, lid);
+	assert_ptr_equal(roce_cm_id_context(sid), &s);
+	assert_true(ev->param.private_data_len >= 4);
+	assert_memory_equal(ev->param.private_data, "ping", 4);
+	assert_int_equal(ev->param.initiator_depth, 1);
+	/* the peer's address and port are those the client's REQ header says */
+	addr_of(&c, 0, &want);
+	assert_int_equal(roce_cm_peer_addr(sid)->sa_family, af);
+	if (af == AF_INET)
+		assert_memory_equal(&((const struct sockaddr_in *)roce_cm_peer_addr(sid))->sin_addr,
+				    &((struct sockaddr_in *)&want)->sin_addr, 4);
+	else
+		assert_memory_equal(&((const struct sockaddr_in6 *)roce_cm_peer_addr(sid))->sin6_addr,
+				    &((struct sockaddr_in6 *)&want)->sin6_addr, 16);
+	assert_int_equal(((const struct sockaddr_in *)roce_cm_peer_addr(sid))->sin_port,
+			 ((const struct sockaddr_in *)roce_cm_local_addr(cid))->sin_port);
+	ack(ev);
+	make_qp(&s, sid);
+	assert_int_equal(roce_cm_accept(sid, &ap), ROCE_OK);
+
+	ev = expect(&c, ROCE_CM_EVENT_ESTABLISHED, 3000);
+	assert_ptr_equal(ev->id, cid);
+	assert_memory_equal(ev->param.private_data, "pong", 4);
+	ack(ev);
+	ack(expect(&s, ROCE_CM_EVENT_ESTABLISHED, 3000));
+
+	/* a SEND over the connected QPs */
+	struct roce_sge rs = { (uint64_t)(uintptr_t)p->b.buf, 256, p->b.mr->lkey };
+	struct roce_recv_wr rw = { .wr_id = 1, .sg_list = &rs, .num_sge = 1 };
+	struct roce_sge ss = { (uint64_t)(uintptr_t)p->a.buf, 256, p->a.mr->lkey };
+	struct roce_send_wr sw = { .wr_id = 2, .sg_list = &ss, .num_sge = 1,
+				   .opcode = ROCE_WR_SEND, .send_flags = ROCE_SEND_SIGNALED };
+	struct roce_send_wr *bad;
+
+	pair_pattern(p->a.buf, 256, 9);
+	memset(p->b.buf, 0, 256);
+	assert_int_equal(roce_post_recv(roce_cm_id_qp(sid), &rw, NULL), ROCE_OK);
+	assert_int_equal(roce_post_send(roce_cm_id_qp(cid), &sw, &bad), ROCE_OK);
+	assert_int_equal(pair_wait(p, p->b.rcq, &wc, 1, 5000), 1);
+	assert_int_equal(wc.status, ROCE_WC_SUCCESS);
+	assert_int_equal(wc.qp_num, roce_qp_num(roce_cm_id_qp(sid)));
+	assert_int_equal(pair_wait(p, p->a.scq, &wc, 1, 5000), 1);
+	assert_int_equal(wc.status, ROCE_WC_SUCCESS);
+	assert_memory_equal(p->a.buf, p->b.buf, 256);
+
+	assert_int_equal(roce_cm_disconnect(cid), ROCE_OK);
+	ack(expect(&c, ROCE_CM_EVENT_DISCONNECTED, 3000));
+	ack(expect(&s, ROCE_CM_EVENT_DISCONNECTED, 3000));
+	/* timewait: the local ACK timeout (2^19 * 4 us, ~2 s) */
+	ack(expect(&c, ROCE_CM_EVENT_TIMEWAIT_EXIT, 5000));
+	/* the server's ID goes while its slot is in timewait: kept till then */
+	roce_cm_destroy_qp(sid);
+	assert_int_equal(roce_cm_destroy_id(sid), ROCE_OK);
+	roce_cm_destroy_qp(cid);
+	assert_int_equal(roce_cm_destroy_id(cid), ROCE_OK);
+	assert_int_equal(roce_cm_destroy_event_channel(s.ch), ROCE_E_BUSY); /* lid */
+	assert_int_equal(roce_cm_destroy_id(lid), ROCE_OK);
+	side_close(&c);
+	side_close(&s);
+	pair_close(p);
+}
+
+static void test_connect_ipv4(void **state)
+{
+	(void)state;
+	cycle(false);
+}
+
+static void test_connect_ipv6(void **state)
+{
+	(void)state;
+	cycle(true);
+}
+
+/* A consumer reject and a port nobody listens on. */
+static void test_reject(void **state)
+{
+	struct pair *p = open_pair(false);
+	struct side c = { 0 }, s = { 0 };
+	struct roce_cm_id *lid, *cid;
+	struct roce_cm_event *ev;
+	struct roce_conn_param cp = { .retry_count = 7, .rnr_retry_count = 7 };
+
+	(void)state;
+	side_open(p, &c, &p->a, 15, AF_INET);
+	side_open(p, &s, &p->b, 15, AF_INET);
+	lid = server_listen(&s);
+	cid = client_ready(&c, &s, PORT);
+	assert_int_equal(roce_cm_connect(cid, &cp), ROCE_OK);
+	ev = expect(&s, ROCE_CM_EVENT_CONNECT_REQUEST, 3000);
+	struct roce_cm_id *sid = ev->id;
+	ack(ev);
+	assert_int_equal(roce_cm_reject(sid, "busy", 4), ROCE_OK);
+	assert_int_equal(roce_cm_destroy_id(sid), ROCE_OK);
+	ev = expect(&c, ROCE_CM_EVENT_REJECTED, 3000);
+	assert_int_equal(ev->status, 28);
+	assert_memory_equal(ev->param.private_data, "busy", 4);
+	ack(ev);
+	roce_cm_destroy_qp(cid);
+	assert_int_equal(roce_cm_destroy_id(cid), ROCE_OK);
+
+	/* no listener on PORT + 1: the CM answers REJ 8 */
+	cid = client_ready(&c, &s, PORT + 1);
+	assert_int_equal(roce_cm_connect(cid, &cp), ROCE_OK);
+	ev = expect(&c, ROCE_CM_EVENT_REJECTED, 3000);
+	assert_int_equal(ev->status, 8);
+	ack(ev);
+	roce_cm_destroy_qp(cid);
+	assert_int_equal(roce_cm_destroy_id(cid), ROCE_OK);
+
+	/* destroying a CONNECT_REQUEST's ID unanswered rejects it */
+	cid = client_ready(&c, &s, PORT);
+	assert_int_equal(roce_cm_connect(cid, &cp), ROCE_OK);
+	ev = expect(&s, ROCE_CM_EVENT_CONNECT_REQUEST, 3000);
+	sid = ev->id;
+	ack(ev);
+	assert_int_equal(roce_cm_destroy_id(sid), ROCE_OK);
+	ev = expect(&c, ROCE_CM_EVENT_REJECTED, 3000);
+	assert_int_equal(ev->status, 28);
+	ack(ev);
+	roce_cm_destroy_qp(cid);
+	assert_int_equal(roce_cm_destroy_id(cid), ROCE_OK);
+	assert_int_equal(roce_cm_destroy_id(lid), ROCE_OK);
+	side_close(&c);
+	side_close(&s);
+	pair_close(p);
+}
+
+/* A peer that never answers: the REQ is resent, then UNREACHABLE. */
+static void test_timeout(void **state)
+{
+	struct pair *p = open_pair(false);
+	struct side c = { 0 }, s = { 0 };
+	struct roce_cm_id *cid, *lid;
+	struct roce_cm_event *ev;
+	struct roce_conn_param cp = { .retry_count = 7, .rnr_retry_count = 7 };
+	uint64_t t0;
+
+	(void)state;
+	side_open(p, &c, &p->a, 3, AF_INET);
+	side_open(p, &s, &p->b, 3, AF_INET);
+	lid = server_listen(&s);
+	cid = client_ready(&c, &s, PORT);
+	assert_int_equal(roce_memlink_set_faults(p->link, 1.0, 0, 0, 0), ROCE_OK);
+	t0 = pair_now_ms();
+	assert_int_equal(roce_cm_connect(cid, &cp), ROCE_OK);
+	ev = expect(&c, ROCE_CM_EVENT_UNREACHABLE, 5000);
+	assert_int_equal(ev->status, -ETIMEDOUT);
+	ack(ev);
+	/* 4 REQs 18 ms apart (2 * 1 ms + 16 ms) */
+	assert_true(pair_now_ms() - t0 >= 4 * 18);
+	roce_cm_destroy_qp(cid);
+	assert_int_equal(roce_cm_destroy_id(cid), ROCE_OK);
+	side_close(&c);
+	/* the listener still holds s's CM */
+	assert_int_equal(roce_cm_close(s.cm), ROCE_E_BUSY);
+	assert_int_equal(roce_cm_destroy_id(lid), ROCE_OK);
+	side_close(&s);
+	pair_close(p);
+}
+
+/* An address nobody resolves, and the calls' bad input. */
+static void test_bad_input(void **state)
+{
+	struct pair *p = open_pair(false);
+	struct side c = { 0 };
+	struct roce_cm_id *id;
+	struct roce_conn_param cp = { 0 };
+	struct sockaddr_in nowhere = { .sin_family = AF_INET, .sin_port = htons(1),
+				       .sin_addr.s_addr = htonl(0x0a0000feu) };
+	struct sockaddr_in other = nowhere;
+	struct sockaddr un = { .sa_family = AF_UNIX };
+	struct roce_cm_event *ev;
+
+	(void)state;
+	side_open(p, &c, &p->a, 15, AF_INET);
+	assert_int_equal(roce_cm_create_id(c.ch, &id, NULL, (enum roce_port_space)0x0111),
+			 ROCE_E_UNSUPPORTED);
+	assert_int_equal(roce_cm_create_id(c.ch, &id, NULL, ROCE_PS_TCP), ROCE_OK);
+	assert_int_equal(roce_cm_get_cm_event(c.ch, &ev), ROCE_E_AGAIN);
+	assert_int_equal(roce_cm_resolve_addr(id, NULL, &un, 100), ROCE_E_INVAL);
+	assert_int_equal(roce_cm_resolve_addr(id, NULL, NULL, 100), ROCE_E_INVAL);
+	assert_int_equal(roce_cm_resolve_route(id, 100), ROCE_E_STATE);
+	assert_int_equal(roce_cm_connect(id, &cp), ROCE_E_STATE);
+	assert_int_equal(roce_cm_listen(id, 1), ROCE_E_STATE);
+	assert_int_equal(roce_cm_accept(id, &cp), ROCE_E_STATE);
+	assert_int_equal(roce_cm_disconnect(id), ROCE_E_STATE);
+	other.sin_addr.s_addr = htonl(0x0b000001u);
+	assert_int_equal(roce_cm_bind_addr(id, (struct sockaddr *)&other), ROCE_E_INVAL);
+	cp.private_data = "x";
+	cp.private_data_len = 57;
+	assert_int_equal(roce_cm_connect(id, &cp), ROCE_E_INVAL);
+	assert_int_equal(roce_cm_resolve_addr(id, NULL, (struct sockaddr *)&nowhere, 100), ROCE_OK);
+	ev = expect(&c, ROCE_CM_EVENT_ADDR_ERROR, 2000);
+	assert_int_equal(ev->status, -ETIMEDOUT);
+	/* an ID with an event not acknowledged stays */
+	assert_int_equal(roce_cm_destroy_id(id), ROCE_E_BUSY);
+	ack(ev);
+	assert_int_equal(roce_cm_destroy_id(id), ROCE_OK);
+	side_close(&c);
+	pair_close(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_connect_ipv4),
+		cmocka_unit_test(test_connect_ipv6),
+		cmocka_unit_test(test_reject),
+		cmocka_unit_test(test_timeout),
+		cmocka_unit_test(test_bad_input),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
