@@ -38,7 +38,14 @@ extern "C" {
 #define ROCE_SIM_SLVERR 2
 #define ROCE_SIM_DECERR 3
 
+/* The handle. A chandle is a void * to C: a testbench may define
+ * ROCE_SIM_HANDLE as void * before including this header, next to the
+ * prototypes its simulator generated, and the C++ compiler then rejects
+ * any declaration that does not match (examples/cosim/tb_main.cpp). */
+#ifndef ROCE_SIM_HANDLE
 struct roce_sim;
+#define ROCE_SIM_HANDLE struct roce_sim *
+#endif
 
 /*
  * A NIC at power-on (CTRL = 0, tables empty, docs/regmap.md).
@@ -49,34 +56,34 @@ struct roce_sim;
  * station address from MAC_LOW/HIGH and IP_ADDR whenever they are written;
  * mac and ip only start it. NULL on a bad argument or no memory.
  */
-struct roce_sim *roce_sim_create(unsigned long long mac, unsigned int ip,
+ROCE_SIM_HANDLE roce_sim_create(unsigned long long mac, unsigned int ip,
 				 unsigned int mem_kib, unsigned int qp_count,
 				 unsigned int link_delay_us);
-void roce_sim_destroy(struct roce_sim *s);
+void roce_sim_destroy(ROCE_SIM_HANDLE s);
 
 /* AXI-Lite write / read at a byte offset; returns the response
  * (ROCE_SIM_OKAY/SLVERR/DECERR); a failed read gives 0 in *data. */
-int roce_sim_axil_write(struct roce_sim *s, unsigned int addr, unsigned int data);
-int roce_sim_axil_read(struct roce_sim *s, unsigned int addr, unsigned int *data);
+int roce_sim_axil_write(ROCE_SIM_HANDLE s, unsigned int addr, unsigned int data);
+int roce_sim_axil_read(ROCE_SIM_HANDLE s, unsigned int addr, unsigned int *data);
 
 /* Simulated time in ns since create; advance moves it by ns and runs the
  * engine until it is idle (timers that came due fire). */
-unsigned long long roce_sim_now(struct roce_sim *s);
-void roce_sim_advance(struct roce_sim *s, unsigned long long ns);
+unsigned long long roce_sim_now(ROCE_SIM_HANDLE s);
+void roce_sim_advance(ROCE_SIM_HANDLE s, unsigned long long ns);
 
 /* A frame from the wire (Ethernet header on, no FCS), len bytes of frame;
  * the engine takes it at once. Returns 0, or -1 for a bad length or a full
  * receive queue (the frame is dropped, as a MAC with a full FIFO would). */
-int roce_sim_push_frame(struct roce_sim *s, const unsigned char *frame, int len);
+int roce_sim_push_frame(ROCE_SIM_HANDLE s, const unsigned char *frame, int len);
 /* The oldest frame the NIC transmitted, copied into frame (room for
  * ROCE_SIM_FRAME_MAX bytes); returns its length, 0 when none waits. */
-int roce_sim_pull_frame(struct roce_sim *s, unsigned char *frame);
+int roce_sim_pull_frame(ROCE_SIM_HANDLE s, unsigned char *frame);
 
 /* DDR window: len (1..ROCE_SIM_MEM_CHUNK) bytes at a device address.
  * Returns 0, or -1 when [addr, addr + len) leaves the DDR or len is bad. */
-int roce_sim_mem_write(struct roce_sim *s, unsigned long long addr,
+int roce_sim_mem_write(ROCE_SIM_HANDLE s, unsigned long long addr,
 		       const unsigned char *buf, int len);
-int roce_sim_mem_read(struct roce_sim *s, unsigned long long addr,
+int roce_sim_mem_read(ROCE_SIM_HANDLE s, unsigned long long addr,
 		      unsigned char *buf, int len);
 
 /*
@@ -86,15 +93,15 @@ int roce_sim_mem_read(struct roce_sim *s, unsigned long long addr,
  * Every send is signaled. Returns 0 or an enum roce_status code (QP not in
  * RTS, queue full, bad opcode).
  */
-int roce_sim_post_send(struct roce_sim *s, unsigned int qpn, int opcode,
+int roce_sim_post_send(ROCE_SIM_HANDLE s, unsigned int qpn, int opcode,
 		       unsigned long long wr_id, unsigned long long laddr,
 		       unsigned int lkey, unsigned int len,
 		       unsigned long long raddr, unsigned int rkey);
-int roce_sim_post_recv(struct roce_sim *s, unsigned int qpn, unsigned long long wr_id,
+int roce_sim_post_recv(ROCE_SIM_HANDLE s, unsigned int qpn, unsigned long long wr_id,
 		       unsigned long long laddr, unsigned int lkey, unsigned int len);
 /* The oldest completion of any QP: returns 1 and its fields (status and
  * opcode as enum roce_wc_status / roce_wc_opcode), or 0 when none. */
-int roce_sim_poll_cq(struct roce_sim *s, unsigned long long *wr_id, int *status,
+int roce_sim_poll_cq(ROCE_SIM_HANDLE s, unsigned long long *wr_id, int *status,
 		     int *opcode, unsigned int *qpn, unsigned int *byte_len);
 
 #ifdef __cplusplus
