@@ -90,8 +90,9 @@ int roce_sim_mem_read(ROCE_SIM_HANDLE s, unsigned long long addr,
  * Work requests on a QP programmed through the QP window: opcode is
  * enum roce_wr_opcode (0 RDMA WRITE, 2 SEND, 4 RDMA READ), one SGE (laddr,
  * lkey, len; none when len is 0), remote address and R_Key for RDMA.
- * Every send is signaled. Returns 0 or an enum roce_status code (QP not in
- * RTS, queue full, bad opcode).
+ * Every send is signaled. Returns 0 or an enum roce_status code: 9 (state)
+ * QP not in RTS, 7 (full) queue full, 1 (inval) another opcode, 5 (noent)
+ * a QPN never committed.
  */
 int roce_sim_post_send(ROCE_SIM_HANDLE s, unsigned int qpn, int opcode,
 		       unsigned long long wr_id, unsigned long long laddr,

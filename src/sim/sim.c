@@ -17,10 +17,9 @@
 
 _Static_assert(ROCE_SIM_FRAME_MAX == ROCE_MAX_FRAME, "sim.h frame size");
 
-/* Polls per run at most: far more than any burst of work needs (a 2 GiB
- * message at 4 KiB MTU is half a million frames, but the port FIFO stops
- * the engine at SIM_FIFO_FRAMES); the bound keeps a bug from hanging the
- * simulator. */
+/* Polls per run at most: a run ends when the engine is idle, or when the
+ * transmit FIFO is full (the next pull_frame runs it again); the bound
+ * only keeps a bug from hanging the simulator. */
 #define SIM_RUN_POLLS 4096u
 
 static uint64_t sim_clock(void *ctx)
@@ -131,7 +130,11 @@ static void after_write(struct roce_sim *s, uint32_t addr, uint32_t data)
 		s->eng.ip = data;
 		break;
 	case ROCE_REG_QP_COMMIT:
-		if (roce_device_read32(s->dev, ROCE_REG_QP_INDEX, &lo) == ROCE_OK)
+		/* a COMMIT (not a LOAD) the table took */
+		if (data == 1 &&
+		    roce_device_read32(s->dev, ROCE_REG_QP_CMD_STATUS, &hi) == ROCE_OK &&
+		    hi == ROCE_OK &&
+		    roce_device_read32(s->dev, ROCE_REG_QP_INDEX, &lo) == ROCE_OK)
 			sim_qp_attach(s, lo);
 		break;
 	default:
