@@ -51,6 +51,9 @@ static void usage(FILE *f)
 	      "                       64-bit counters; --watch refreshes every\n"
 	      "                       SECS (default 1) with deltas and rates,\n"
 	      "                       --count N stops after N samples\n"
+	      "  cm [PID]             the RDMA CM's IDs, connection states and\n"
+	      "                       MAD counters in the programs of this\n"
+	      "                       network namespace that run one (no bus)\n"
 	      "\n"
 	      "exit status: 0 ok, 1 device or bus error or mismatch, 2 usage\n",
 	      f);
@@ -153,11 +156,12 @@ static int open_bus(struct ctl *c)
 static const struct {
 	const char *name;
 	int (*fn)(struct ctl *c, int argc, char **argv);
+	int no_bus;	/* reads no register */
 } commands[] = {
-	{ "info", cmd_info }, { "read", cmd_read }, { "write", cmd_write },
-	{ "dump", cmd_dump }, { "qp", cmd_qp }, { "mr", cmd_mr },
-	{ "init", cmd_init }, { "verify", cmd_verify },
-	{ "counters", cmd_counters },
+	{ "info", cmd_info, 0 }, { "read", cmd_read, 0 }, { "write", cmd_write, 0 },
+	{ "dump", cmd_dump, 0 }, { "qp", cmd_qp, 0 }, { "mr", cmd_mr, 0 },
+	{ "init", cmd_init, 0 }, { "verify", cmd_verify, 0 },
+	{ "counters", cmd_counters, 0 }, { "cm", cmd_cm, 1 },
 };
 
 /* Global options before the command; returns the command's index in argv. */
@@ -227,6 +231,8 @@ int main(int argc, char **argv)
 	if (k == sizeof(commands) / sizeof(commands[0]))
 		return ctl_fail(NULL, EXIT_USAGE, "unknown command '%s' (try rocectl "
 				"--help)", argv[i]);
+	if (commands[k].no_bus)
+		return commands[k].fn(&c, argc - i - 1, argv + i + 1);
 	if ((rc = open_bus(&c)) != 0)
 		return rc;
 	roce_drv_init(&c.drv, &c.bus);

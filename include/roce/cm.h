@@ -28,7 +28,9 @@
 #ifndef ROCE_CM_API_H
 #define ROCE_CM_API_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/socket.h>
 
 #include "roce/verbs.h"
@@ -161,5 +163,21 @@ int roce_cm_ack_cm_event(struct roce_cm_event *event);
 /* The peer's and our address (rdma_get_peer_addr, rdma_get_local_addr). */
 const struct sockaddr *roce_cm_peer_addr(const struct roce_cm_id *id);
 const struct sockaddr *roce_cm_local_addr(const struct roce_cm_id *id);
+
+/*
+ * The CM's status: each ID (role, connection state, time in it, resends
+ * of the last MAD, time to the next timeout, QPNs, addresses) and the
+ * counters (MADs sent, received, resent, dropped by reason, REJs, ...);
+ * text, or one JSON object per line with json. ROCE_E_IO if f fails.
+ */
+int roce_cm_print_status(struct roce_cm *cm, FILE *f, bool json);
+
+/*
+ * Every roce_cm also answers on an abstract unix socket named
+ * ROCE_CM_STATUS_PREFIX "<pid>.<n>" in its network namespace: a client of
+ * the CM's user (or root) sends "text" or "json" and reads the status to
+ * the end. `rocectl cm` is that client.
+ */
+#define ROCE_CM_STATUS_PREFIX "roce-cm."
 
 #endif

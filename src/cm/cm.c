@@ -33,6 +33,12 @@ uint64_t cm_now(struct cm *cm)
 	return cm->ops.now_us(cm->ops.ctx);
 }
 
+void cm_set_state(struct cm *cm, struct cm_conn *c, enum cm_state state)
+{
+	c->state = state;
+	c->since_us = cm_now(cm);
+}
+
 struct cm *cm_create(const struct cm_config *cfg, const struct cm_ops *ops)
 {
 	struct cm *cm;
@@ -109,7 +115,7 @@ void cm_backlog_release(struct cm *cm, struct cm_conn *c)
 void cm_conn_free(struct cm *cm, struct cm_conn *c)
 {
 	cm_backlog_release(cm, c);
-	c->state = CM_IDLE;
+	cm_set_state(cm, c, CM_IDLE);
 	c->timer_on = false;
 }
 
@@ -138,6 +144,41 @@ enum cm_state cm_conn_state(const struct cm *cm, int conn)
 	if (conn < 0 || (unsigned)conn >= cm->cfg.max_conns)
 		return CM_IDLE;
 	return cm->conns[conn].state;
+}
+
+int cm_conn_info(struct cm *cm, int conn, struct cm_conn_info *out)
+{
+	const struct cm_conn *c;
+	uint64_t now;
+
+	if (conn < 0 || (unsigned)conn >= cm->cfg.max_conns || !out)
+		return ROCE_E_INVAL;
+	c = &cm->conns[conn];
+	if (c->state == CM_IDLE)
+		return ROCE_E_NOENT;
+	now = cm_now(cm);
+	*out = (struct cm_conn_info){
+		.state = c->state,
+		.active = c->active,
+		.local_id = c->local_id,
+		.remote_id = c->remote_id,
+		.local_qpn = c->local_qpn,
+		.remote_qpn = c->remote_qpn,
+		.service_id = c->req.service_id,
+		.in_state_us = now - c->since_us,
+		.timer_on = c->timer_on,
+		.next_timeout_us = c->timer_on && c->deadline_us > now ? c->deadline_us - now : 0,
+		.retries = c->timer_on && c->state != CM_TIMEWAIT
+				   ? c->retries_armed - c->retries_left : 0,
+		.max_retries = c->state != CM_TIMEWAIT ? c->retries_armed : 0,
+	};
+	memcpy(out->peer_gid, c->peer.gid, 16);
+	return ROCE_OK;
+}
+
+unsigned cm_max_conns(const struct cm *cm)
+{
+	return cm->cfg.max_conns;
 }
 
 unsigned cm_conns_in_use(const struct cm *cm)
@@ -310,7 +351,7 @@ int cm_connect(struct cm *cm, const struct cm_connect_param *p)
 	if (p->private_len)
 		memcpy(r->private_data, p->private_data, p->private_len);
 	c->req = *r;
-	c->state = CM_REQ_SENT;
+	cm_set_state(cm, c, CM_REQ_SENT);
 	/* ib_send_cm_req: twice the packet life time plus the peer's
 	   response time, max_cm_retries resends */
 	c->resp_us = (2 * cm_time_ms(cm->cfg.packet_life_time) +
@@ -380,7 +421,7 @@ int cm_accept(struct cm *cm, int conn, const struct cm_accept_param *p)
 	if (p->private_len)
 		memcpy(r->private_data, p->private_data, p->private_len);
 	cm_backlog_release(cm, c);
-	c->state = CM_REP_SENT;
+	cm_set_state(cm, c, CM_REP_SENT);
 	cm_send_msg(cm, &c->peer, &m, c->mad);
 	cm_timer_arm(cm, c, c->resp_us, c->max_retries);
 	return ROCE_OK;
@@ -415,7 +456,7 @@ int cm_mra(struct cm *cm, int conn, uint8_t service_timeout)
 	m.u.mra.remote_comm_id = c->remote_id;
 	m.u.mra.message_mraed = CM_MSG_REQ;
 	m.u.mra.service_timeout = service_timeout;
-	c->state = CM_MRA_REQ_SENT;
+	cm_set_state(cm, c, CM_MRA_REQ_SENT);
 	/* not retried: a duplicate REQ has it sent again (cm_dup_req_handler) */
 	cm_send_msg(cm, &c->peer, &m, c->mad);
 	return ROCE_OK;
@@ -430,7 +471,7 @@ int cm_notify_established(struct cm *cm, int conn)
 	if (c->active || (c->state != CM_REP_SENT && c->state != CM_MRA_REP_RCVD))
 		return -ROCE_E_STATE;
 	c->timer_on = false;
-	c->state = CM_ESTABLISHED;
+	cm_set_state(cm, c, CM_ESTABLISHED);
 	cm_emit(cm, CM_EV_ESTABLISHED, c, c->user, 0, NULL, NULL, 0);
 	return ROCE_OK;
 }
@@ -451,7 +492,7 @@ int cm_disconnect(struct cm *cm, int conn)
 	m.u.dreq.local_comm_id = c->local_id;
 	m.u.dreq.remote_comm_id = c->remote_id;
 	m.u.dreq.remote_qpn = c->remote_qpn;
-	c->state = CM_DREQ_SENT;
+	cm_set_state(cm, c, CM_DREQ_SENT);
 	cm_send_msg(cm, &c->peer, &m, c->mad);
 	cm_timer_arm(cm, c, c->resp_us, c->max_retries);
 	return ROCE_OK;

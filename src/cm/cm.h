@@ -203,6 +203,24 @@ void cm_poll(struct cm *cm);
 uint64_t cm_next_deadline(const struct cm *cm);
 
 enum cm_state cm_conn_state(const struct cm *cm, int conn);
+
+/* One connection as a user debugging it wants to see it: where it is,
+   since when, and what it waits for. */
+struct cm_conn_info {
+	enum cm_state state;
+	bool active;                /* we sent the REQ */
+	uint32_t local_id, remote_id;
+	uint32_t local_qpn, remote_qpn;
+	uint64_t service_id;
+	uint8_t peer_gid[16];
+	uint64_t in_state_us;
+	bool timer_on;              /* waiting for an answer, or timewait */
+	uint64_t next_timeout_us;   /* until the next resend or timeout */
+	unsigned retries, max_retries; /* resends of the last MAD so far */
+};
+/* ROCE_E_NOENT for an idle slot, ROCE_E_INVAL out of range. */
+int cm_conn_info(struct cm *cm, int conn, struct cm_conn_info *out);
+unsigned cm_max_conns(const struct cm *cm);
 /* Connections in use (any state but idle): what must be 0 after teardown. */
 unsigned cm_conns_in_use(const struct cm *cm);
 const struct cm_counters *cm_counters(const struct cm *cm);

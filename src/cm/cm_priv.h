@@ -25,11 +25,12 @@ struct cm_conn {
 	uint8_t mad[MAD_SIZE];
 	bool timer_on;
 	uint64_t deadline_us, timeout_us;
-	unsigned retries_left;
+	unsigned retries_left, retries_armed;
 	/* the connection's response timeout and retries, for its REP or
 	   DREQ as for its REQ (the kernel's cm_id_priv->timeout_ms) */
 	uint64_t resp_us;
 	unsigned max_retries;
+	uint64_t since_us;          /* when it entered its state */
 };
 
 struct cm_listener {
@@ -50,6 +51,7 @@ struct cm {
 
 /* cm.c */
 uint64_t cm_now(struct cm *cm);
+void cm_set_state(struct cm *cm, struct cm_conn *c, enum cm_state state);
 struct cm_conn *cm_conn_alloc(struct cm *cm);
 void cm_conn_free(struct cm *cm, struct cm_conn *c);
 int cm_conn_index(const struct cm *cm, const struct cm_conn *c);

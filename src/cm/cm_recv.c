@@ -128,7 +128,7 @@ static void recv_req(struct cm *cm, const struct cm_addr *from, const struct cm_
 	   timeout, resent up to its max_cm_retries */
 	c->resp_us = cm_time_ms(q->local_cm_response_timeout) * 1000;
 	c->max_retries = q->max_cm_retries;
-	c->state = CM_REQ_RCVD;
+	cm_set_state(cm, c, CM_REQ_RCVD);
 	cm_emit(cm, CM_EV_CONNECT_REQUEST, c, c->user, 0, &c->req, c->req.private_data,
 		CM_REQ_PRIVATE);
 }
@@ -196,7 +196,7 @@ static void recv_rep(struct cm *cm, const struct cm_msg *m)
 	cm_msg_init(&rtu, CM_ATTR_RTU, c->tid);
 	rtu.u.rtu.local_comm_id = c->local_id;
 	rtu.u.rtu.remote_comm_id = c->remote_id;
-	c->state = CM_ESTABLISHED;
+	cm_set_state(cm, c, CM_ESTABLISHED);
 	cm_send_msg(cm, &c->peer, &rtu, c->mad);
 	cm_emit(cm, CM_EV_ESTABLISHED, c, c->user, 0, NULL, r->private_data, CM_REP_PRIVATE);
 }
@@ -216,7 +216,7 @@ static void recv_rtu(struct cm *cm, const struct cm_msg *m)
 		return;
 	}
 	c->timer_on = false;
-	c->state = CM_ESTABLISHED;
+	cm_set_state(cm, c, CM_ESTABLISHED);
 	cm_emit(cm, CM_EV_ESTABLISHED, c, c->user, 0, NULL, m->u.rtu.private_data,
 		CM_RTU_PRIVATE);
 }
@@ -231,10 +231,10 @@ static void recv_mra(struct cm *cm, const struct cm_msg *m)
 		return;
 	}
 	if (c->active && c->state == CM_REQ_SENT && r->message_mraed == CM_MSG_REQ) {
-		c->state = CM_MRA_REQ_RCVD;
+		cm_set_state(cm, c, CM_MRA_REQ_RCVD);
 		c->remote_id = r->local_comm_id;
 	} else if (!c->active && c->state == CM_REP_SENT && r->message_mraed == CM_MSG_REP) {
-		c->state = CM_MRA_REP_RCVD;
+		cm_set_state(cm, c, CM_MRA_REP_RCVD);
 	} else {
 		cm->cnt.rx_stale++;
 		return;

@@ -13,6 +13,7 @@ void cm_timer_arm(struct cm *cm, struct cm_conn *c, uint64_t timeout_us, unsigne
 	c->timer_on = true;
 	c->timeout_us = timeout_us;
 	c->retries_left = retries;
+	c->retries_armed = retries;
 	c->deadline_us = cm_now(cm) + timeout_us;
 }
 
@@ -32,7 +33,7 @@ void cm_qp_error(struct cm *cm, struct cm_conn *c)
 void cm_enter_timewait(struct cm *cm, struct cm_conn *c)
 {
 	cm_backlog_release(cm, c);
-	c->state = CM_TIMEWAIT;
+	cm_set_state(cm, c, CM_TIMEWAIT);
 	c->timer_on = true;
 	c->retries_left = 0;
 	c->deadline_us = cm_now(cm) + cm_time_ms(c->local_ack_timeout) * 1000;

@@ -185,9 +185,12 @@ int roce_cm_open(const struct roce_cm_attr *attr, struct roce_cm **out)
 	qc.event = rcm_cm_event;
 	qc.arg = cm;
 	rc = cm_qp1_create(&qc, &cm->port);
-	if (rc == ROCE_OK)
+	if (rc == ROCE_OK) {
+		(void)rcm_status_open(cm); /* status is a convenience, not a must */
 		rc = rcm_thread_start(cm);
+	}
 	if (rc != ROCE_OK) {
+		rcm_status_close(cm);
 		cm_qp1_destroy(cm->port);
 		pthread_mutex_destroy(&cm->lock);
 		free(cm);
@@ -214,6 +217,7 @@ int roce_cm_close(struct roce_cm *cm)
 	}
 	pthread_mutex_unlock(&cm->lock);
 	rcm_thread_stop(cm);
+	rcm_status_close(cm);
 	while (cm->ids) {
 		struct roce_cm_id *id = cm->ids;
 

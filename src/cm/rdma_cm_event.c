@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -179,7 +180,9 @@ int roce_cm_ack_cm_event(struct roce_cm_event *event)
 static void *cm_thread(void *arg)
 {
 	struct roce_cm *cm = arg;
-	const struct timespec nap = { 0, 200000 };
+	const struct timespec nap = { 0, 200000 }, none = { 0, 0 };
+	struct pollfd pfd = { .fd = cm->status_fd, .events = POLLIN };
+	unsigned busy = 0;
 
 	for (;;) {
 		unsigned n;
@@ -191,9 +194,12 @@ static void *cm_thread(void *arg)
 		}
 		n = cm_qp1_poll(cm->port);
 		pthread_mutex_unlock(&cm->lock);
-		/* idle: 200 us naps (the CM's timers are milliseconds) */
-		if (!n)
-			nanosleep(&nap, NULL);
+		/* idle: 200 us naps (the CM's timers are milliseconds), woken
+		   early by a status request; busy: a look every 64 rounds */
+		if (n && ++busy % 64)
+			continue;
+		if (ppoll(&pfd, pfd.fd >= 0, n ? &none : &nap, NULL) > 0)
+			rcm_status_serve(cm);
 	}
 }
 

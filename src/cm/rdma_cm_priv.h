@@ -53,6 +53,8 @@ struct roce_cm {
 	struct roce_cm_id *ids;
 	struct roce_cm_event_channel *chans;
 	uint32_t rand;
+	int status_fd;             /* rdma_cm_status.c's listener, -1: none */
+	char status_name[40];
 };
 
 /* rdma_cm_event.c; the lock held */
@@ -65,5 +67,10 @@ void rcm_thread_stop(struct roce_cm *cm);
 void rcm_cm_event(void *arg, const struct cm_event *ev);
 int rcm_resolve_mac(void *arg, const uint8_t gid[16], uint8_t mac[6]);
 void rcm_id_free(struct roce_cm_id *id);
+/* rdma_cm_status.c: the status socket (the CM thread serves it; a CM
+   without one, e.g. when the socket cannot be made, still works) */
+int rcm_status_open(struct roce_cm *cm);
+void rcm_status_serve(struct roce_cm *cm);
+void rcm_status_close(struct roce_cm *cm);
 
 #endif

@@ -4,7 +4,9 @@
 # REP, RTU and DREQ/DREP on QP1), rping's exchange per ping with -v (each
 # side's ping data lines, in order) and -V (validated), over IPv4 and the
 # link-local IPv6 addresses; a client to a port nobody listens on (the
-# REQ answered with REJ 8: REJECTED, exit 255); bad input (usage, exit 2).
+# REQ answered with REJ 8: REJECTED, exit 255); `rocectl cm` showing a
+# client whose REQs nobody answers (req_sent, its resends, the counters;
+# text and JSON) and saying when no CM runs; bad input (usage, exit 2).
 # Usage: rping_veth.sh BUILD_DIR SOURCE_DIR
 set -u
 . "$(dirname "$0")/lib/netns.sh"
@@ -96,6 +98,48 @@ expect "wrong port: REJECTED 8" 255 "cma event RDMA_CM_EVENT_REJECTED, error 8" 
 	ip netns exec "$NB" timeout 60 "$RP" --netdev "rb$$" -c -a 10.231.9.1 -p 7175 -C 1
 kill "$sp" 2>/dev/null
 wait "$sp" 2>/dev/null
+
+# rocectl cm: nothing to show yet in NB; then a client whose REQs go to an
+# address with no CM behind it (NA runs none now): it sits in req_sent
+RC=$B/tools/rocectl
+expect "rocectl cm: no CM" 1 "no RDMA CM in this network namespace" \
+	ip netns exec "$NB" "$RC" cm
+expect "rocectl cm: bad PID" 2 "bad PID 'x'" "$RC" cm x
+ip netns exec "$NB" timeout 60 "$RP" --netdev "rb$$" -c -a 10.231.9.1 -C 1 \
+	>"$TMP/cli" 2>&1 &
+cp_=$!
+pids+=("$cp_")
+for i in $(seq 50); do
+	ip netns exec "$NB" "$RC" cm >"$TMP/cm" 2>&1 && grep -q req_sent "$TMP/cm" && break
+	sleep 0.1
+done
+expect "rocectl cm: req_sent" 0 " active   req_sent .* 0/15 .*10.231.9.1:7174" \
+	ip netns exec "$NB" "$RC" cm
+expect "rocectl cm: counters" 0 "mads_tx [1-9]" ip netns exec "$NB" "$RC" cm
+ip netns exec "$NB" "$RC" cm --json >"$TMP/cm.json" 2>&1
+if python3 -c '
+import json, sys
+cms = json.load(open(sys.argv[1]))
+assert len(cms) == 1, cms
+ids = cms[0]["ids"]
+assert ids[0]["state"] == "req_sent" and ids[0]["role"] == "active", ids
+assert ids[0]["max_resends"] == 15 and ids[0]["remote"] == "10.231.9.1:7174", ids
+assert cms[0]["counters"]["tx_REQ"] >= 1 and cms[0]["counters"]["rx_REP"] == 0
+' "$TMP/cm.json"; then
+	pass=$((pass + 1)); echo "ok   rocectl cm --json"
+else
+	fails=$((fails + 1)); echo "FAIL rocectl cm --json"; head -c 600 "$TMP/cm.json"
+fi
+cpid=$(cat /proc/"$cp_"/task/*/children 2>/dev/null | awk '{print $1}')
+expect "rocectl cm PID" 0 "req_sent" ip netns exec "$NB" "$RC" cm "${cpid:-0}"
+expect "rocectl cm other PID" 1 "no RDMA CM of that PID" ip netns exec "$NB" "$RC" cm 1
+# the status is its user's (or root's) only
+if command -v setpriv >/dev/null; then
+	expect "rocectl cm: another user gets nothing" 1 "no answer" \
+		ip netns exec "$NB" setpriv --reuid=65534 --regid=65534 --clear-groups "$RC" cm
+fi
+kill "$cp_" 2>/dev/null
+wait "$cp_" 2>/dev/null
 
 echo "$pass passed, $fails failed"
 [ $fails -eq 0 ]

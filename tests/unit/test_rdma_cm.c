@@ -314,6 +314,29 @@ static void test_reject(void **state)
 }
 
 /* A peer that never answers: the REQ is resent, then UNREACHABLE. */
+/* The CM's status as text (json false) or JSON into buf. */
+#define STATUS_MAX 8192
+static void status_of(struct side *d, bool json, char buf[STATUS_MAX])
+{
+	FILE *f = fmemopen(buf, STATUS_MAX, "w");
+
+	assert_non_null(f);
+	assert_int_equal(roce_cm_print_status(d->cm, f, json), ROCE_OK);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(memchr(buf, '\0', STATUS_MAX)); /* not cut short */
+}
+
+/* The value of "name":N in a JSON status, -1 if it is not there. */
+static long json_counter(const char *j, const char *name)
+{
+	char key[64];
+	const char *at;
+
+	snprintf(key, sizeof(key), "\"%s\":", name);
+	at = strstr(j, key);
+	return at ? strtol(at + strlen(key), NULL, 10) : -1;
+}
+
 static void test_timeout(void **state)
 {
 	struct pair *p = open_pair(false);
@@ -331,11 +354,39 @@ static void test_timeout(void **state)
 	assert_int_equal(roce_memlink_set_faults(p->link, 1.0, 0, 0, 0), ROCE_OK);
 	t0 = pair_now_ms();
 	assert_int_equal(roce_cm_connect(cid, &cp), ROCE_OK);
+	{
+		/* while it waits: the status says where and for how long */
+		static char t[STATUS_MAX], j[STATUS_MAX], st[STATUS_MAX];
+		char dst[64];
+
+		status_of(&c, false, t);
+		status_of(&c, true, j);
+		status_of(&s, false, st);
+		assert_non_null(strstr(t, " active   req_sent "));
+		assert_non_null(strstr(t, "/3 "));  /* resends of 3 */
+		snprintf(dst, sizeof(dst), " %u.%u.%u.%u:%u\n", s.s->ip >> 24, s.s->ip >> 16 & 255,
+			 s.s->ip >> 8 & 255, s.s->ip & 255, PORT);
+		assert_non_null(strstr(t, dst));
+		assert_non_null(strstr(j, "\"state\":\"req_sent\""));
+		assert_true(json_counter(j, "tx_REQ") >= 1);
+		assert_int_equal(json_counter(j, "timeouts"), 0);
+		assert_non_null(strstr(st, " listener listen "));
+	}
 	ev = expect(&c, ROCE_CM_EVENT_UNREACHABLE, 5000);
 	assert_int_equal(ev->status, -ETIMEDOUT);
 	ack(ev);
 	/* 4 REQs 18 ms apart (2 * 1 ms + 16 ms) */
 	assert_true(pair_now_ms() - t0 >= 4 * 18);
+	{
+		static char j[STATUS_MAX];
+
+		/* the REQ sent 4 times, then given up: no connection in use */
+		status_of(&c, true, j);
+		assert_int_equal(json_counter(j, "tx_REQ"), 4);
+		assert_int_equal(json_counter(j, "resends"), 3);
+		assert_int_equal(json_counter(j, "timeouts"), 1);
+		assert_null(strstr(j, "req_sent"));
+	}
 	roce_cm_destroy_qp(cid);
 	assert_int_equal(roce_cm_destroy_id(cid), ROCE_OK);
 	side_close(&c);

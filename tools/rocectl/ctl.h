@@ -8,6 +8,7 @@
  *   device.c    info, qp, mr: the device and its table entries
  *   config.c    init, verify: the power-on sequence from a config file
  *   counters.c  counters, --watch
+ *   cm.c        cm: the RDMA CM's status in the programs running one
  */
 #ifndef ROCECTL_CTL_H
 #define ROCECTL_CTL_H
@@ -56,5 +57,6 @@ int cmd_mr(struct ctl *c, int argc, char **argv);
 int cmd_init(struct ctl *c, int argc, char **argv);
 int cmd_verify(struct ctl *c, int argc, char **argv);
 int cmd_counters(struct ctl *c, int argc, char **argv);
+int cmd_cm(struct ctl *c, int argc, char **argv);
 
 #endif
