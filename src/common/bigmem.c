@@ -7,7 +7,11 @@
  * it with transparent huge pages, and advised to; where the kernel gives
  * none, the same memory works in small pages.
  */
+/* MAP_ANONYMOUS, madvise(); the library's files come after the public
+ * headers (cmake/library.cmake), whose <features.h> may have set it. */
+#ifndef _DEFAULT_SOURCE
 #define _DEFAULT_SOURCE
+#endif
 #include <stdint.h>
 #include <sys/mman.h>
 
