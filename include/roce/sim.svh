@@ -66,6 +66,11 @@ package roce_sim_pkg;
       input chandle s, output longint unsigned wr_id, output int status,
       output int opcode, output int unsigned qpn, output int unsigned byte_len);
 
+  // The transaction trace (docs/trace.md) into path, nic the NIC's number
+  // in it; "" stops it. 0 or -1.
+  import "DPI-C" function int roce_sim_trace_open(
+      input chandle s, input string path, input int unsigned nic);
+
 endpackage
 
 `endif
