@@ -12,6 +12,8 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <time.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,8 +131,23 @@ int trace_format(const struct trace_rec *r, char *buf, size_t size)
 
 struct trace_writer {
 	FILE *f;
+	uint64_t t0;            /* CLOCK_MONOTONIC at open: real time's zero */
+	pthread_mutex_t lock;   /* an engine thread and the host's may share it */
 	char line[TRACE_LINE_MAX];
 };
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t trace_writer_real_ns(const struct trace_writer *w)
+{
+	return mono_ns() - w->t0;
+}
 
 struct trace_writer *trace_writer_open(const char *path)
 {
@@ -149,6 +166,8 @@ struct trace_writer *trace_writer_open(const char *path)
 	/* a frame's line is 8 KiB: buffer many before a write(2) */
 	setvbuf(w->f, NULL, _IOFBF, 1u << 20);
 	fprintf(w->f, "%s\n", TRACE_MAGIC);
+	pthread_mutex_init(&w->lock, NULL);
+	w->t0 = mono_ns();
 	return w;
 }
 
@@ -157,15 +176,19 @@ void trace_writer_close(struct trace_writer *w)
 	if (!w)
 		return;
 	fclose(w->f);
+	pthread_mutex_destroy(&w->lock);
 	free(w);
 }
 
 void trace_write(struct trace_writer *w, const struct trace_rec *r)
 {
-	int n = trace_format(r, w->line, sizeof(w->line));
+	int n;
 
+	pthread_mutex_lock(&w->lock);
+	n = trace_format(r, w->line, sizeof(w->line));
 	w->line[n] = '\n';
 	fwrite(w->line, 1, (size_t)n + 1, w->f);
+	pthread_mutex_unlock(&w->lock);
 }
 
 /* ---- parsing -------------------------------------------------------------- */
