@@ -185,14 +185,14 @@ void vtrace_engine(struct roce_context *ctx)
 		engine_set_dma_observer(&ctx->eng, on_dma, ctx->trace);
 }
 
-void vtrace_cqes(struct roce_context *ctx, const struct roce_wc *wc, int n)
+void vtrace_cqes(struct vtrace *v, const struct roce_wc *wc, int n)
 {
 	for (int i = 0; i < n; i++) {
 		struct trace_rec r = { .kind = TR_CQE, .qpn = wc[i].qp_num,
 				       .wr_id = wc[i].wr_id, .resp = (int32_t)wc[i].status,
 				       .op = (uint32_t)wc[i].opcode, .len = wc[i].byte_len };
 
-		emit(ctx->trace, &r);
+		emit(v, &r);
 	}
 }
 

@@ -326,6 +326,7 @@ struct roce_cq *roce_create_cq_channel(struct roce_context *ctx, int cqe, void *
 		return NULL;
 	}
 	cq->ctx = ctx;
+	cq->trace = ctx->trace;
 	cq->cq_context = cq_context;
 	cq->eng.ring.mask = n - 1;
 	if (channel)
@@ -369,7 +370,7 @@ int roce_poll_cq(struct roce_cq *cq, int n, struct roce_wc *wc)
 		cons++;
 	}
 	atomic_store_explicit(&q->ring.cons, cons, memory_order_release);
-	if (__builtin_expect(cq->ctx->trace != NULL, 0))
-		vtrace_cqes(cq->ctx, wc, got);
+	if (__builtin_expect(cq->trace != NULL, 0))
+		vtrace_cqes(cq->trace, wc, got);
 	return got;
 }
