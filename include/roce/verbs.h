@@ -74,7 +74,7 @@ struct roce_context_attr {
 	/* the transaction trace (docs/trace.md; src/common/trace.h, for the
 	 * tools of this tree): every register access, frame, DMA and
 	 * completion of this NIC as records of NIC trace_nic, at now_ns's
-	 * time (or real time since the writer opened); NULL = none */
+	 * time (or real time since its first record); NULL = none */
 	struct trace_writer *trace;
 	uint32_t trace_nic;
 	/* MR key bytes: 0 = random (getrandom), else drawn from this seed,

@@ -131,7 +131,7 @@ int trace_format(const struct trace_rec *r, char *buf, size_t size)
 
 struct trace_writer {
 	FILE *f;
-	uint64_t t0;            /* CLOCK_MONOTONIC at open: real time's zero */
+	uint64_t t0;            /* CLOCK_MONOTONIC of the first real-time record */
 	pthread_mutex_t lock;   /* an engine thread and the host's may share it */
 	char line[TRACE_LINE_MAX];
 };
@@ -144,9 +144,18 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-uint64_t trace_writer_real_ns(const struct trace_writer *w)
+uint64_t trace_writer_real_ns(struct trace_writer *w)
 {
-	return mono_ns() - w->t0;
+	uint64_t now = mono_ns();
+
+	/* the first record's time is real time's zero: a trace on a virtual
+	 * clock never reads the wall clock */
+	pthread_mutex_lock(&w->lock);
+	if (!w->t0)
+		w->t0 = now;
+	now -= w->t0;
+	pthread_mutex_unlock(&w->lock);
+	return now;
 }
 
 struct trace_writer *trace_writer_open(const char *path)
@@ -167,7 +176,6 @@ struct trace_writer *trace_writer_open(const char *path)
 	setvbuf(w->f, NULL, _IOFBF, 1u << 20);
 	fprintf(w->f, "%s\n", TRACE_MAGIC);
 	pthread_mutex_init(&w->lock, NULL);
-	w->t0 = mono_ns();
 	return w;
 }
 

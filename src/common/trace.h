@@ -68,8 +68,9 @@ struct trace_writer *trace_writer_open(const char *path);
 void trace_writer_close(struct trace_writer *w);
 /* Thread-safe: records of one file may come from several threads. */
 void trace_write(struct trace_writer *w, const struct trace_rec *r);
-/* Real time for traces without a virtual clock: ns since the open. */
-uint64_t trace_writer_real_ns(const struct trace_writer *w);
+/* Real time for traces without a virtual clock: ns since the first
+ * record that asked for it. */
+uint64_t trace_writer_real_ns(struct trace_writer *w);
 
 /* The line of r, without the newline, into buf (room for TRACE_LINE_MAX);
  * its length. */
