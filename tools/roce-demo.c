@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/trace.h"
 #include "roce-demo/demo.h"
 #include "roce/status.h"
 
@@ -86,7 +87,14 @@ int main(int argc, char **argv)
 		free(d);
 		return rc == 1 ? 0 : 2;
 	}
+	demo_clock.on = d->o.virtual_time;
+	if (d->o.trace && !(d->trace = trace_writer_open(d->o.trace))) {
+		fprintf(stderr, "roce-demo: cannot create trace file '%s'\n", d->o.trace);
+		free(d);
+		return 2;
+	}
 	if (demo_link_open(d) != ROCE_OK && d->o.pcap) {
+		trace_writer_close(d->trace);
 		fprintf(stderr, "roce-demo: cannot create capture file '%s'\n", d->o.pcap);
 		free(d);
 		return 2;
@@ -99,6 +107,7 @@ int main(int argc, char **argv)
 	failed = demo_first_failed(d);
 	report(d, failed);
 	demo_close(d);
+	trace_writer_close(d->trace);
 	free(d);
 	return failed < 0 ? 0 : 1;
 }

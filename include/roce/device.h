@@ -50,6 +50,10 @@ struct roce_device_config {
 	 * 0 = ROCE_MAX_QP. At least ROCE_FIRST_QPN + 1, so that one QP
 	 * beyond the special ones 0 and 1 (IBA 3.5.1) can be created. */
 	uint32_t qp_count;
+	/* The DDR at this host address (2 MiB aligned), which must be free:
+	 * MR virtual addresses, and so the frames' RETH addresses, are then
+	 * the same in every run (roce-demo --virtual-time). NULL = anywhere. */
+	void *mem_at;
 };
 
 /*

@@ -105,6 +105,16 @@ int roce_sim_post_recv(ROCE_SIM_HANDLE s, unsigned int qpn, unsigned long long w
 int roce_sim_poll_cq(ROCE_SIM_HANDLE s, unsigned long long *wr_id, int *status,
 		     int *opcode, unsigned int *qpn, unsigned int *byte_len);
 
+/*
+ * The transaction trace (docs/trace.md): from now on every transaction at
+ * this NIC's boundary is a line of path (created or truncated), nic the
+ * NIC's number in it, the first line create's arguments. An empty path
+ * stops it (the file is closed; destroy closes it too). One file per NIC:
+ * roce-replay replays each on its own, roce-replay --compare compares.
+ * Returns 0, or -1 when the file cannot be created.
+ */
+int roce_sim_trace_open(ROCE_SIM_HANDLE s, const char *path, unsigned int nic);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,6 +11,9 @@
 `ifndef ROCE_SIM_SVH
 `define ROCE_SIM_SVH
 
+// The file is named after roce/sim.h, whose ABI it declares, not after
+// the package: Verilator's -Wall wants them to match.
+/* verilator lint_off DECLFILENAME */
 package roce_sim_pkg;
 
   localparam int ROCE_SIM_FRAME_MAX = 4224;  // bytes of a frame buffer
@@ -66,6 +69,12 @@ package roce_sim_pkg;
       input chandle s, output longint unsigned wr_id, output int status,
       output int opcode, output int unsigned qpn, output int unsigned byte_len);
 
+  // The transaction trace (docs/trace.md) into path, nic the NIC's number
+  // in it; "" stops it. 0 or -1.
+  import "DPI-C" function int roce_sim_trace_open(
+      input chandle s, input string path, input int unsigned nic);
+
 endpackage
+/* verilator lint_on DECLFILENAME */
 
 `endif

@@ -52,6 +52,8 @@ struct roce_comp_channel;
 /* IPv6 addresses a port may carry beside its link-local one */
 #define ROCE_MAX_IP6 (ROCE_MAX_GID - 2u)
 
+struct trace_writer;
+
 struct roce_context_attr {
 	uint8_t mac[6];                 /* station address (MAC_LOW/HIGH) */
 	uint32_t ip;                    /* IPv4, host order (IP_ADDR) */
@@ -69,6 +71,15 @@ struct roce_context_attr {
 	enum roce_mtu port_mtu;
 	uint64_t (*now_ns)(void *ctx);  /* engine clock (timers); NULL = monotonic */
 	void *clock_ctx;
+	/* the transaction trace (docs/trace.md; src/common/trace.h, for the
+	 * tools of this tree): every register access, frame, DMA and
+	 * completion of this NIC as records of NIC trace_nic, at now_ns's
+	 * time (or real time since its first record); NULL = none */
+	struct trace_writer *trace;
+	uint32_t trace_nic;
+	/* MR key bytes: 0 = random (getrandom), else drawn from this seed,
+	 * for a run that must repeat exactly (roce-demo --virtual-time) */
+	uint64_t key_seed;
 };
 
 /* Create the device, run the power-on sequence through the driver (soft

@@ -46,6 +46,27 @@ void *big_alloc(size_t len)
 	return p;
 }
 
+void *big_alloc_at(void *at, size_t len)
+{
+	size_t n = round_up(len ? len : 1);
+	void *p;
+
+	if (n < len || ((uintptr_t)at & (HUGE_PAGE - 1)))
+		return NULL;
+	p = mmap(at, n, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	if (p != at) {          /* a kernel before 4.17 took it as a hint */
+		munmap(p, n);
+		return NULL;
+	}
+#ifdef MADV_HUGEPAGE
+	(void)madvise(p, n, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
 void big_free(void *p, size_t len)
 {
 	if (p)

@@ -200,10 +200,12 @@ void roce_drv_sleep_us(uint32_t us)
 	nanosleep(&ts, NULL);
 }
 
-/* Seed 000 section 2.2: wait for gtpowergood and both reset-done signals. */
+/* Seed 000 section 2.2: wait for gtpowergood and both reset-done signals.
+ * The clock is read only once the link is found down (a link already up,
+ * as under roce-demo --virtual-time, needs no wall clock). */
 int roce_drv_wait_link(struct roce_drv *drv, uint32_t timeout_ms)
 {
-	uint64_t deadline = roce_drv_now_ms() + timeout_ms;
+	uint64_t deadline = 0;
 	uint32_t s;
 	int st;
 
@@ -212,7 +214,9 @@ int roce_drv_wait_link(struct roce_drv *drv, uint32_t timeout_ms)
 			return st;
 		if (s & ROCE_STATUS_LINK_READY)
 			return ROCE_OK;
-		if (roce_drv_now_ms() >= deadline)
+		if (!deadline)
+			deadline = roce_drv_now_ms() + timeout_ms;
+		else if (roce_drv_now_ms() >= deadline)
 			break;
 		roce_drv_sleep_us(1000);
 	}

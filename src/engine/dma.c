@@ -126,7 +126,16 @@ int mem_scatter(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge
 		return rc;
 	for (unsigned i = 0; i < nseg; i++) {
 		memcpy(e->mem + seg[i].pa, src, seg[i].len);
+		dma_note(e, true, seg[i].pa, seg[i].len);
 		src += seg[i].len;
 	}
 	return ROCE_OK;
+}
+
+void engine_set_dma_observer(struct roce_engine *e, eng_dma_observer fn, void *arg)
+{
+	engine_lock(e);
+	e->dma_obs_arg = arg;
+	e->dma_obs = fn;
+	engine_unlock(e);
 }

@@ -306,6 +306,11 @@ struct engine_config {
 	void *clock_ctx;
 };
 
+/* An observer of the engine's DDR accesses (dma.c): write or read, the
+ * device address, the bytes (after a write, as written). */
+typedef void (*eng_dma_observer)(void *arg, bool write, uint64_t pa,
+				 const uint8_t *data, uint32_t len);
+
 struct roce_engine {
 	struct roce_device *dev;
 	struct roce_counters *cnt;
@@ -351,6 +356,10 @@ struct roce_engine {
 
 	bool dma_stall;
 	uint32_t dma_timeout_us;
+	/* an observer of every DDR access the engine makes (the transaction
+	 * trace): NULL when off, one predicted-not-taken branch each */
+	eng_dma_observer dma_obs;
+	void *dma_obs_arg;
 
 	struct eng_async async;         /* asynchronous events (event.c) */
 
@@ -512,6 +521,17 @@ struct tx_pkt {
 int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p);
 
 /* dma.c: protection (keys, rights, bounds) and translation to DDR */
+
+/* Watch the engine's DDR accesses (NULL to stop): called after each write
+ * and each read with the device address and the bytes as they now are. */
+void engine_set_dma_observer(struct roce_engine *e, eng_dma_observer fn, void *arg);
+
+static inline void dma_note(struct roce_engine *e, bool write, uint64_t pa, uint32_t len)
+{
+	if (__builtin_expect(e->dma_obs != NULL, 0))
+		e->dma_obs(e->dma_obs_arg, write, pa, e->mem + pa, len);
+}
+
 struct dma_seg {                        /* one piece of a DMA */
 	uint64_t pa;
 	uint32_t len;

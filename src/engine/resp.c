@@ -297,6 +297,7 @@ static bool do_write(struct roce_engine *e, struct eng_qp *qp,
 		return false;
 	}
 	memcpy(e->mem + r->write_pa, roce_pkt_payload(p), p->payload_len);
+	dma_note(e, true, r->write_pa, p->payload_len);
 	r->write_pa += p->payload_len;
 	r->write_resid -= p->payload_len;
 	if (pos & ROCE_POS_LAST) {
@@ -388,11 +389,13 @@ static bool do_atomic(struct roce_engine *e, struct eng_qp *qp,
 	/* one engine thread owns the DDR: the read-modify-write is atomic
 	 * with respect to every other request */
 	memcpy(&orig, e->mem + pa, 8);
+	dma_note(e, false, pa, 8);
 	if (p->opcode == ROCE_OP_RC_CMP_SWAP)
 		val = orig == roce_atomiceth_compare(a) ? roce_atomiceth_swap_add(a) : orig;
 	else
 		val = orig + roce_atomiceth_swap_add(a);
 	memcpy(e->mem + pa, &val, 8);
+	dma_note(e, true, pa, 8);
 
 	/* kept for a duplicate request, which must not execute again */
 	s = &qp->resp.atomics[qp->resp.atomic_next++ % ROCE_ATOMIC_REPLAY];

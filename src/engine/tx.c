@@ -179,15 +179,19 @@ int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p)
 		crc = roce_icrc_begin(buf + l3);
 		crc = roce_crc32(crc, buf + l4 + ROCE_UDP_HLEN + ROCE_BTH_LEN,
 				 op->hdr_len - ROCE_BTH_LEN);
-		for (unsigned i = 0; i < nseg; at += seg[i].len, i++)
+		for (unsigned i = 0; i < nseg; at += seg[i].len, i++) {
 			crc = roce_crc32_copy(crc, buf + at, e->mem + seg[i].pa,
 					      seg[i].len);
+			dma_note(e, false, seg[i].pa, seg[i].len);
+		}
 		memset(buf + at, 0, pad);
 		crc = roce_crc32(crc, buf + at, pad);
 	} else {
 		/* short: gather, then one ICRC call over the frame */
-		for (unsigned i = 0; i < nseg; at += seg[i].len, i++)
+		for (unsigned i = 0; i < nseg; at += seg[i].len, i++) {
 			memcpy(buf + at, e->mem + seg[i].pa, seg[i].len);
+			dma_note(e, false, seg[i].pa, seg[i].len);
+		}
 		memset(buf + at, 0, pad);
 		crc = roce_icrc(buf + l3, l3len + udp_len - ROCE_ICRC_LEN);
 	}

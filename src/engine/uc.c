@@ -152,6 +152,7 @@ static bool uc_write(struct roce_engine *e, struct eng_qp *qp, const struct roce
 	if ((pos & ROCE_POS_LAST) && imm && !rwqe_take(e, qp))
 		return drop(e, qp, ROCE_E_NO_RWQE);
 	memcpy(e->mem + r->write_pa, roce_pkt_payload(p), p->payload_len);
+	dma_note(e, true, r->write_pa, p->payload_len);
 	r->write_pa += p->payload_len;
 	r->write_resid -= p->payload_len;
 	if (pos & ROCE_POS_LAST) {

@@ -52,7 +52,8 @@ static int device_alloc(struct roce_device *dev, const struct roce_device_config
 	if (rc == ROCE_OK)
 		rc = roce_mr_table_create(dev->mem_size, &dev->mr);
 	if (rc == ROCE_OK) {
-		dev->mem = big_alloc(dev->mem_size);
+		dev->mem = cfg->mem_at ? big_alloc_at(cfg->mem_at, dev->mem_size)
+				       : big_alloc(dev->mem_size);
 		if (!dev->mem)
 			rc = ROCE_E_NOMEM;
 	}

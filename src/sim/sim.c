@@ -27,19 +27,29 @@ static uint64_t sim_clock(void *ctx)
 	return ((struct roce_sim *)ctx)->now;
 }
 
-void sim_boundary(struct roce_sim *s, const struct sim_xact *x)
+void sim_boundary(struct roce_sim *s, struct trace_rec *r)
 {
-	if (s->observer)
-		s->observer(s->observer_arg, s->now, x);
+	if (s->observer) {
+		r->t = s->now;
+		r->nic = s->nic;
+		s->observer(s->observer_arg, r);
+	}
 }
 
-void sim_run(struct roce_sim *s)
+bool sim_run(struct roce_sim *s)
 {
+	uint32_t cqes = atomic_load_explicit(&s->cq.ring.prod, memory_order_relaxed);
 	unsigned idle = 0;
+	bool moved = false;
 
 	/* two empty polls: one may only have moved a QP into the arbiter */
-	for (unsigned i = 0; i < SIM_RUN_POLLS && idle < 2; i++)
-		idle = engine_poll(&s->eng) ? 0 : idle + 1;
+	for (unsigned i = 0; i < SIM_RUN_POLLS && idle < 2; i++) {
+		unsigned n = engine_poll(&s->eng);
+
+		moved |= n != 0;
+		idle = n ? 0 : idle + 1;
+	}
+	return moved || cqes != atomic_load_explicit(&s->cq.ring.prod, memory_order_relaxed);
 }
 
 static void mac_from_u64(uint8_t mac[6], unsigned long long v)
@@ -72,6 +82,9 @@ struct roce_sim *roce_sim_create(unsigned long long mac, unsigned int ip,
 	if (!s->qp || sim_port_init(s) != ROCE_OK || sim_cq_init(s) != ROCE_OK ||
 	    roce_device_create(&dc, &s->dev) != ROCE_OK)
 		goto fail;
+	s->created = (struct trace_rec){ .kind = TR_CREATE, .addr = mac, .data = ip,
+					 .len = mem_kib, .qpn = qp_count,
+					 .op = link_delay_us };
 	ec.dev = s->dev;
 	ec.port = &s->port;
 	mac_from_u64(ec.mac, mac);
@@ -97,6 +110,7 @@ void roce_sim_destroy(struct roce_sim *s)
 {
 	if (!s)
 		return;
+	sim_trace_fini(s);
 	engine_fini(&s->eng);
 	sim_wq_fini(s);
 	roce_device_destroy(s->dev);
@@ -145,12 +159,12 @@ static void after_write(struct roce_sim *s, uint32_t addr, uint32_t data)
 int roce_sim_axil_write(struct roce_sim *s, unsigned int addr, unsigned int data)
 {
 	int resp = axi_resp(roce_device_write32(s->dev, addr, data));
-	struct sim_xact x = { .kind = SIM_X_REG_WRITE, .addr = addr, .data = data,
-			      .resp = resp };
+	struct trace_rec r = { .kind = TR_REG_WR, .addr = addr, .data = data,
+			       .resp = resp };
 
 	if (resp == ROCE_SIM_OKAY)
 		after_write(s, addr, data);
-	sim_boundary(s, &x);
+	sim_boundary(s, &r);
 	return resp;
 }
 
@@ -158,11 +172,11 @@ int roce_sim_axil_read(struct roce_sim *s, unsigned int addr, unsigned int *data
 {
 	uint32_t v = 0;
 	int resp = axi_resp(roce_device_read32(s->dev, addr, &v));
-	struct sim_xact x = { .kind = SIM_X_REG_READ, .addr = addr, .data = v,
-			      .resp = resp };
+	struct trace_rec r = { .kind = TR_REG_RD, .addr = addr, .data = v,
+			       .resp = resp };
 
 	*data = v;
-	sim_boundary(s, &x);
+	sim_boundary(s, &r);
 	return resp;
 }
 
@@ -173,18 +187,24 @@ unsigned long long roce_sim_now(struct roce_sim *s)
 
 void roce_sim_advance(struct roce_sim *s, unsigned long long ns)
 {
+	struct trace_rec r = { .kind = TR_ADV };
+
 	s->now += ns;
-	sim_run(s);
+	/* recorded only when the engine acted: a replay then runs it at the
+	 * same times, and a testbench that advances every clock edge does not
+	 * write a line per edge */
+	if (sim_run(s))
+		sim_boundary(s, &r);
 }
 
 int roce_sim_push_frame(struct roce_sim *s, const unsigned char *frame, int len)
 {
-	struct sim_xact x = { .kind = SIM_X_FRAME_IN, .bytes = frame,
-			      .len = len > 0 ? (uint32_t)len : 0 };
+	struct trace_rec r = { .kind = TR_FRAME_IN, .bytes = frame,
+			       .len = len > 0 ? (uint32_t)len : 0 };
 
 	if (len <= 0 || len > ROCE_SIM_FRAME_MAX)
 		return -1;
-	sim_boundary(s, &x);
+	sim_boundary(s, &r);
 	if (sim_fifo_put(&s->rx, frame, (uint32_t)len) != 0)
 		return -1;
 	sim_run(s);
@@ -194,19 +214,19 @@ int roce_sim_push_frame(struct roce_sim *s, const unsigned char *frame, int len)
 int roce_sim_pull_frame(struct roce_sim *s, unsigned char *frame)
 {
 	uint32_t i = s->tx.head % SIM_FIFO_FRAMES;
-	struct sim_xact x = { .kind = SIM_X_FRAME_OUT };
+	struct trace_rec r = { .kind = TR_FRAME_OUT };
 
 	sim_run(s);
 	if (s->tx.head == s->tx.tail)
 		return 0;
-	x.len = s->tx.len[i];
-	x.bytes = s->tx.slot[i].data;
-	memcpy(frame, x.bytes, x.len);
+	r.len = s->tx.len[i];
+	r.bytes = s->tx.slot[i].data;
+	memcpy(frame, r.bytes, r.len);
 	s->tx.head++;
-	sim_boundary(s, &x);
+	sim_boundary(s, &r);
 	/* a full FIFO held the engine back: it may send more now */
 	sim_run(s);
-	return (int)x.len;
+	return (int)r.len;
 }
 
 /* The DDR bytes [addr, addr + len), or NULL when they leave it. */
@@ -224,13 +244,13 @@ int roce_sim_mem_write(struct roce_sim *s, unsigned long long addr,
 		       const unsigned char *buf, int len)
 {
 	uint8_t *p = mem_at(s, addr, len);
-	struct sim_xact x = { .kind = SIM_X_MEM_WRITE, .addr = addr, .bytes = buf };
+	struct trace_rec r = { .kind = TR_MEM_WR, .addr = addr, .bytes = buf };
 
 	if (!p)
 		return -1;
 	memcpy(p, buf, (size_t)len);
-	x.len = (uint32_t)len;
-	sim_boundary(s, &x);
+	r.len = (uint32_t)len;
+	sim_boundary(s, &r);
 	return 0;
 }
 
@@ -238,12 +258,12 @@ int roce_sim_mem_read(struct roce_sim *s, unsigned long long addr,
 		      unsigned char *buf, int len)
 {
 	uint8_t *p = mem_at(s, addr, len);
-	struct sim_xact x = { .kind = SIM_X_MEM_READ, .addr = addr, .bytes = buf };
+	struct trace_rec r = { .kind = TR_MEM_RD, .addr = addr, .bytes = buf };
 
 	if (!p)
 		return -1;
 	memcpy(buf, p, (size_t)len);
-	x.len = (uint32_t)len;
-	sim_boundary(s, &x);
+	r.len = (uint32_t)len;
+	sim_boundary(s, &r);
 	return 0;
 }

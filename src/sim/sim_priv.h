@@ -4,15 +4,17 @@
  * an in-process port whose frames the simulator pushes and pulls.
  *
  * Every transaction at the device's boundary (register access, frame in
- * and out, DDR access by the caller, completion) passes through
- * sim_boundary(), so a transaction trace (issue 18, point 2) needs one
- * observer there and nothing else.
+ * and out, DDR access by the caller or the engine, work request,
+ * completion) passes through sim_boundary() as a trace record
+ * (common/trace.h); the transaction trace (sim_trace.c) is the observer
+ * there.
  */
 #ifndef ROCE_SIM_PRIV_H
 #define ROCE_SIM_PRIV_H
 
 #include <stdint.h>
 
+#include "common/trace.h"
 #include "engine/engine.h"
 #include "roce/sim.h"
 
@@ -25,26 +27,8 @@ struct sim_fifo {
 	uint32_t head, tail;            /* free-running: tail - head frames */
 };
 
-enum sim_xact_kind {
-	SIM_X_REG_WRITE,
-	SIM_X_REG_READ,
-	SIM_X_FRAME_IN,
-	SIM_X_FRAME_OUT,
-	SIM_X_MEM_WRITE,
-	SIM_X_MEM_READ,
-	SIM_X_COMPLETION,
-};
-
-struct sim_xact {
-	enum sim_xact_kind kind;
-	uint64_t addr;                  /* register offset, DDR address; CQE: wr_id */
-	uint32_t data;                  /* register value; CQE: QPN */
-	int resp;                       /* AXI response; CQE: status */
-	const uint8_t *bytes;           /* frame or DDR bytes */
-	uint32_t len;
-};
-
-typedef void (*sim_observer)(void *arg, uint64_t now_ns, const struct sim_xact *x);
+/* Sees every record with its time and NIC filled in (sim_boundary). */
+typedef void (*sim_observer)(void *arg, const struct trace_rec *r);
 
 #define SIM_CQ_DEPTH 1024u              /* completions waiting for poll_cq */
 #define SIM_WQ_DEPTH 64u                /* per QP, send and receive */
@@ -59,17 +43,26 @@ struct roce_sim {
 	struct eng_cq cq;               /* every QP's send and receive CQ */
 	sim_observer observer;          /* NULL: no trace */
 	void *observer_arg;
+	uint32_t nic;                   /* the trace's NIC number */
+	struct trace_rec created;       /* create's arguments, for the trace */
+	struct trace_writer *trace;     /* roce_sim_trace_open's */
 	struct roce_engine eng;         /* last: large */
 };
 
-void sim_boundary(struct roce_sim *s, const struct sim_xact *x);
-/* Poll the engine until it has nothing left to do now. */
-void sim_run(struct roce_sim *s);
+void sim_boundary(struct roce_sim *s, struct trace_rec *r);
+/* Poll the engine until it has nothing left to do now; true when it did
+ * something (moved a frame or completed a work request). */
+bool sim_run(struct roce_sim *s);
 
 /* sim_port.c */
 int sim_port_init(struct roce_sim *s);
 void sim_port_fini(struct roce_sim *s);
 int sim_fifo_put(struct sim_fifo *f, const uint8_t *frame, uint32_t len);
+
+/* sim_trace.c: fn sees every record (and the engine's DDR accesses) from
+ * now on, nic in each, the first one create's; fn NULL stops. */
+void sim_observe(struct roce_sim *s, sim_observer fn, void *arg, uint32_t nic);
+void sim_trace_fini(struct roce_sim *s);
 
 /* sim_wq.c */
 int sim_qp_attach(struct roce_sim *s, uint32_t qpn);

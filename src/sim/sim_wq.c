@@ -72,10 +72,10 @@ static struct eng_qp *qp_get(struct roce_sim *s, unsigned int qpn)
 	return qpn < s->qp_count ? s->qp[qpn] : NULL;
 }
 
-int roce_sim_post_send(struct roce_sim *s, unsigned int qpn, int opcode,
-		       unsigned long long wr_id, unsigned long long laddr,
-		       unsigned int lkey, unsigned int len,
-		       unsigned long long raddr, unsigned int rkey)
+static int post_send(struct roce_sim *s, unsigned int qpn, int opcode,
+		     unsigned long long wr_id, unsigned long long laddr,
+		     unsigned int lkey, unsigned int len,
+		     unsigned long long raddr, unsigned int rkey)
 {
 	struct eng_qp *qp = qp_get(s, qpn);
 	struct roce_qp_cfg c;
@@ -107,12 +107,30 @@ int roce_sim_post_send(struct roce_sim *s, unsigned int qpn, int opcode,
 	w->state = SWQE_POSTED;
 	atomic_store_explicit(&qp->sq.prod, prod + 1, memory_order_release);
 	engine_doorbell(&s->eng, qp);
-	sim_run(s);
 	return ROCE_OK;
 }
 
-int roce_sim_post_recv(struct roce_sim *s, unsigned int qpn, unsigned long long wr_id,
-		       unsigned long long laddr, unsigned int lkey, unsigned int len)
+int roce_sim_post_send(struct roce_sim *s, unsigned int qpn, int opcode,
+		       unsigned long long wr_id, unsigned long long laddr,
+		       unsigned int lkey, unsigned int len,
+		       unsigned long long raddr, unsigned int rkey)
+{
+	struct trace_rec r = { .kind = TR_POST_SEND, .qpn = qpn, .op = (uint32_t)opcode,
+			       .wr_id = wr_id, .addr = laddr, .lkey = lkey, .len = len,
+			       .raddr = raddr, .rkey = rkey };
+	int rc = post_send(s, qpn, opcode, wr_id, laddr, lkey, len, raddr, rkey);
+
+	/* recorded after the post took effect, before the engine runs it: a
+	 * replay posts, then sees the DMA reads and frames follow */
+	r.resp = rc;
+	sim_boundary(s, &r);
+	if (rc == ROCE_OK)
+		sim_run(s);
+	return rc;
+}
+
+static int post_recv(struct roce_sim *s, unsigned int qpn, unsigned long long wr_id,
+		     unsigned long long laddr, unsigned int lkey, unsigned int len)
 {
 	struct eng_qp *qp = qp_get(s, qpn);
 	uint32_t prod;
@@ -133,12 +151,23 @@ int roce_sim_post_recv(struct roce_sim *s, unsigned int qpn, unsigned long long 
 	return ROCE_OK;
 }
 
+int roce_sim_post_recv(struct roce_sim *s, unsigned int qpn, unsigned long long wr_id,
+		       unsigned long long laddr, unsigned int lkey, unsigned int len)
+{
+	struct trace_rec r = { .kind = TR_POST_RECV, .qpn = qpn, .wr_id = wr_id,
+			       .addr = laddr, .lkey = lkey, .len = len };
+
+	r.resp = post_recv(s, qpn, wr_id, laddr, lkey, len);
+	sim_boundary(s, &r);
+	return r.resp;
+}
+
 int roce_sim_poll_cq(struct roce_sim *s, unsigned long long *wr_id, int *status,
 		     int *opcode, unsigned int *qpn, unsigned int *byte_len)
 {
 	struct eng_cq *q = &s->cq;
 	uint32_t cons = atomic_load_explicit(&q->ring.cons, memory_order_relaxed);
-	struct sim_xact x = { .kind = SIM_X_COMPLETION };
+	struct trace_rec r = { .kind = TR_CQE };
 	const struct roce_wc *wc;
 
 	sim_run(s);
@@ -150,11 +179,12 @@ int roce_sim_poll_cq(struct roce_sim *s, unsigned long long *wr_id, int *status,
 	*opcode = (int)wc->opcode;
 	*qpn = wc->qp_num;
 	*byte_len = wc->byte_len;
-	x.addr = wc->wr_id;
-	x.data = wc->qp_num;
-	x.resp = (int)wc->status;
-	x.len = wc->byte_len;
+	r.wr_id = wc->wr_id;
+	r.qpn = wc->qp_num;
+	r.resp = (int)wc->status;
+	r.op = (uint32_t)wc->opcode;
+	r.len = wc->byte_len;
 	atomic_store_explicit(&q->ring.cons, cons + 1, memory_order_release);
-	sim_boundary(s, &x);
+	sim_boundary(s, &r);
 	return 1;
 }

@@ -49,6 +49,9 @@ int roce_open(const struct roce_context_attr *attr, struct roce_context **out)
 	rc = roce_bus_open_local(&ctx->bus, ctx->dev);
 	if (rc)
 		goto fail;
+	rc = vtrace_open(ctx, attr);
+	if (rc)
+		goto fail;
 	roce_drv_init(&ctx->drv, &ctx->bus);
 	/* the seed's power-on sequence, with the tables still empty */
 	roce_config_defaults(cfg);
@@ -75,7 +78,7 @@ int roce_open(const struct roce_context_attr *attr, struct roce_context **out)
 		goto fail;
 	}
 	ec.dev = ctx->dev;
-	ec.port = attr->port;
+	ec.port = vtrace_port(ctx, attr->port);
 	memcpy(ec.mac, attr->mac, 6);
 	ec.ip = attr->ip;
 	ec.gids = ctx->gids;
@@ -84,7 +87,9 @@ int roce_open(const struct roce_context_attr *attr, struct roce_context **out)
 	rc = engine_init(&ctx->eng, &ec);
 	if (rc)
 		goto fail;
-	if (getrandom(&ctx->rng, sizeof(ctx->rng), 0) != sizeof(ctx->rng))
+	vtrace_engine(ctx);
+	ctx->rng = attr->key_seed;
+	if (!ctx->rng && getrandom(&ctx->rng, sizeof(ctx->rng), 0) != sizeof(ctx->rng))
 		ctx->rng = (uint64_t)(uintptr_t)ctx ^ 0x9E3779B97F4A7C15ull;
 	free(cfg);
 	*out = ctx;
@@ -94,6 +99,7 @@ fail:
 	devmem_destroy(ctx->mem);
 	if (ctx->bus.ops)
 		roce_bus_close(&ctx->bus);
+	vtrace_close(ctx);
 	if (ctx->dev)
 		roce_device_destroy(ctx->dev);
 	free(ctx);
@@ -108,6 +114,7 @@ void roce_close(struct roce_context *ctx)
 	engine_fini(&ctx->eng);
 	devmem_destroy(ctx->mem);
 	roce_bus_close(&ctx->bus);
+	vtrace_close(ctx);
 	roce_device_destroy(ctx->dev);
 	free(ctx);
 }
@@ -319,6 +326,7 @@ struct roce_cq *roce_create_cq_channel(struct roce_context *ctx, int cqe, void *
 		return NULL;
 	}
 	cq->ctx = ctx;
+	cq->trace = ctx->trace;
 	cq->cq_context = cq_context;
 	cq->eng.ring.mask = n - 1;
 	if (channel)
@@ -362,5 +370,7 @@ int roce_poll_cq(struct roce_cq *cq, int n, struct roce_wc *wc)
 		cons++;
 	}
 	atomic_store_explicit(&q->ring.cons, cons, memory_order_release);
+	if (__builtin_expect(cq->trace != NULL, 0))
+		vtrace_cqes(cq->trace, wc, got);
 	return got;
 }

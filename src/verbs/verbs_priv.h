@@ -40,7 +40,15 @@ struct roce_context {
 	struct roce_gid_table gids;     /* port 1's, built at open (gid.c) */
 	enum roce_mtu port_mtu;         /* the port's active MTU: UD QPs' */
 	bool gsi_used;                  /* QP1 exists (qp.c) */
+	struct vtrace *trace;           /* the transaction trace (trace.c), or NULL */
 };
+
+/* trace.c: the transaction trace's taps, each a no-op without a trace */
+int vtrace_open(struct roce_context *ctx, const struct roce_context_attr *attr);
+struct roce_port *vtrace_port(struct roce_context *ctx, struct roce_port *port);
+void vtrace_engine(struct roce_context *ctx);
+void vtrace_cqes(struct vtrace *v, const struct roce_wc *wc, int n);
+void vtrace_close(struct roce_context *ctx);
 
 struct roce_pd {
 	struct roce_context *ctx;
@@ -57,6 +65,8 @@ struct ev_count {
 struct roce_cq {
 	struct eng_cq eng;              /* the ring the engine fills */
 	struct roce_context *ctx;
+	struct vtrace *trace;           /* ctx's, kept here: polling reads no more
+					 * of the context than before */
 	struct roce_comp_channel *channel;
 	void *cq_context;
 	struct ev_count comp, async;

@@ -11,7 +11,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "roce/regs.h"
@@ -253,6 +256,45 @@ static void test_same_frames_twice(void **state)
 	assert_true(first == write_scenario());
 }
 
+/* roce_sim_trace_open: its file, its first records, "" to stop, a path
+ * that cannot be created (the records' contents: sim_trace.sh). */
+static void test_trace_open(void **state)
+{
+	struct roce_sim *s = roce_sim_create(0x020000000001ull, 0x0a000001, 64, 32, 0);
+	char path[] = "/tmp/test_sim_trace_XXXXXX", line[256];
+	unsigned int v;
+	int fd = mkstemp(path);
+	FILE *f;
+
+	(void)state;
+	assert_non_null(s);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(roce_sim_trace_open(s, "/nonexistent/dir/t", 0), -1);
+	assert_int_equal(roce_sim_trace_open(s, path, 3), 0);
+	roce_sim_advance(s, 250);
+	assert_int_equal(roce_sim_axil_read(s, ROCE_REG_DEV_ID, &v), ROCE_SIM_OKAY);
+	assert_int_equal(roce_sim_axil_write(s, ROCE_REG_DEV_ID, 0), ROCE_SIM_SLVERR);
+	assert_int_equal(roce_sim_trace_open(s, "", 0), 0);     /* closes the file */
+	assert_int_equal(roce_sim_axil_read(s, ROCE_REG_DEV_ID, &v), ROCE_SIM_OKAY);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_string_equal(line, "# roce-trace 1\n");
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_string_equal(line, "0 3 create mac=20000000001 ip=a000001 mem_kib=64 "
+			    "qp_count=32 link_delay_us=0\n");
+	/* an advance in which the engine did nothing writes nothing */
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_string_equal(line, "250 3 rd addr=28 data=52434532 resp=0\n");
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_string_equal(line, "250 3 wr addr=28 data=0 resp=2\n");
+	assert_null(fgets(line, sizeof(line), f));              /* stopped */
+	fclose(f);
+	unlink(path);
+	roce_sim_destroy(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -260,6 +302,7 @@ int main(void)
 		cmocka_unit_test(test_mem_window),
 		cmocka_unit_test(test_write_between_two),
 		cmocka_unit_test(test_same_frames_twice),
+		cmocka_unit_test(test_trace_open),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,6 +12,7 @@
  *   perf.c      the perftest-style bandwidth table and WRITE latency
  *   report.c    the text report
  *   json.c      the JSON report
+ *   vtime.c     --virtual-time: the one clock, moved by the link's load
  */
 #ifndef ROCE_DEMO_H
 #define ROCE_DEMO_H
@@ -42,7 +43,9 @@ struct opts {
 	uint64_t seed;
 	uint32_t qp_count;                              /* each NIC's; 0 = default */
 	const char *pcap;
+	const char *trace;                              /* --trace FILE */
 	bool threads, quick, json, all_counters;
+	bool virtual_time;                              /* --virtual-time */
 };
 
 /* 0 to run, 1 after --help (exit 0), 2 on a bad option. */
@@ -89,6 +92,7 @@ struct nic {
 	struct roce_mr_ctx mrc[2];
 	struct roce_counter_value cnt[ROCE_CNT_COUNT];
 	size_t n_cnt;
+	uint64_t vt_tx_bytes;           /* TX_BYTES at the last virtual tick */
 };
 
 enum step_id { ST_SETUP, ST_ADVERTISE, ST_WRITE, ST_READ, ST_FETCH_ADD,
@@ -140,11 +144,33 @@ struct demo {
 	struct bw_row bw[BW_ROWS];
 	int n_bw;
 	struct lat lat;
+	struct trace_writer *trace;     /* --trace, both NICs' records */
 };
+
+/* ---- the clock (vtime.c) -------------------------------------------------- */
+
+/* With --virtual-time, the one clock of both engines, their link-ready
+ * models, the link and this tool's timing: only demo_kick moves it. */
+extern struct demo_clock {
+	bool on;
+	uint64_t ns;
+} demo_clock;
+
+/* The clock as roce_context_attr and roce_memlink_config take one. */
+uint64_t demo_clock_read(void *ctx);
+/* After both engines polled once: move the virtual clock by the wire
+ * time of what they sent (demo_kick). */
+void demo_clock_tick(struct demo *d);
+/* Where each NIC's DDR lies in a virtual-time run (NULL otherwise), so
+ * that its addresses, and the trace, repeat. */
+void *demo_ddr_at(const struct demo *d, const struct nic *n);
 
 static inline uint64_t now_ns(void)
 {
 	struct timespec ts;
+
+	if (demo_clock.on)
+		return demo_clock.ns;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
@@ -208,7 +234,7 @@ bool demo_run_latency(struct demo *d, struct lat *l, struct step *s);
 void demo_print_banner(const struct demo *d);
 void demo_print_nic(const struct nic *n);
 void demo_print_step(const struct step *s);
-void demo_print_bw_head(void);
+void demo_print_bw_head(const struct demo *d);
 void demo_print_bw_row(const struct bw_row *r);
 void demo_print_latency(const struct demo *d);
 void demo_print_counters(const struct demo *d);

@@ -21,6 +21,8 @@ void demo_kick(struct demo *d)
 	}
 	roce_engine_poll(d->a.ctx);
 	roce_engine_poll(d->b.ctx);
+	if (demo_clock.on)
+		demo_clock_tick(d);
 }
 
 /* n completions polled into wc: each must have succeeded. */

@@ -96,7 +96,7 @@ static void json_perf(const struct demo *d)
 {
 	const struct lat *l = &d->lat;
 
-	printf(",\"bandwidth\":[");
+	printf(",\"time\":\"%s\",\"bandwidth\":[", d->o.virtual_time ? "virtual" : "real");
 	for (int i = 0; i < d->n_bw; i++)
 		printf("%s{\"op\":\"%s\",\"bytes\":%u,\"iterations\":%u,"
 		       "\"bw_peak_mb_s\":%.2f,\"bw_avg_mb_s\":%.2f,\"msg_rate_mpps\":%.6f}",

@@ -29,6 +29,13 @@ static bool nic_open(struct demo *d, struct nic *n, size_t len)
 	if (ca.dev.mem_size < ROCE_DEV_MEM_SIZE_DEFAULT)
 		ca.dev.mem_size = ROCE_DEV_MEM_SIZE_DEFAULT;
 	ca.dev.qp_count = d->o.qp_count;
+	ca.trace = d->trace;
+	ca.trace_nic = n == &d->b;
+	if (d->o.virtual_time) {
+		ca.now_ns = ca.dev.now_ns = demo_clock_read;
+		ca.dev.mem_at = demo_ddr_at(d, n);
+		ca.key_seed = d->o.seed * 2 + 1 + (n == &d->b);
+	}
 	memcpy(ca.mac, n->mac, 6);
 	if ((st = roce_memlink_attach(d->link, n->mac, &n->port)) != ROCE_OK)
 		return step_fail(s, "attach NIC %s to the link: %s", n->name,
@@ -136,6 +143,7 @@ int demo_link_open(struct demo *d)
 		/* a lossless fabric, as RoCE deployments run with PFC: a busy
 		 * receiver pauses its sender; the faults above still drop */
 		.lossless = true,
+		.now_ns = d->o.virtual_time ? demo_clock_read : NULL,
 	};
 	int st = roce_memlink_create(&lc, &d->link);
 

@@ -36,6 +36,11 @@ static void usage(FILE *f)
 		"  --pcap FILE       capture every frame on the link into FILE\n"
 		"  --threads         run each engine on its own thread (default: poll both\n"
 		"                    from the main thread)\n"
+		"  --virtual-time    run on one virtual clock (no thread, no wall clock): the\n"
+		"                    same options give the same run and trace; figures are\n"
+		"                    in virtual time (a 100 Gbit/s wire); not with --threads\n"
+		"  --trace FILE      write the transaction trace of both NICs into FILE (NIC\n"
+		"                    0 is A, 1 is B; docs/trace.md)\n"
 		"  --quick           fewer iterations and shorter time caps (for tests)\n"
 		"  --json            print one JSON object instead of the text report\n"
 		"  --all-counters    list every counter, not only the non-zero ones\n"
@@ -97,7 +102,7 @@ static int parse_num(const char *opt, const char *s, bool suffix, uint64_t min,
 
 enum { OPT_MTU = 256, OPT_SIZE, OPT_ITERS, OPT_LOSS, OPT_REORDER, OPT_DUP,
        OPT_CORRUPT, OPT_SEED, OPT_QP_COUNT, OPT_PCAP, OPT_THREADS, OPT_QUICK,
-       OPT_JSON, OPT_ALL };
+       OPT_JSON, OPT_ALL, OPT_VTIME, OPT_TRACE };
 
 static int parse_opt(int c, const char *arg, struct opts *o, bool *iters_set)
 {
@@ -131,6 +136,8 @@ static int parse_opt(int c, const char *arg, struct opts *o, bool *iters_set)
 	case OPT_QUICK: o->quick = true; return 0;
 	case OPT_JSON: o->json = true; return 0;
 	case OPT_ALL: o->all_counters = true; return 0;
+	case OPT_VTIME: o->virtual_time = true; return 0;
+	case OPT_TRACE: o->trace = arg; return 0;
 	}
 	return 2;
 }
@@ -153,6 +160,8 @@ int demo_parse_args(int argc, char **argv, struct opts *o)
 		{ "quick", no_argument, NULL, OPT_QUICK },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "all-counters", no_argument, NULL, OPT_ALL },
+		{ "virtual-time", no_argument, NULL, OPT_VTIME },
+		{ "trace", required_argument, NULL, OPT_TRACE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -179,6 +188,11 @@ int demo_parse_args(int argc, char **argv, struct opts *o)
 	if (optind < argc) {
 		fprintf(stderr, "roce-demo: unexpected argument '%s' (try --help)\n",
 			argv[optind]);
+		return 2;
+	}
+	if (o->virtual_time && o->threads) {
+		fprintf(stderr, "roce-demo: --virtual-time runs without threads: "
+			"not with --threads (try --help)\n");
 		return 2;
 	}
 	if (!iters_set)

@@ -152,7 +152,7 @@ bool demo_run_bandwidth(struct demo *d, struct step *s)
 	if (!ok)
 		return step_fail(s, "out of memory");
 	if (!d->o.json)
-		demo_print_bw_head();
+		demo_print_bw_head(d);
 	for (size_t i = 0; ok && i < 3; i++) {
 		for (size_t j = 0; ok && j < 3; j++) {
 			struct bw_row *r = &d->bw[d->n_bw];

@@ -28,6 +28,11 @@ void demo_print_banner(const struct demo *d)
 		printf("Link: no faults.\n");
 	if (o->pcap)
 		printf("Capturing every frame into %s.\n", o->pcap);
+	if (o->virtual_time)
+		printf("Virtual time: one clock for both NICs and the link, moved by the\n"
+		       "frames' time on a 100 Gbit/s wire; no thread, no wall clock.\n");
+	if (o->trace)
+		printf("Writing the transaction trace into %s.\n", o->trace);
 }
 
 void demo_print_nic(const struct nic *n)
@@ -77,10 +82,12 @@ void demo_print_step(const struct step *s)
 		printf("        %s\n", nl + 1);
 }
 
-void demo_print_bw_head(void)
+void demo_print_bw_head(const struct demo *d)
 {
 	printf("\nBandwidth B -> A, perftest style (MB = 2^20 bytes; %u in flight; "
-	       "peak: best tenth of the run)\n", ROCE_DEMO_BW_DEPTH);
+	       "peak: best tenth of the run)%s\n", ROCE_DEMO_BW_DEPTH,
+	       d->o.virtual_time ? ",\nin VIRTUAL time (a 100 Gbit/s wire, engines "
+				   "that never wait)" : "");
 	printf(" %-6s %8s %12s %16s %19s %14s\n", "op", "#bytes", "#iterations",
 	       "BW peak[MB/sec]", "BW average[MB/sec]", "MsgRate[Mpps]");
 }
@@ -97,9 +104,10 @@ void demo_print_latency(const struct demo *d)
 	const struct lat *l = &d->lat;
 
 	printf("\nWRITE latency: 8 bytes, signaled, post to completion (request out, ACK\n"
-	       "back; perftest's write_lat reports half a ping-pong instead)%s\n",
+	       "back; perftest's write_lat reports half a ping-pong instead)%s%s\n",
 	       d->o.threads ? ";\nthe main thread naps 10 µs between CQ polls to leave "
-			      "the cores to the engines" : "");
+			      "the cores to the engines" : "",
+	       d->o.virtual_time ? ";\nin VIRTUAL time" : "");
 	printf(" %6s %12s %12s %16s %12s %12s\n", "#bytes", "#iterations",
 	       "t_min[usec]", "t_typical[usec]", "t_avg[usec]", "99%[usec]");
 	printf(" %6u %12u %12.2f %16.2f %12.2f %12.2f\n", 8u, l->n, l->min,
