@@ -226,6 +226,51 @@ int roce_cm_close(struct roce_cm *cm)
 	return ROCE_OK;
 }
 
+void roce_cm_print_counters(struct roce_cm *cm, FILE *f, int all)
+{
+	static const char *const msg[16] = {
+		"req", "mra", "rej", "rep", "rtu", "dreq", "drep", "sidr_req", "sidr_rep",
+	};
+	struct cm_counters c;
+
+	if (!cm || !f)
+		return;
+	pthread_mutex_lock(&cm->lock);
+	c = *cm_counters(cm_qp1_cm(cm->port));
+	pthread_mutex_unlock(&cm->lock);
+#define P(name, v) do { if (all || (v)) fprintf(f, "cm_%s %llu\n", name, (unsigned long long)(v)); } while (0)
+	P("mads_rx", c.rx_mads);
+	P("mads_tx", c.tx_mads);
+	P("resends", c.retries);
+	P("send_failed", c.tx_failed);
+	for (int i = 0; i < 16; i++) {
+		char n[32];
+
+		if (!msg[i])
+			continue;
+		snprintf(n, sizeof(n), "%s_rx", msg[i]);
+		P(n, c.rx_attr[i]);
+		snprintf(n, sizeof(n), "%s_tx", msg[i]);
+		P(n, c.tx_attr[i]);
+	}
+	for (int i = 0; i < MAD_ERR_COUNT; i++) {
+		char n[48];
+
+		snprintf(n, sizeof(n), "dropped_%s", mad_err_name(i));
+		P(n, c.rx_dropped[i]);
+	}
+	P("unknown_conn", c.rx_unknown_conn);
+	P("stale", c.rx_stale);
+	P("repeated_req", c.rx_dup_req);
+	P("repeated_rep", c.rx_dup_rep);
+	P("rej_sent", c.rej_sent);
+	P("rej_rcvd", c.rej_rcvd);
+	P("backlog_full", c.backlog_full);
+	P("no_slot", c.no_slot);
+	P("expired", c.timeouts);
+#undef P
+}
+
 static struct roce_cm_id *id_new(struct roce_cm_event_channel *ch, void *context)
 {
 	struct roce_cm_id *id = calloc(1, sizeof(*id));

@@ -187,8 +187,8 @@ static int fail_of(struct perf_run *r, struct perf_cm *p, int i, const char *wha
 		return perf_fail(r, ROCE_E_IO, "rdma_cm: %s: rejected (REJ reason %d)",
 				 what, s->status);
 	if (s->fail == ROCE_CM_EVENT_UNREACHABLE)
-		return perf_fail(r, ROCE_E_TIMEOUT, "rdma_cm: %s: the peer did not answer "
-				 "(the REQ's retries ran out)", what);
+		return perf_fail(r, ROCE_E_TIMEOUT, "rdma_cm: %s: unreachable (no answer "
+				 "to the REQ's resends, or our QP refused the peer's REP)", what);
 	return perf_fail(r, ROCE_E_IO, "rdma_cm: %s: %s (status %d)", what,
 			 roce_cm_event_str(s->fail), s->status);
 }
@@ -299,7 +299,7 @@ static int msg_recv(void *arg, void *buf, size_t len, char *err, size_t errlen)
 	return ROCE_OK;
 }
 
-/* The comm QP on slot i's ID, its receives posted before the connection */
+/* The comm QP on slot i's ID */
 static int make_comm_qp(struct perf_run *r, struct perf_cm *p, int i)
 {
 	struct roce_qp_init_attr qa = {
@@ -312,6 +312,18 @@ static int make_comm_qp(struct perf_run *r, struct perf_cm *p, int i)
 	if (st)
 		return perf_fail(r, st, "rdma_cm: the exchange's QP: %s", roce_status_str(st));
 	p->comm = i;
+	return ROCE_OK;
+}
+
+/* The comm QP's receives: the server's before it accepts, as
+ * post_one_recv_wqe before rdma_accept, so the client's first message
+ * finds one; the client's once connected, before its first message (the
+ * server writes only after reading it). A client's attempt that meets
+ * REJ 8 so leaves no flushed receive in the CQ the next attempt uses. */
+static int post_comm_rx(struct perf_run *r, struct perf_cm *p)
+{
+	int st = ROCE_OK;
+
 	p->rx_next = 0;
 	for (unsigned k = 0; k < PCM_RX_SLOTS && !st; k++)
 		st = post_rx(p, comm_qp(p), k);
@@ -422,7 +434,7 @@ static int client_comm(struct perf_run *r, struct perf_cm *p)
 		if (!wait_flags(p, i, PCM_EST | PCM_FAIL, p->timeout_ms + 1000))
 			return fail_of(r, p, i, "the exchange's connection");
 		if (p->slot[i].flags & PCM_EST)
-			return ROCE_OK;
+			return post_comm_rx(r, p);
 		if (!(p->slot[i].fail == ROCE_CM_EVENT_REJECTED && p->slot[i].status == 8) ||
 		    now_ms() + PCM_RETRY_MS >= end)
 			return fail_of(r, p, i, "the exchange's connection");
@@ -457,13 +469,13 @@ static int server_comm(struct perf_run *r, struct perf_cm *p)
 
 	if ((st = roce_cm_create_id(p->ch, &p->listen, NULL, ROCE_PS_TCP)) != ROCE_OK ||
 	    (st = roce_cm_bind_addr(p->listen, (struct sockaddr *)&sin)) != ROCE_OK ||
-	    (st = roce_cm_listen(p->listen, (int)r->ep.nqp + 2)) != ROCE_OK)
+	    (st = roce_cm_listen(p->listen, (int)r->o->nqp + 2)) != ROCE_OK)
 		return perf_fail(r, st, "rdma_cm: cannot listen on port %u: %s", r->o->port,
 				 roce_status_str(st));
 	if ((i = next_request(p, p->timeout_ms)) < 0)
 		return perf_fail(r, ROCE_E_TIMEOUT, "rdma_cm: no client connected within %u ms",
 				 p->timeout_ms);
-	if ((st = make_comm_qp(r, p, i)) != ROCE_OK)
+	if ((st = make_comm_qp(r, p, i)) != ROCE_OK || (st = post_comm_rx(r, p)) != ROCE_OK)
 		return st;
 	if ((st = roce_cm_accept(p->slot[i].id, &comm_param)) != ROCE_OK)
 		return perf_fail(r, st, "rdma_cm: rdma_accept: %s", roce_status_str(st));
@@ -531,6 +543,11 @@ int perf_cm_open(struct perf_run *r)
 
 static int client_qps(struct perf_run *r, struct perf_cm *p, const struct roce_conn_param *cp)
 {
+	/* perftest's server listens for these only once the sync is done
+	 * (rdma_cm_server_connection after create_rdma_cm_connection's first
+	 * ctx_hand_shake), and its client takes a while for its resources
+	 * before the first REQ; ours would beat that listener and get REJ 8 */
+	nap_us(PCM_RETRY_MS * 1000);
 	for (int tries = 0;; tries++) {
 		bool rej8 = false;
 		int st = ROCE_OK;
@@ -648,6 +665,13 @@ void perf_cm_close(struct perf_run *r)
 		/* IDs in timewait hold the channel until it ends */
 		while (roce_cm_destroy_event_channel(p->ch) == ROCE_E_BUSY && now_ms() < end)
 			pump(p, 20);
+	}
+	/* --counters: the CM's beside the engine's, at the end of every run,
+	 * the teardown included */
+	if (p->cm && r->o->counters) {
+		fprintf(r->out, "rdma_cm counters:\n");
+		roce_cm_print_counters(p->cm, r->out, 0);
+		fflush(r->out);
 	}
 	if (p->cm && roce_cm_close(p->cm) != ROCE_OK)
 		fprintf(r->err, "roce-perf: rdma_cm: connections still in timewait at exit\n");

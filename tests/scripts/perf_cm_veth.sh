@@ -5,7 +5,8 @@
 # QP the RDMA CM connected and the test's QPs through the CM. Each run:
 # both exit 0, both print "rdma_cm QPs : ON" and perftest's result table,
 # the content check passes where there is one, the client has the
-# peer's keys of every QP. Then the errors: a client to a port nobody
+# peer's keys of every QP, the CMs' counters (--counters) show the RTUs
+# and the disconnection. Then the errors: a client to a port nobody
 # listens on (REJ 8, a message, exit 1), a client to an address nobody
 # answers ARP for (a message, exit 1).
 # Usage: perf_cm_veth.sh BUILD_DIR SOURCE_DIR
@@ -30,11 +31,11 @@ run() {
 	local t=$1; shift
 	local name="$t -R $*" why=
 	ip netns exec "$NA" timeout 120 "$PERF" "$t" -R --netdev "ca$$" --timeout 20 \
-		"$@" >"$TMP/srv" 2>&1 &
+		--counters "$@" >"$TMP/srv" 2>&1 &
 	local sp=$!
 	pids+=("$sp")
 	ip netns exec "$NB" timeout 120 "$PERF" "$t" -R --netdev "cb$$" --timeout 20 \
-		"$@" 10.231.11.1 >"$TMP/cli" 2>&1
+		--counters "$@" 10.231.11.1 >"$TMP/cli" 2>&1
 	local crc=$?
 	wait "$sp"
 	local src=$?
@@ -48,6 +49,11 @@ run() {
 	case " $* " in *" --check "*)
 		cat "$TMP/cli" "$TMP/srv" | grep -q 'content check: passed' || why+=" check" ;;
 	esac
+	# --counters: the CMs' own, the client's REQs answered, the server's
+	# REPs answered, each connection of both taken down
+	grep -q '^cm_rtu_tx [1-9]' "$TMP/cli" || why+=" cli:cm_rtu_tx"
+	grep -q '^cm_rtu_rx [1-9]' "$TMP/srv" || why+=" srv:cm_rtu_rx"
+	grep -q '^cm_drep_rx [1-9]\|^cm_drep_tx [1-9]' "$TMP/cli" || why+=" cli:cm_drep"
 	# the client printed the keys of each of its QPs' peers
 	local n
 	n=$(grep -c ' remote address: ' "$TMP/cli")

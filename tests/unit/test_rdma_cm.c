@@ -336,6 +336,23 @@ static void test_timeout(void **state)
 	ack(ev);
 	/* 4 REQs 18 ms apart (2 * 1 ms + 16 ms) */
 	assert_true(pair_now_ms() - t0 >= 4 * 18);
+	/* the counters say so: 4 REQs, 3 of them resends, retries ran out,
+	   and the REJ (timeout) sent at the end */
+	{
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		assert_non_null(f);
+		roce_cm_print_counters(c.cm, f, 0);
+		fclose(f);
+		assert_non_null(strstr(text, "cm_req_tx 4\n"));
+		assert_non_null(strstr(text, "cm_resends 3\n"));
+		assert_non_null(strstr(text, "cm_expired 1\n"));
+		assert_non_null(strstr(text, "cm_rej_tx 1\n"));
+		assert_null(strstr(text, " 0\n"));     /* the non-zero ones only */
+		free(text);
+	}
 	roce_cm_destroy_qp(cid);
 	assert_int_equal(roce_cm_destroy_id(cid), ROCE_OK);
 	side_close(&c);
