@@ -100,10 +100,12 @@ static void nap_us(long us)
 
 /* ---- events ---------------------------------------------------------------- */
 
+/* The live slot of id: a destroyed ID's memory may come back as a new
+ * ID's, so a slot whose ID is gone never matches */
 static int slot_of(struct perf_cm *p, const struct roce_cm_id *id)
 {
 	for (unsigned i = 0; i < p->n_slot; i++)
-		if (p->slot[i].id == id)
+		if (p->slot[i].id == id && !(p->slot[i].flags & PCM_GONE))
 			return (int)i;
 	return -1;
 }
