@@ -101,7 +101,7 @@ run_ours() { # id tool role mtu size iters loss extra
 	# the CM's handshake and teardown, both ways on the wire
 	# (a -R client of ours may meet perftest's late listener: REJ 8)
 	uses_cm "$(rxe_cmd "$peer_tool" "$size" "$iters" "$mtu" "$extra")" &&
-		check_cm "$RUN_DIR/wire.pcap" "$([ "$role" = client ] && [ "$tool" != rping ] && echo rej8)"
+		check_cm "$RUN_DIR/wire.pcap" "$([ "$role" = client ] && [ "$tool" != rping ] && echo rej8)" "$loss"
 	[ "$tool" = rping ] && check_rping "$role" "$iters" "$extra"
 	if is_bidir "$extra"; then
 		pcap_select "$RUN_DIR/wire.pcap" "$RUN_DIR/rxe.pcap" "ether dst $NET_US_MAC and udp dst port 4791"
