@@ -71,8 +71,9 @@ static int selftest(struct perf_opts *o)
 		fprintf(stderr, "roce-perf: in-memory link: %s\n", roce_status_str(st));
 		return 1;
 	}
-	lfd = roce_oob_listen("127.0.0.1", 0, &port, err, sizeof(err));
-	if (lfd < 0) {
+	/* -R: the CM connects the two over the link itself, on -p's port */
+	lfd = o->rdma_cm ? -2 : roce_oob_listen("127.0.0.1", 0, &port, err, sizeof(err));
+	if (lfd == -1) {
 		fprintf(stderr, "roce-perf: %s\n", err);
 		roce_memlink_destroy(srv.ml);
 		return 1;
@@ -80,16 +81,20 @@ static int selftest(struct perf_opts *o)
 	srv.o.server = NULL;
 	srv.o.ip = 0x0A000001u;
 	srv.o.no_peak = o->no_peak || (o->verb == PERF_SEND && o->tst == PERF_BW && !o->duplex);
-	cli.o.server = "127.0.0.1";
+	cli.o.server = o->rdma_cm ? "10.0.0.1" : "127.0.0.1";
 	cli.o.mmap_file = NULL;         /* --mmap: the server's buffer only */
 	cli.o.ip = 0x0A000002u;
-	cli.o.port = port;
+	if (!o->rdma_cm)
+		cli.o.port = port;
+	else
+		lfd = -1;
 	srv.r = (struct perf_run){ .o = &srv.o, .err = stderr, .lfd = lfd };
 	srv.r.out = open_memstream(&srv.text, &srv.text_len);
 	cli.r = (struct perf_run){ .o = &cli.o, .out = stdout, .err = stderr, .lfd = -1 };
 	if (!srv.r.out || pthread_create(&t, NULL, server_thread, &srv) != 0) {
 		fprintf(stderr, "roce-perf: cannot start the server side\n");
-		close(lfd);
+		if (lfd >= 0)
+			close(lfd);
 		roce_memlink_destroy(srv.ml);
 		return 1;
 	}

@@ -111,6 +111,15 @@ int roce_cm_open(const struct roce_cm_attr *attr, struct roce_cm **out);
 /* ROCE_E_BUSY while IDs or channels remain. */
 int roce_cm_close(struct roce_cm *cm);
 
+/* The CM's counters, one "cm_NAME VALUE" line each, the non-zero ones
+   (all with all): MADs received and sent (cm_mads_rx, cm_req_tx, ...),
+   resends (cm_resends), MADs dropped by reason (cm_dropped_*),
+   cm_unknown_conn, cm_stale, duplicate REQs and REPs (cm_repeated_req,
+   _rep), REJs sent and received, cm_backlog_full, cm_no_slot, retries run
+   out (cm_expired). What a user reads to see why a connection is stuck.
+   (The names avoid the engine's counter names, which scripts parse.) */
+void roce_cm_print_counters(struct roce_cm *cm, FILE *f, int all);
+
 /* rdma_create_event_channel: an fd readable while events wait. */
 struct roce_cm_event_channel *roce_cm_create_event_channel(struct roce_cm *cm);
 /* ROCE_E_BUSY while IDs use it. */

@@ -42,6 +42,20 @@
 
 #define ROCE_OOB_PORT_DEFAULT   18515u
 
+/*
+ * A message transport in place of the socket: perftest's rdma_cm exchange
+ * (-R), where every write is one SEND on an RC QP the CM connected and
+ * every read takes one received message (perftest_communication.c:
+ * rdma_write_data, rdma_read_data). The exchanges above it are the same
+ * messages of the same sizes; send and recv return a status and say why
+ * in err.
+ */
+struct roce_oob_msg {
+	int (*send)(void *arg, const void *buf, size_t len, char *err, size_t errlen);
+	int (*recv)(void *arg, void *buf, size_t len, char *err, size_t errlen);
+	void *arg;
+};
+
 struct roce_oob {
 	int fd;                         /* connected socket, -1 = none */
 	bool client;                    /* the side that writes first */
@@ -52,6 +66,8 @@ struct roce_oob {
 	 * while the client's traffic flows. */
 	unsigned (*idle)(void *arg);
 	void *idle_arg;
+	const struct roce_oob_msg *msg; /* not NULL: the exchange runs over it,
+					 * not over fd (perftest -R) */
 	char err[192];                  /* why the last call failed */
 };
 
@@ -128,6 +144,11 @@ int roce_pp_exchange_srq(struct roce_oob *o, const struct roce_pp_dest *mine,
 #define ROCE_PT_KEY_LEN         108     /* KEY_MSG_SIZE_GID */
 #define ROCE_PT_KEY_LEN_NOGID   59      /* KEY_MSG_SIZE: IB without GID */
 #define ROCE_PT_DONE_LEN        5
+/* The keys over rdma_cm (-R): struct pingpong_dest as perftest's
+ * rdma_write_keys sends it, each int big endian: lid, out_reads, qpn,
+ * psn, rkey at 0..19, 4 bytes of padding, vaddr at 24, the GID at 32,
+ * srqn at 48, gid_index at 52 */
+#define ROCE_PT_DEST_BIN_LEN    56
 
 struct roce_pt_dest {
 	uint16_t lid;
@@ -137,11 +158,17 @@ struct roce_pt_dest {
 	uint64_t vaddr;                 /* where the peer may write/read */
 	uint8_t gid[16];
 	uint32_t srqn;
+	uint32_t gid_index;             /* our GID's index: the binary keys
+					 * (-R) carry it, the text ones not */
 };
 
 /* "%04x:%04x:%06x:%06x:%08x:%016llx:" then 16 x "%02x:" then "%08x:" */
 void roce_pt_format(const struct roce_pt_dest *d, char msg[ROCE_PT_KEY_LEN]);
 int roce_pt_parse(const char *msg, size_t len, struct roce_pt_dest *d);
+
+/* The binary keys of the rdma_cm exchange (ROCE_PT_DEST_BIN_LEN bytes). */
+void roce_pt_pack_dest(const struct roce_pt_dest *d, uint8_t b[ROCE_PT_DEST_BIN_LEN]);
+void roce_pt_unpack_dest(const uint8_t b[ROCE_PT_DEST_BIN_LEN], struct roce_pt_dest *d);
 
 /* Versions: sends ROCE_PT_VERSION, stores the peer's (NUL-terminated) in
  * peer; ROCE_E_MISMATCH when it is older than ROCE_PT_VERSION_MIN. */
@@ -152,8 +179,8 @@ int roce_pt_xchg_sysdata(struct roce_oob *o, uint32_t *cycle_buffer,
 /* check_mtu(): *mtu (ibverbs enum 1..5) becomes the smaller of the two
  * when the peer's is valid. */
 int roce_pt_xchg_mtu(struct roce_oob *o, int *mtu);
-/* ctx_hand_shake(): trade keys; a malformed peer message is
- * ROCE_E_FORMAT. */
+/* ctx_hand_shake(): trade keys (text on the socket, binary over
+ * o->msg); a malformed peer message is ROCE_E_FORMAT. */
 int roce_pt_handshake(struct roce_oob *o, const struct roce_pt_dest *mine,
 		      struct roce_pt_dest *peer);
 
@@ -169,7 +196,8 @@ void roce_pt_report_unpack(const uint8_t b[40], struct roce_pt_report *r);
 /* xchg_bw_reports(): five exchanges of 8 bytes. */
 int roce_pt_xchg_report(struct roce_oob *o, const struct roce_pt_report *mine,
 			struct roce_pt_report *peer);
-/* ctx_close_connection(): one more handshake, "done", close. */
+/* ctx_close_connection(): one more handshake, "done", close; over o->msg
+ * the handshake only. */
 int roce_pt_close(struct roce_oob *o, const struct roce_pt_dest *mine);
 
 #endif

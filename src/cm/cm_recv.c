@@ -164,7 +164,11 @@ static void recv_rep(struct cm *cm, const struct cm_msg *m)
 	/*
 	 * RTR and RTS from the REP (cm_rep_handler): the passive side's initiator
 	 * depth bounds what we answer, its responder resources what we ask;
-	 * its RNR retry count is what it asks of our QP.
+	 * its RNR retry count is what it asks of our QP. Neither goes past
+	 * what our REQ offered (IBA 12.7.29: a REP's responder resources are at
+	 * most the REQ's initiator depth): librdmacm's rdma_accept sends the
+	 * consumer's values unchecked (ib_read_bw -R: rxe's 128), and our QP
+	 * cannot take more than it was offered for.
 	 */
 	a.dest_qpn = r->local_qpn;
 	/* ours in the REQ is where we receive from, the REP's where we
@@ -172,8 +176,10 @@ static void recv_rep(struct cm *cm, const struct cm_msg *m)
 	a.rq_psn = c->local_psn;
 	a.sq_psn = r->starting_psn;
 	a.path_mtu = c->req.path_mtu;
-	a.max_dest_rd_atomic = r->initiator_depth;
-	a.max_rd_atomic = r->responder_resources;
+	a.max_dest_rd_atomic = r->initiator_depth < c->req.responder_resources ?
+			       r->initiator_depth : c->req.responder_resources;
+	a.max_rd_atomic = r->responder_resources < c->req.initiator_depth ?
+			  r->responder_resources : c->req.initiator_depth;
 	a.timeout = c->local_ack_timeout;
 	a.retry_cnt = c->retry_count;
 	a.rnr_retry = r->rnr_retry_count;

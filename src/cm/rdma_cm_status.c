@@ -151,7 +151,7 @@ static void print_ids_json(struct roce_cm *cm, struct cm *c, FILE *f)
 /* The counters as name/value pairs, for both formats. */
 struct counter_list {
 	unsigned n;
-	char name[64][24];
+	char name[64][32];
 	uint64_t val[64];
 };
 
@@ -161,8 +161,13 @@ static void add(struct counter_list *l, const char *prefix, const char *name, ui
 	l->val[l->n++] = v;
 }
 
+/* The lock is held. The names are roce_cm_print_counters' (without its
+   "cm_" prefix): the same counters read the same everywhere. */
 static void counter_list(struct roce_cm *cm, struct counter_list *l)
 {
+	static const char *const msg[9] = {
+		"req", "mra", "rej", "rep", "rtu", "dreq", "drep", "sidr_req", "sidr_rep",
+	};
 	const struct cm_counters *k = cm_counters(cm_qp1_cm(cm->port));
 	const struct cm_qp1_stats *q = cm_qp1_stats(cm->port);
 
@@ -170,29 +175,41 @@ static void counter_list(struct roce_cm *cm, struct counter_list *l)
 	add(l, "", "mads_rx", k->rx_mads);
 	add(l, "", "mads_tx", k->tx_mads);
 	add(l, "", "resends", k->retries);
-	add(l, "", "tx_failed", k->tx_failed);
-	add(l, "", "timeouts", k->timeouts);
+	add(l, "", "send_failed", k->tx_failed);
+	for (int a = 0; a < 9; a++) {
+		add(l, msg[a], "_rx", k->rx_attr[a]);
+		add(l, msg[a], "_tx", k->tx_attr[a]);
+	}
+	for (int e = 1; e < MAD_ERR_COUNT; e++)
+		add(l, "dropped_", mad_err_name(e), k->rx_dropped[e]);
+	add(l, "", "unknown_conn", k->rx_unknown_conn);
+	add(l, "", "stale", k->rx_stale);
+	add(l, "", "repeated_req", k->rx_dup_req);
+	add(l, "", "repeated_rep", k->rx_dup_rep);
 	add(l, "", "rej_sent", k->rej_sent);
 	add(l, "", "rej_rcvd", k->rej_rcvd);
-	add(l, "", "rx_unknown_conn", k->rx_unknown_conn);
-	add(l, "", "rx_stale", k->rx_stale);
-	add(l, "", "rx_dup_req", k->rx_dup_req);
-	add(l, "", "rx_dup_rep", k->rx_dup_rep);
 	add(l, "", "backlog_full", k->backlog_full);
 	add(l, "", "no_slot", k->no_slot);
-	for (int e = 1; e < MAD_ERR_COUNT; e++)
-		add(l, "rx_drop_", mad_err_name(e), k->rx_dropped[e]);
-	for (int a = 0; a < 9; a++) {
-		const char *an = cm_attr_name((uint16_t)(CM_ATTR_REQ + a));
-
-		add(l, "rx_", an, k->rx_attr[a]);
-		add(l, "tx_", an, k->tx_attr[a]);
-	}
+	add(l, "", "expired", k->timeouts);
 	add(l, "qp1_", "rx_bad", q->rx_bad);
 	add(l, "qp1_", "tx_no_mac", q->tx_no_mac);
 	add(l, "qp1_", "tx_full", q->tx_full);
 	add(l, "qp1_", "tx_error", q->tx_error);
 	add(l, "qp1_", "modify_failed", q->modify_failed);
+}
+
+void roce_cm_print_counters(struct roce_cm *cm, FILE *f, int all)
+{
+	struct counter_list l;
+
+	if (!cm || !f)
+		return;
+	pthread_mutex_lock(&cm->lock);
+	counter_list(cm, &l);
+	pthread_mutex_unlock(&cm->lock);
+	for (unsigned i = 0; i < l.n; i++)
+		if (all || l.val[i])
+			fprintf(f, "cm_%s %llu\n", l.name[i], (unsigned long long)l.val[i]);
 }
 
 int roce_cm_print_status(struct roce_cm *cm, FILE *f, bool json)

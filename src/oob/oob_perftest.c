@@ -137,12 +137,60 @@ int roce_pt_xchg_mtu(struct roce_oob *o, int *mtu)
 	return ROCE_OK;
 }
 
+void roce_pt_pack_dest(const struct roce_pt_dest *d, uint8_t b[ROCE_PT_DEST_BIN_LEN])
+{
+	memset(b, 0, ROCE_PT_DEST_BIN_LEN);
+	put_be32(b, d->lid);
+	put_be32(b + 4, d->out_reads);
+	put_be32(b + 8, d->qpn);
+	put_be32(b + 12, d->psn);
+	put_be32(b + 16, d->rkey);
+	put_be64(b + 24, d->vaddr);
+	memcpy(b + 32, d->gid, 16);
+	put_be32(b + 48, d->srqn);
+	put_be32(b + 52, d->gid_index);
+}
+
+void roce_pt_unpack_dest(const uint8_t b[ROCE_PT_DEST_BIN_LEN], struct roce_pt_dest *d)
+{
+	uint32_t reads = get_be32(b + 4);
+
+	d->lid = (uint16_t)get_be32(b);
+	/* an int on the wire; more than 16 bits would be no device's */
+	d->out_reads = reads > 0xFFFFu ? 0xFFFFu : (uint16_t)reads;
+	d->qpn = get_be32(b + 8) & 0xFFFFFFu;
+	d->psn = get_be32(b + 12) & 0xFFFFFFu;
+	d->rkey = get_be32(b + 16);
+	d->vaddr = get_be64(b + 24);
+	memcpy(d->gid, b + 32, 16);
+	/* rdma_read_keys takes no srqn: its value is whatever the buffer held */
+	d->srqn = get_be32(b + 48);
+	d->gid_index = get_be32(b + 52);
+}
+
+/* Over rdma_cm the keys are the struct itself (rdma_write_keys, with
+ * perftest's HAVE_ENDIAN conversions), one SEND each way. */
+static int handshake_bin(struct roce_oob *o, const struct roce_pt_dest *mine,
+			 struct roce_pt_dest *peer)
+{
+	uint8_t out[ROCE_PT_DEST_BIN_LEN], in[ROCE_PT_DEST_BIN_LEN];
+	int st;
+
+	roce_pt_pack_dest(mine, out);
+	if ((st = roce_oob_xchg(o, out, in, sizeof(in))) != ROCE_OK)
+		return st;
+	roce_pt_unpack_dest(in, peer);
+	return ROCE_OK;
+}
+
 int roce_pt_handshake(struct roce_oob *o, const struct roce_pt_dest *mine,
 		      struct roce_pt_dest *peer)
 {
 	char out[ROCE_PT_KEY_LEN], in[ROCE_PT_KEY_LEN];
 	int st;
 
+	if (o->msg)
+		return handshake_bin(o, mine, peer);
 	roce_pt_format(mine, out);
 	if ((st = roce_oob_xchg(o, out, in, sizeof(in))) != ROCE_OK)
 		return st;
@@ -208,6 +256,11 @@ int roce_pt_close(struct roce_oob *o, const struct roce_pt_dest *mine)
 	struct roce_pt_dest peer;
 	int st = roce_pt_handshake(o, mine, &peer);
 
+	/* over rdma_cm ctx_close_connection() stops after the handshake */
+	if (o->msg) {
+		roce_oob_close(o);
+		return st;
+	}
 	/* both sides write "done" and close without reading the other's */
 	if (st == ROCE_OK)
 		st = roce_oob_send(o, "done", ROCE_PT_DONE_LEN);

@@ -221,6 +221,9 @@ int roce_oob_send(struct roce_oob *o, const void *buf, size_t len)
 	const uint8_t *p = buf;
 	uint64_t deadline = now_ms() + o->timeout_ms;
 
+	if (o->msg)
+		return o->msg->send(o->msg->arg, buf, len, o->err, sizeof(o->err));
+
 	while (len) {
 		ssize_t n;
 		int r = wait_fd(o, o->fd, POLLOUT, &deadline);
@@ -244,6 +247,9 @@ int roce_oob_recv(struct roce_oob *o, void *buf, size_t len)
 	uint8_t *p = buf;
 	size_t want = len;
 	uint64_t deadline = now_ms() + o->timeout_ms;
+
+	if (o->msg)
+		return o->msg->recv(o->msg->arg, buf, len, o->err, sizeof(o->err));
 
 	while (len) {
 		ssize_t n;
@@ -284,6 +290,7 @@ void roce_oob_close(struct roce_oob *o)
 	if (o->fd >= 0)
 		close(o->fd);
 	o->fd = -1;
+	o->msg = NULL;          /* its QP is its owner's to take down */
 }
 
 uint32_t roce_oob_peer_ip(const struct roce_oob *o)

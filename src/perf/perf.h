@@ -11,6 +11,7 @@
  *   perf_bw.c      bandwidth runs; perf_bi.c send_bw -b; perf_lat.c latency runs
  *   perf_flow.c    the test's sequence of exchanges (who syncs when)
  *   perf_check.c   the content check (--check)
+ *   perf_cm.c      -R: the exchange and the QPs through the RDMA CM
  */
 #ifndef ROCE_PERF_H
 #define ROCE_PERF_H
@@ -104,6 +105,8 @@ struct perf_opts {
 	uint64_t mmap_offset;           /* --mmap-offset */
 	bool counters;                  /* --counters */
 	bool events;                    /* -e: sleep on a completion channel */
+	bool rdma_cm;                   /* -R: connect through the RDMA CM, the
+					 * exchange over a CM-connected QP */
 	unsigned timeout_s;
 	const char *server;             /* NULL: we are the server */
 	bool selftest;                  /* --memlink-selftest */

@@ -78,6 +78,9 @@ void perf_usage(FILE *f, const char *argv0)
 "  -e, --events             sleep on CQ events (a completion channel) instead of\n"
 "                           polling; not for WRITE tests nor -D, as perftest\n"
 "  -b, --bidirectional      both sides send at once (bw tests; give it to both)\n"
+"  -R, --rdma_cm            connect the QPs through the RDMA CM (REQ/REP/RTU on\n"
+"                           -p's port) and run the exchange over a QP it\n"
+"                           connected instead of TCP (RC only; give it to both)\n"
 "      --report_gbits       bandwidth in Gb/sec (10^9 bits) instead of MB/sec\n"
 "      --report-both        with -b, also the local and remote results apart\n"
 "      --mmap=FILE          the buffer in FILE (mapped shared), so another process\n"
@@ -227,6 +230,7 @@ static const struct option longopts[] = {
 	{ "noPeak", 0, NULL, 'N' },     { "version", 0, NULL, 'V' },
 	{ "events", 0, NULL, 'e' },
 	{ "bidirectional", 0, NULL, 'b' },
+	{ "rdma_cm", 0, NULL, 'R' },
 	{ "report_gbits", 0, NULL, OPT_REPORT_GBITS },
 	{ "report-both", 0, NULL, OPT_REPORT_BOTH },
 	{ "help", 0, NULL, 'h' },       { "netdev", 1, NULL, OPT_NETDEV },
@@ -305,6 +309,7 @@ static int one_opt(int c, const char *a, struct perf_opts *o, FILE *out, FILE *e
 			return 2;
 		}
 		o->events = true; return 0;
+	case 'R': o->rdma_cm = true; return 0;
 	case 'N': if (o->tst == PERF_LAT) return bad(err, "-N", "", "only for bw tests");
 		o->no_peak = true; return 0;
 	case 'b': if (o->tst == PERF_LAT) {      /* parser(): the message perftest prints */
@@ -355,6 +360,21 @@ static int one_opt(int c, const char *a, struct perf_opts *o, FILE *out, FILE *e
 /* force_dependecies(), the parts that apply to RC and UC over one port. */
 static int depend(struct perf_opts *o, FILE *err)
 {
+	/* -R: librdmacm has no UC; UD would take SIDR, which the CM lacks;
+	 * the buffer could not be the first thing in an --mmap file, since
+	 * the CM's exchange needs memory before it */
+	if (o->rdma_cm && o->conn == ROCE_QPT_UC) {
+		fprintf(err, "roce-perf: UC is not supported in librdmacm (-R)\n");
+		return 2;
+	}
+	if (o->rdma_cm && o->conn == ROCE_QPT_UD) {
+		fprintf(err, "roce-perf: -R with UD is not supported here (it needs SIDR)\n");
+		return 2;
+	}
+	if (o->rdma_cm && o->mmap_file) {
+		fprintf(err, "roce-perf: -R and --mmap cannot go together\n");
+		return 2;
+	}
 	if (o->verb == PERF_ATOMIC && (o->size != 8 || o->run_all)) {
 		fprintf(err, "roce-perf: message size cannot be changed for atomic tests\n");
 		return 2;
@@ -437,7 +457,7 @@ int perf_parse(int argc, char **argv, struct perf_opts *o, FILE *out, FILE *err)
 	argc -= first - 1;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:d:i:s:n:D:f:ac:q:m:x:u:t:r:Q:o:A:FNebVh",
+	while ((c = getopt_long(argc, argv, ":p:d:i:s:n:D:f:ac:q:m:x:u:t:r:Q:o:A:FNebRVh",
 				longopts, NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			fprintf(err, "roce-perf: %s option '%s' (try --help)\n",

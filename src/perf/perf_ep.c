@@ -249,7 +249,7 @@ static int open_queues(struct perf_ep *ep, const struct perf_ep_config *c)
 	qa.send_cq = ep->scq;
 	qa.recv_cq = ep->rcq;
 	qa.cap = (struct roce_qp_cap){ c->sq_depth, c->rq_depth, 1, 1 };
-	for (unsigned i = 0; i < c->nqp; i++) {
+	for (unsigned i = 0; i < c->nqp && !c->cm_qps; i++) {
 		int st = roce_create_qp_status(ep->pd, &qa, &ep->qp[i]);
 
 		if (st != ROCE_OK)
@@ -372,8 +372,9 @@ int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c)
 		perf_ep_fail(ep, st, "power-on: %s", roce_status_str(st));
 	else
 		st = open_queues(ep, c);
-	/* events: the tool sleeps, so the engine needs a thread of its own */
-	if (!st && c->events) {
+	/* events: the tool sleeps, so the engine needs a thread of its own;
+	 * so does the CM */
+	if (!st && (c->events || c->cm_qps)) {
 		st = roce_engine_start(ep->ctx, -1);
 		if (st)
 			perf_ep_fail(ep, st, "the engine thread: %s", roce_status_str(st));
@@ -409,7 +410,8 @@ void perf_ep_close(struct perf_ep *ep)
 	}
 	if (ep->ctx) {
 		for (unsigned i = 0; i < ep->nqp; i++) {
-			roce_destroy_qp(ep->qp[i]);
+			if (ep->qp[i])  /* the CM's are its owner's to destroy */
+				roce_destroy_qp(ep->qp[i]);
 			if (ep->ah[i])
 				roce_destroy_ah(ep->ah[i]);
 		}

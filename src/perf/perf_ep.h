@@ -67,6 +67,10 @@ struct perf_ep_config {
 					 * the pingpong examples have */
 	uint32_t srq_depth;             /* not 0: the QPs take their receives
 					 * from one SRQ of this depth (srq) */
+	bool cm_qps;                    /* the QPs come later from the RDMA CM
+					 * (roce-perf -R): none made here, the
+					 * engine on its own thread (the CM's
+					 * thread needs it running) */
 };
 
 struct perf_ep {

@@ -24,6 +24,11 @@
  *                         receives, sync, run; close
  *
  * ("keys" is one exchange per QP; "close" is a sync and "done".)
+ *
+ * With -R (perf_cm.c) the exchange runs over a QP the RDMA CM connected,
+ * and "[connect]" moves ahead of all this: after the buffer, a sync, the
+ * QPs through the CM, a sync (create_rdma_cm_connection); "close" has no
+ * "done" then.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -32,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "perf/perf_cm.h"
 #include "perf/perf_run.h"
 #include "roce/params.h"
 #include "roce/status.h"
@@ -113,6 +119,18 @@ static int connect_oob(struct perf_run *r)
 
 	r->oob.fd = -1;
 	r->oob.timeout_ms = o->timeout_s * 1000u;
+	if (o->rdma_cm) {
+		/* establish_connection(): rdma_client_connect or
+		 * rdma_server_connect; the server's banner first, as
+		 * perftest's mains print it */
+		if (!o->server) {
+			fprintf(r->out, "\n************************************\n"
+				"* Waiting for client to connect... *\n"
+				"************************************\n");
+			fflush(r->out);
+		}
+		return perf_cm_open(r);
+	}
 	if (o->server) {
 		st = roce_oob_connect(&r->oob, o->server, o->port);
 		return st ? oob_fail(r, st, "Unable to init the socket connection") : ROCE_OK;
@@ -203,6 +221,7 @@ static int open_ep(struct perf_run *r, struct roce_memlink *ml)
 		.counters = o->counters,
 		.mmap_file = o->mmap_file, .mmap_offset = o->mmap_offset,
 		.events = o->events,
+		.cm_qps = o->rdma_cm,
 	};
 	struct perf_layout most;
 	int st;
@@ -225,10 +244,20 @@ static int open_ep(struct perf_run *r, struct roce_memlink *ml)
 	return ROCE_OK;
 }
 
+/* The outstanding READs/atomics we offer (perftest's out_reads, bounded
+ * by the engine's), 1 for other tests. */
+static uint16_t out_reads(const struct perf_opts *o)
+{
+	if (o->verb != PERF_READ && o->verb != PERF_ATOMIC)
+		return 1;
+	return o->out_reads > 0 && o->out_reads < (int)ROCE_MAX_RD_ATOMIC ?
+	       (uint16_t)o->out_reads : ROCE_MAX_RD_ATOMIC;
+}
+
 static int set_up(struct perf_run *r)
 {
 	const struct perf_opts *o = r->o;
-	uint16_t reads = 1;
+	uint16_t reads;
 	uint8_t gid[16];
 	int st;
 
@@ -239,9 +268,7 @@ static int set_up(struct perf_run *r)
 	else if ((st = perf_ep_gid(&r->ep, o->gid_index, gid)) != ROCE_OK)
 		return perf_fail(r, st, "Unable to query gid: %s", r->ep.err);
 
-	if (o->verb == PERF_READ || o->verb == PERF_ATOMIC)
-		reads = o->out_reads > 0 && o->out_reads < (int)ROCE_MAX_RD_ATOMIC ?
-			(uint16_t)o->out_reads : ROCE_MAX_RD_ATOMIC;
+	reads = out_reads(o);
 	srand48((long)getpid() * time(NULL) ^ (long)(uintptr_t)r);
 	for (unsigned i = 0; i < r->ep.nqp; i++) {
 		struct roce_pt_dest *d = &r->my[i];
@@ -253,6 +280,9 @@ static int set_up(struct perf_run *r)
 		d->rkey = r->ep.mr->rkey;
 		d->vaddr = (uintptr_t)perf_remote_region(r, i);
 		memcpy(d->gid, gid, 16);
+		/* set_up_connection(): the index of the GID (ours: -x, else
+		 * the IPv4 one, entry 1) */
+		d->gid_index = o->gid_set ? (uint32_t)o->gid_index : 1u;
 	}
 	return ROCE_OK;
 }
@@ -293,7 +323,14 @@ static void print_info(struct perf_run *r)
 		fprintf(f, " Max inline data : 0[B]\n");
 	else
 		fprintf(f, " Outstand reads  : %u\n", r->my[0].out_reads);
-	fprintf(f, " rdma_cm QPs\t : OFF\n Data ex. method : Ethernet\n" PERF_RESULT_LINE);
+	/* ctx_print_test_info(): the server's rdma_cm lines come after the
+	 * connection all the same */
+	fprintf(f, " rdma_cm QPs\t : %s\n Data ex. method : %s", o->rdma_cm ? "ON" : "OFF",
+		o->rdma_cm ? "rdma_cm" : "Ethernet");
+	if (o->rdma_cm && !client)
+		fprintf(f, "\n" PERF_RESULT_LINE " Waiting for client rdma_cm QP to connect\n"
+			" Please run the same command with the IB/RoCE interface IP");
+	fprintf(f, "\n" PERF_RESULT_LINE);
 }
 
 /* ctx_print_pingpong_data(): perftest prints the GID bytes with %02d. */
@@ -354,6 +391,23 @@ static int connect_qps(struct perf_run *r)
 	return ROCE_OK;
 }
 
+/* -R: create_rdma_cm_connection(), between the buffer and the keys: a
+ * sync, the QPs through the CM (READ/atomic depths for those tests only),
+ * a sync. The keys of the syncs are still zeros, as perftest's. */
+static int cm_qps(struct perf_run *r)
+{
+	const struct perf_opts *o = r->o;
+	bool reads = o->verb == PERF_READ || o->verb == PERF_ATOMIC;
+	int st;
+
+	if (!o->rdma_cm)
+		return ROCE_OK;
+	if ((st = sync_keys(r, 0)) != ROCE_OK ||
+	    (st = perf_cm_connect_qps(r, reads ? (uint8_t)out_reads(o) : 0)) != ROCE_OK)
+		return st;
+	return sync_keys(r, 0);
+}
+
 /* Keys and QPs, in the test's order (see the top of the file). */
 static int connect_peer(struct perf_run *r)
 {
@@ -365,7 +419,7 @@ static int connect_peer(struct perf_run *r)
 		st = sync_keys(r, 0);
 	if (!st)
 		st = sync_all(r);
-	if (!st)
+	if (!st && !o->rdma_cm)         /* -R: the CM connected them */
 		st = connect_qps(r);
 	if (!st && o->verb == PERF_SEND)
 		st = sync_keys(r, 0);
@@ -433,7 +487,8 @@ int perf_session_on(struct perf_run *r, struct roce_memlink *ml)
 	r->size = o->size;
 	if ((st = alloc_run(r)) == ROCE_OK && (st = open_ep(r, ml)) == ROCE_OK &&
 	    (st = connect_oob(r)) == ROCE_OK && (st = prelude(r)) == ROCE_OK &&
-	    (st = make_buffer(r)) == ROCE_OK && (st = set_up(r)) == ROCE_OK) {
+	    (st = make_buffer(r)) == ROCE_OK && (st = cm_qps(r)) == ROCE_OK &&
+	    (st = set_up(r)) == ROCE_OK) {
 		/* --check: what the other side will find, in place before any
 		 * sync (with -b both sides send, so both fill) */
 		for (unsigned i = 0; o->check && i < r->ep.nqp; i++) {
@@ -449,6 +504,7 @@ int perf_session_on(struct perf_run *r, struct roce_memlink *ml)
 	if (!st)
 		st = o->tst == PERF_BW ? perf_flow_bw(r) : perf_flow_lat(r);
 	roce_oob_close(&r->oob);
+	perf_cm_close(r);
 	if (r->lfd >= 0)
 		close(r->lfd);
 	r->lfd = -1;

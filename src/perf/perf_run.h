@@ -17,6 +17,7 @@ struct perf_run {
 	int lfd;                        /* listening socket made beforehand, or -1 */
 	struct perf_ep ep;
 	struct roce_oob oob;
+	struct perf_cm *cm;             /* -R: the RDMA CM's side (perf_cm.c) */
 	/* per QP, o->nqp of each, allocated with the session (perftest's
 	 * my_dest, rem_dest, scnt, ccnt): the runs allocate nothing */
 	struct roce_pt_dest *my, *rem;  /* the keys sent and received */

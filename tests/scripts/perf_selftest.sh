@@ -38,6 +38,17 @@ for t in write_lat read_lat send_lat; do
 	pat='t_typical\[usec\]'
 	check "$t" "$PERF" "$t" --memlink-selftest -n 300 --check --timeout 20
 done
+# -R: the exchange and the QPs through the RDMA CM on the in-memory link
+# (perftest's rdma_cm mode), each side saying so
+for t in write_bw read_bw send_bw write_lat; do
+	pat='content check: passed'
+	[ $t = write_lat ] && pat='t_typical\[usec\]'
+	check "$t -R" "$PERF" "$t" -R --memlink-selftest -n 200 --check --timeout 20
+	grep -qP '^ rdma_cm QPs\t : ON$' "$OUT" && [ "$(grep -c '^ Data ex. method : rdma_cm' "$OUT")" = 2 ] ||
+		{ fails=$((fails + 1)); echo "FAIL $t -R: not rdma_cm on both sides"; }
+done
+pat='^ 4096 +300 '
+check "write_bw -R -q 3" "$PERF" write_bw -R -q 3 --memlink-selftest -n 100 -s 4096 --timeout 20
 pat='^ 8388608 +5 '
 check "write_bw -a" "$PERF" write_bw --memlink-selftest -a -n 5 --check --timeout 20
 pat='content check: passed'
@@ -204,8 +215,12 @@ pat="iterations '3'"
 check "too few iterations" "$PERF" write_bw -n 3 --memlink-selftest
 pat='message size cannot be changed'
 check "atomic size" "$PERF" atomic_bw -s 64 --memlink-selftest
-pat="unknown or unsupported option '-R'"
-check "rdma_cm refused" "$PERF" write_bw -R --memlink-selftest
+pat='UC is not supported in librdmacm'
+check "-R -c UC" "$PERF" send_bw -R -c UC --memlink-selftest
+pat='-R with UD is not supported'
+check "-R -c UD" "$PERF" send_bw -R -c UD --memlink-selftest
+pat='-R and --mmap cannot go together'
+check "-R --mmap" "$PERF" write_bw -R --mmap /dev/null --memlink-selftest
 pat='--netdev'
 check "no interface" "$PERF" read_bw 10.0.0.1
 pat='Bidirectional is only available in BW test'

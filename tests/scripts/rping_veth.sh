@@ -124,7 +124,7 @@ assert len(cms) == 1, cms
 ids = cms[0]["ids"]
 assert ids[0]["state"] == "req_sent" and ids[0]["role"] == "active", ids
 assert ids[0]["max_resends"] == 15 and ids[0]["remote"] == "10.231.9.1:7174", ids
-assert cms[0]["counters"]["tx_REQ"] >= 1 and cms[0]["counters"]["rx_REP"] == 0
+assert cms[0]["counters"]["req_tx"] >= 1 and cms[0]["counters"]["rep_rx"] == 0
 ' "$TMP/cm.json"; then
 	pass=$((pass + 1)); echo "ok   rocectl cm --json"
 else

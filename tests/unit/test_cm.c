@@ -286,9 +286,12 @@ static void test_connect_disconnect(void **state)
 	assert_int_equal(a[CM_QP_RTR].dest_qpn, B.qpn);
 	assert_int_equal(a[CM_QP_RTR].rq_psn, A.psn); /* its own REQ's */
 	assert_int_equal(a[CM_QP_RTR].path_mtu, 3);
-	assert_int_equal(a[CM_QP_RTR].max_dest_rd_atomic, 2); /* B's initiator depth */
+	/* B's initiator depth (2) bounded by A's responder resources (1) */
+	assert_int_equal(a[CM_QP_RTR].max_dest_rd_atomic, 1);
 	assert_int_equal(a[CM_QP_RTS].sq_psn, B.psn); /* the REP's */
-	assert_int_equal(a[CM_QP_RTS].max_rd_atomic, 4);      /* B's responder resources */
+	/* B's responder resources (4) bounded by A's initiator depth (3), as
+	   rxe's REP of 128 to our 16 in ib_read_bw -R must be */
+	assert_int_equal(a[CM_QP_RTS].max_rd_atomic, 3);
 	assert_int_equal(a[CM_QP_RTS].rnr_retry, 6);          /* what B's REP asks */
 	assert_int_equal(a[CM_QP_RTS].retry_cnt, 7);
 	assert_int_equal(a[CM_QP_RTS].timeout, 19);

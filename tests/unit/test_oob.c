@@ -39,6 +39,18 @@ static const uint8_t report_golden[40] = {
 	0x3f, 0xd0, 0x67, 0x2e, 0x94, 0x4e, 0x3c, 0x1a,
 	0x3f, 0x71, 0x33, 0x29, 0x52, 0x5a, 0xea, 0x4d,
 };
+/* ib_write_bw -R client's keys over rdma_cm (rxe_write_bw_R.pcap frame 31,
+ * the SEND's payload): struct pingpong_dest in big endian, QPN 0x13, PSN
+ * 0x95c74e, R_Key 0x730, ::ffff:10.91.0.12, GID index 1 */
+static const uint8_t dest_bin_golden[ROCE_PT_DEST_BIN_LEN] = {
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
+	0x00, 0x00, 0x00, 0x13, 0x00, 0x95, 0xc7, 0x4e,
+	0x00, 0x00, 0x07, 0x30, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x55, 0x8f, 0x2a, 0x1f, 0x90, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0xff, 0xff, 0x0a, 0x5b, 0x00, 0x0c,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
+};
 /* what ib_write_bw sends first: version, cycle buffer, cache line, MTU */
 static const uint8_t preamble_golden[26] = {
 	'6', '.', '0', '6', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -141,6 +153,92 @@ static void test_pt_parse(void **state)
 	assert_int_equal(roce_pt_parse(bad, sizeof(bad), &d), ROCE_E_FORMAT);
 	/* an rc_pingpong message where perftest keys are expected */
 	assert_int_equal(roce_pt_parse(pp_golden, sizeof(pp_golden), &d), ROCE_E_FORMAT);
+}
+
+static void test_dest_bin(void **state)
+{
+	struct roce_pt_dest d, e = { .out_reads = 1, .qpn = 0x13, .psn = 0x95c74e,
+				     .rkey = 0x730, .vaddr = 0x558f2a1f9000ull,
+				     .gid_index = 1 };
+	uint8_t b[ROCE_PT_DEST_BIN_LEN];
+
+	(void)state;
+	roce_pt_unpack_dest(dest_bin_golden, &d);
+	assert_int_equal(d.lid, 0);
+	assert_int_equal(d.out_reads, 1);
+	assert_int_equal(d.qpn, 0x13);
+	assert_int_equal(d.psn, 0x95c74e);
+	assert_int_equal(d.rkey, 0x730);
+	assert_true(d.vaddr == 0x558f2a1f9000ull);
+	assert_int_equal(roce_gid_to_ipv4(d.gid), 0x0A5B000Cu);
+	assert_int_equal(d.srqn, 0);
+	assert_int_equal(d.gid_index, 1);
+	roce_gid_from_ipv4(0x0A5B000Cu, e.gid);
+	memset(b, 0xEE, sizeof(b));
+	roce_pt_pack_dest(&e, b);
+	assert_memory_equal(b, dest_bin_golden, sizeof(b));
+}
+
+/* A message transport that echoes each message back and logs their sizes */
+struct echo {
+	uint8_t last[64];
+	size_t sent[16], n_sent, n_recv;
+};
+
+static int echo_send(void *arg, const void *buf, size_t len, char *err, size_t errlen)
+{
+	struct echo *e = arg;
+
+	(void)err;
+	(void)errlen;
+	assert_true(len <= sizeof(e->last) && e->n_sent < 16);
+	memcpy(e->last, buf, len);
+	e->sent[e->n_sent++] = len;
+	return ROCE_OK;
+}
+
+static int echo_recv(void *arg, void *buf, size_t len, char *err, size_t errlen)
+{
+	struct echo *e = arg;
+
+	(void)err;
+	(void)errlen;
+	memcpy(buf, e->last, len);
+	e->n_recv++;
+	return ROCE_OK;
+}
+
+/* Over rdma_cm (-R) each exchange is one message of perftest's size each
+ * way: version 16, sys data 4 and 4, MTU 2, keys 56 (binary), a report
+ * five times 8; the close is a handshake with no "done" after it */
+static void test_msg_transport(void **state)
+{
+	struct echo e = { 0 };
+	const struct roce_oob_msg m = { echo_send, echo_recv, &e };
+	struct roce_oob o = { .fd = -1, .client = true, .timeout_ms = 100, .msg = &m };
+	static const size_t want[] = { 16, 4, 4, 2, 56, 8, 8, 8, 8, 8, 56 };
+	struct roce_pt_dest mine = { .qpn = 0x12, .rkey = 0x99 }, peer;
+	struct roce_pt_report rep = { .size = 64, .iters = 5 }, prep;
+	char ver[ROCE_PT_VERSION_LEN + 1];
+	uint32_t cb = 4096, cl = 64;
+	int mtu = 3;
+
+	(void)state;
+	assert_int_equal(roce_pt_xchg_version(&o, ver), ROCE_OK);
+	assert_string_equal(ver, ROCE_PT_VERSION);
+	assert_int_equal(roce_pt_xchg_sysdata(&o, &cb, &cl), ROCE_OK);
+	assert_int_equal(roce_pt_xchg_mtu(&o, &mtu), ROCE_OK);
+	assert_int_equal(roce_pt_handshake(&o, &mine, &peer), ROCE_OK);
+	assert_int_equal(peer.qpn, 0x12);
+	assert_int_equal(peer.rkey, 0x99);
+	assert_int_equal(roce_pt_xchg_report(&o, &rep, &prep), ROCE_OK);
+	assert_int_equal(prep.iters, 5);
+	assert_int_equal(roce_pt_close(&o, &mine), ROCE_OK);
+	assert_int_equal(e.n_sent, sizeof(want) / sizeof(want[0]));
+	assert_int_equal(e.n_recv, e.n_sent);
+	for (size_t i = 0; i < e.n_sent; i++)
+		assert_int_equal(e.sent[i], want[i]);
+	assert_null(o.msg);
 }
 
 static void test_report(void **state)
@@ -511,6 +609,8 @@ int main(void)
 		cmocka_unit_test(test_pp_parse),
 		cmocka_unit_test(test_pt_format),
 		cmocka_unit_test(test_pt_parse),
+		cmocka_unit_test(test_dest_bin),
+		cmocka_unit_test(test_msg_transport),
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_pt_client_bytes),
 		cmocka_unit_test(test_pp_exchange),

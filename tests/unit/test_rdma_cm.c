@@ -368,8 +368,8 @@ static void test_timeout(void **state)
 			 s.s->ip >> 8 & 255, s.s->ip & 255, PORT);
 		assert_non_null(strstr(t, dst));
 		assert_non_null(strstr(j, "\"state\":\"req_sent\""));
-		assert_true(json_counter(j, "tx_REQ") >= 1);
-		assert_int_equal(json_counter(j, "timeouts"), 0);
+		assert_true(json_counter(j, "req_tx") >= 1);
+		assert_int_equal(json_counter(j, "expired"), 0);
 		assert_non_null(strstr(st, " listener listen "));
 	}
 	ev = expect(&c, ROCE_CM_EVENT_UNREACHABLE, 5000);
@@ -382,10 +382,27 @@ static void test_timeout(void **state)
 
 		/* the REQ sent 4 times, then given up: no connection in use */
 		status_of(&c, true, j);
-		assert_int_equal(json_counter(j, "tx_REQ"), 4);
+		assert_int_equal(json_counter(j, "req_tx"), 4);
 		assert_int_equal(json_counter(j, "resends"), 3);
-		assert_int_equal(json_counter(j, "timeouts"), 1);
+		assert_int_equal(json_counter(j, "expired"), 1);
 		assert_null(strstr(j, "req_sent"));
+	}
+	/* the counters say so: 4 REQs, 3 of them resends, retries ran out,
+	   and the REJ (timeout) sent at the end */
+	{
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		assert_non_null(f);
+		roce_cm_print_counters(c.cm, f, 0);
+		fclose(f);
+		assert_non_null(strstr(text, "cm_req_tx 4\n"));
+		assert_non_null(strstr(text, "cm_resends 3\n"));
+		assert_non_null(strstr(text, "cm_expired 1\n"));
+		assert_non_null(strstr(text, "cm_rej_tx 1\n"));
+		assert_null(strstr(text, " 0\n"));     /* the non-zero ones only */
+		free(text);
 	}
 	roce_cm_destroy_qp(cid);
 	assert_int_equal(roce_cm_destroy_id(cid), ROCE_OK);

@@ -72,17 +72,25 @@ net_mtu() {
 	in_us ip link set "$NET_US_IF" mtu "$1"
 }
 
-# net_loss PCT: drop PCT % of the RoCE v2 frames the bridge forwards, in
-# both directions, at random (nftables numgen: the host kernel has no
-# sch_netem). 0 removes the rule.
+# net_loss PCT [MAC]: drop PCT % of the RoCE v2 frames the bridge forwards,
+# in both directions, at random (nftables numgen: the host kernel has no
+# sch_netem). 0 removes the rule. With MAC (a run through the RDMA CM),
+# also the first CM MAD from MAC that the random rule let through: a UD
+# SEND to QP1 (the BTH's destination QP, UDP payload bytes 5..7) of
+# management class 0x07 (MAD byte 1, UDP payload byte 29), so that the
+# sender's CM must send it again, whatever the dice did.
 net_loss() {
 	in_wire nft delete table bridge rni_loss 2>/dev/null
 	[ "$1" = 0 ] && return 0
+	local mad=
+	[ -n "${2:-}" ] &&
+		mad="ether saddr $2 udp dport 4791 @th,104,24 1 @th,232,8 0x07 numgen inc mod 1000000 == 0 counter drop"
 	in_wire nft -f - <<EOF
 table bridge rni_loss {
 	chain forward {
 		type filter hook forward priority filter; policy accept;
 		udp dport 4791 numgen random mod 100 < $1 counter drop
+		$mad
 	}
 }
 EOF

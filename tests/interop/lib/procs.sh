@@ -112,8 +112,9 @@ rxe_finish() { # GUEST JOB LOG [SECONDS]: wait, save output, return the job's st
 }
 
 # ours_listening [cm]: our server's out-of-band port is open (or it
-# ended); with cm (rping: no TCP port), its process has been up a second:
-# a REQ that comes before its QP1 is resent by the peer's CM
+# ended); with cm (rping, perftest's -R: no TCP port), its process has
+# been up a second: a REQ that comes before its QP1 is resent by the
+# peer's CM
 ours_listening() {
 	local i
 	if [ "${1:-}" = cm ]; then

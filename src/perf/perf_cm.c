@@ -1,0 +1,691 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * roce-perf -R: perftest 4.5's rdma_cm mode (perftest_communication.c,
+ * perftest_resources.c of v4.5-0.17), through the RDMA CM of roce/cm.h.
+ *
+ * Two kinds of connection, both RC through REQ/REP/RTU on the -p port
+ * (service ID 0x01060000 | port):
+ *
+ *  - the exchange's ("comm"): rdma_client_connect / rdma_server_connect.
+ *    One QP whose SENDs carry perftest's messages (versions, sys data,
+ *    MTU, keys as the binary struct pingpong_dest, reports) in place of
+ *    the TCP socket: roce/oob.h's exchanges over a roce_oob_msg. The
+ *    client connects without READ/atomic depths, retry count 7, RNR retry
+ *    7; each side posts its receive before the connection, as
+ *    post_one_recv_wqe does, so the first message finds it.
+ *  - the test's QPs (create_rdma_cm_connection): after a sync, the client
+ *    connects one ID per QP (responder resources and initiator depth =
+ *    the outstanding reads on READ and atomic tests, else 0; retry and
+ *    RNR retry 7; no private data), the server accepts each
+ *    CONNECT_REQUEST, then another sync. Nobody exchanges QPNs or PSNs
+ *    for them: the CM moved the QPs, the keys that follow carry only the
+ *    R_Key and address the test needs.
+ *
+ * perftest's server destroys its listener once the comm connection is
+ * accepted and listens again for the QPs after the first sync; a client
+ * quicker than that gets REJ 8. This server keeps one listener from the
+ * start to the last QP, so a client's REQ never finds the port closed.
+ *
+ * At the end each side disconnects what is still up (DREQ/DREP), the QPs
+ * first, and waits for the connections' timewait so that the CM goes
+ * with nothing in flight.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "perf/perf_cm.h"
+#include "perf/perf_ep_priv.h"
+#include "roce/cm.h"
+#include "roce/status.h"
+
+#define PCM_RX_SLOTS    4u      /* the comm QP's receives */
+#define PCM_SLOT        64u     /* bytes per message slot (<= 56 travel) */
+#define PCM_QP_RETRIES  10      /* rdma_cm_client_connection's max_retries */
+#define PCM_RETRY_MS    100u    /* and its delay */
+#define PCM_TEARDOWN_MS 4000u   /* DREQ/DREP and timewait (rxe's 2.1 s) */
+
+/* What the events said of one ID */
+enum {
+	PCM_ADDR = 1u << 0, PCM_ROUTE = 1u << 1, PCM_EST = 1u << 2,
+	PCM_DISC = 1u << 3, PCM_FAIL = 1u << 4, PCM_GONE = 1u << 5,
+};
+
+struct pcm_slot {
+	struct roce_cm_id *id;
+	unsigned flags;
+	int status;                     /* PCM_FAIL: the event's */
+	enum roce_cm_event_type fail;   /* which event failed it */
+	uint8_t peer_init_depth;        /* CONNECT_REQUEST: the REQ's */
+	bool taken;                     /* a CONNECT_REQUEST the server took */
+};
+
+struct perf_cm {
+	struct roce_cm *cm;
+	struct roce_cm_event_channel *ch;
+	struct roce_cm_id *listen;
+	struct pcm_slot *slot;          /* every ID of ours: comm, QPs, requests */
+	unsigned n_slot, max_slot;
+	int comm;                       /* its slot, -1 before */
+	int *qp_slot;                   /* per test QP */
+	/* the comm QP */
+	struct roce_cq *scq, *rcq;
+	uint8_t *buf;                   /* PCM_RX_SLOTS receive slots, a send slot */
+	struct roce_mr *mr;
+	unsigned rx_next;
+	struct roce_oob_msg msg;
+	struct sockaddr_in peer;        /* client: the server's -p port */
+	unsigned timeout_ms;
+};
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static void nap_us(long us)
+{
+	struct timespec ts = { 0, us * 1000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* ---- events ---------------------------------------------------------------- */
+
+/* The live slot of id: a destroyed ID's memory may come back as a new
+ * ID's, so a slot whose ID is gone never matches */
+static int slot_of(struct perf_cm *p, const struct roce_cm_id *id)
+{
+	for (unsigned i = 0; i < p->n_slot; i++)
+		if (p->slot[i].id == id && !(p->slot[i].flags & PCM_GONE))
+			return (int)i;
+	return -1;
+}
+
+static int slot_add(struct perf_cm *p, struct roce_cm_id *id)
+{
+	if (p->n_slot == p->max_slot)
+		return -1;
+	p->slot[p->n_slot] = (struct pcm_slot){ .id = id };
+	return (int)p->n_slot++;
+}
+
+/* Takes one event if there is one within ms; records it in its ID's slot.
+ * A CONNECT_REQUEST gets a slot of its own; one past the slots is
+ * rejected, as a listener past its backlog would. */
+static void pump(struct perf_cm *p, unsigned ms)
+{
+	struct pollfd pf = { .fd = roce_cm_channel_fd(p->ch), .events = POLLIN };
+	struct roce_cm_event *ev;
+	struct pcm_slot *s;
+	int i;
+
+	if (poll(&pf, 1, (int)ms) <= 0 || roce_cm_get_cm_event(p->ch, &ev) != ROCE_OK)
+		return;
+	i = slot_of(p, ev->id);
+	if (ev->event == ROCE_CM_EVENT_CONNECT_REQUEST && i < 0) {
+		i = slot_add(p, ev->id);
+		if (i < 0) {
+			roce_cm_reject(ev->id, NULL, 0);
+			roce_cm_ack_cm_event(ev);
+			roce_cm_destroy_id(ev->id);
+			return;
+		}
+		p->slot[i].peer_init_depth = ev->param.initiator_depth;
+	}
+	s = i >= 0 ? &p->slot[i] : NULL;
+	switch (s ? ev->event : ROCE_CM_EVENT_TIMEWAIT_EXIT) {
+	case ROCE_CM_EVENT_ADDR_RESOLVED: s->flags |= PCM_ADDR; break;
+	case ROCE_CM_EVENT_ROUTE_RESOLVED: s->flags |= PCM_ROUTE; break;
+	case ROCE_CM_EVENT_ESTABLISHED: s->flags |= PCM_EST; break;
+	case ROCE_CM_EVENT_DISCONNECTED: s->flags |= PCM_DISC; break;
+	case ROCE_CM_EVENT_ADDR_ERROR:
+	case ROCE_CM_EVENT_ROUTE_ERROR:
+	case ROCE_CM_EVENT_CONNECT_ERROR:
+	case ROCE_CM_EVENT_UNREACHABLE:
+	case ROCE_CM_EVENT_REJECTED:
+		s->flags |= PCM_FAIL;
+		s->fail = ev->event;
+		s->status = ev->status;
+		break;
+	default: break;
+	}
+	roce_cm_ack_cm_event(ev);
+}
+
+/* Until slot i has one of flags (true) or ms pass (false). */
+static bool wait_flags(struct perf_cm *p, int i, unsigned flags, unsigned ms)
+{
+	uint64_t end = now_ms() + ms;
+
+	while (!(p->slot[i].flags & flags)) {
+		if (now_ms() >= end)
+			return false;
+		pump(p, 20);
+	}
+	return true;
+}
+
+static int fail_of(struct perf_run *r, struct perf_cm *p, int i, const char *what)
+{
+	const struct pcm_slot *s = &p->slot[i];
+
+	if (!(s->flags & PCM_FAIL))
+		return perf_fail(r, ROCE_E_TIMEOUT, "rdma_cm: %s: no answer within %u ms",
+				 what, p->timeout_ms);
+	if (s->fail == ROCE_CM_EVENT_REJECTED && s->status == 8)
+		return perf_fail(r, ROCE_E_NOENT, "rdma_cm: %s: rejected (REJ reason 8, "
+				 "invalid service ID: nobody listens on port %u)", what,
+				 ntohs(p->peer.sin_port));
+	if (s->fail == ROCE_CM_EVENT_REJECTED)
+		return perf_fail(r, ROCE_E_IO, "rdma_cm: %s: rejected (REJ reason %d)",
+				 what, s->status);
+	if (s->fail == ROCE_CM_EVENT_UNREACHABLE)
+		return perf_fail(r, ROCE_E_TIMEOUT, "rdma_cm: %s: unreachable (no answer "
+				 "to the REQ's resends, or our QP refused the peer's REP)", what);
+	return perf_fail(r, ROCE_E_IO, "rdma_cm: %s: %s (status %d)", what,
+			 roce_cm_event_str(s->fail), s->status);
+}
+
+/* ---- the exchange's QP (roce_oob_msg) -------------------------------------- */
+
+static uint8_t *rx_slot(struct perf_cm *p, unsigned k)
+{
+	return p->buf + (size_t)k * PCM_SLOT;
+}
+
+static int post_rx(struct perf_cm *p, struct roce_qp *qp, unsigned k)
+{
+	struct roce_sge sge = { (uintptr_t)rx_slot(p, k), PCM_SLOT, p->mr->lkey };
+	struct roce_recv_wr wr = { .wr_id = k, .sg_list = &sge, .num_sge = 1 };
+	struct roce_recv_wr *bad;
+
+	return roce_post_recv(qp, &wr, &bad);
+}
+
+static struct roce_qp *comm_qp(struct perf_cm *p)
+{
+	return roce_cm_id_qp(p->slot[p->comm].id);
+}
+
+/* One completion of cq within ms, sleeping briefly between empty polls */
+static int poll_one(struct roce_cq *cq, struct roce_wc *wc, unsigned ms)
+{
+	uint64_t end = now_ms() + ms;
+	unsigned spins = 0;
+
+	for (;;) {
+		int n = roce_poll_cq(cq, 1, wc);
+
+		if (n > 0)
+			return ROCE_OK;
+		if (n < 0)
+			return ROCE_E_IO;
+		if (now_ms() >= end)
+			return ROCE_E_TIMEOUT;
+		if (++spins > 64)
+			nap_us(50);
+	}
+}
+
+/* rdma_write_data: one signaled SEND, waited for */
+static int msg_send(void *arg, const void *buf, size_t len, char *err, size_t errlen)
+{
+	struct perf_cm *p = arg;
+	uint8_t *out = rx_slot(p, PCM_RX_SLOTS);
+	struct roce_sge sge = { (uintptr_t)out, (uint32_t)len, p->mr->lkey };
+	struct roce_send_wr wr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1,
+				   .opcode = ROCE_WR_SEND, .send_flags = ROCE_SEND_SIGNALED };
+	struct roce_send_wr *bad;
+	struct roce_wc wc;
+	int st;
+
+	if (len > PCM_SLOT) {
+		snprintf(err, errlen, "a %zu-byte message (at most %u)", len, PCM_SLOT);
+		return ROCE_E_RANGE;
+	}
+	memcpy(out, buf, len);
+	if ((st = roce_post_send(comm_qp(p), &wr, &bad)) != ROCE_OK) {
+		snprintf(err, errlen, "SEND on the rdma_cm QP: %s", roce_status_str(st));
+		return st;
+	}
+	if ((st = poll_one(p->scq, &wc, p->timeout_ms)) != ROCE_OK) {
+		snprintf(err, errlen, "the peer did not take our message within %u ms",
+			 p->timeout_ms);
+		return st;
+	}
+	if (wc.status != ROCE_WC_SUCCESS) {
+		snprintf(err, errlen, "SEND on the rdma_cm QP: %s", roce_wc_status_str(wc.status));
+		return ROCE_E_IO;
+	}
+	return ROCE_OK;
+}
+
+/* rdma_read_data: the next message, which must be len bytes; its slot
+ * takes a receive again at once */
+static int msg_recv(void *arg, void *buf, size_t len, char *err, size_t errlen)
+{
+	struct perf_cm *p = arg;
+	struct roce_wc wc;
+	int st = poll_one(p->rcq, &wc, p->timeout_ms);
+	unsigned k = p->rx_next;
+
+	if (st != ROCE_OK) {
+		snprintf(err, errlen, "no message from the peer within %u ms", p->timeout_ms);
+		return st;
+	}
+	if (wc.status != ROCE_WC_SUCCESS || wc.wr_id != k) {
+		snprintf(err, errlen, "receive on the rdma_cm QP: %s",
+			 roce_wc_status_str(wc.status));
+		return ROCE_E_IO;
+	}
+	if (wc.byte_len != len) {
+		snprintf(err, errlen, "the peer sent %u bytes where perftest's exchange "
+			 "has %zu here (protocol mismatch)", wc.byte_len, len);
+		return ROCE_E_FORMAT;
+	}
+	memcpy(buf, rx_slot(p, k), len);
+	p->rx_next = (k + 1) % PCM_RX_SLOTS;
+	if ((st = post_rx(p, comm_qp(p), k)) != ROCE_OK) {
+		snprintf(err, errlen, "receive on the rdma_cm QP: %s", roce_status_str(st));
+		return st;
+	}
+	return ROCE_OK;
+}
+
+/* The comm QP on slot i's ID */
+static int make_comm_qp(struct perf_run *r, struct perf_cm *p, int i)
+{
+	struct roce_qp_init_attr qa = {
+		.send_cq = p->scq, .recv_cq = p->rcq, .qp_type = ROCE_QPT_RC,
+		.cap = { .max_send_wr = 2, .max_recv_wr = PCM_RX_SLOTS, .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+	};
+	int st = roce_cm_create_qp(p->slot[i].id, r->ep.pd, &qa);
+
+	if (st)
+		return perf_fail(r, st, "rdma_cm: the exchange's QP: %s", roce_status_str(st));
+	p->comm = i;
+	return ROCE_OK;
+}
+
+/* The comm QP's receives: the server's before it accepts, as
+ * post_one_recv_wqe before rdma_accept, so the client's first message
+ * finds one; the client's once connected, before its first message (the
+ * server writes only after reading it). A client's attempt that meets
+ * REJ 8 so leaves no flushed receive in the CQ the next attempt uses. */
+static int post_comm_rx(struct perf_run *r, struct perf_cm *p)
+{
+	int st = ROCE_OK;
+
+	p->rx_next = 0;
+	for (unsigned k = 0; k < PCM_RX_SLOTS && !st; k++)
+		st = post_rx(p, comm_qp(p), k);
+	return st ? perf_fail(r, st, "rdma_cm: receives: %s", roce_status_str(st)) : ROCE_OK;
+}
+
+/* ---- connections ------------------------------------------------------------- */
+
+static int resolver(void *arg, int family, const uint8_t *addr, unsigned ms, uint8_t mac[6])
+{
+	uint32_t ip;
+
+	(void)ms;
+	if (family != AF_INET)
+		return perf_ep_resolve6(arg, addr, mac);
+	memcpy(&ip, addr, 4);
+	return perf_ep_resolve(arg, ntohl(ip), mac);
+}
+
+/* Tears slot i's ID down: its QP, then the ID (which sends a DREQ or a
+ * REJ for a connection still up). */
+static void drop(struct perf_cm *p, int i)
+{
+	struct pcm_slot *s = &p->slot[i];
+
+	if (!s->id || (s->flags & PCM_GONE))
+		return;
+	roce_cm_destroy_qp(s->id);
+	if (roce_cm_destroy_id(s->id) == ROCE_OK)
+		s->flags |= PCM_GONE;
+}
+
+/* Client: a new ID through address and route resolution to the server,
+ * with a QP made by make (comm or test QP q), connected with cp. The
+ * slot, or -1 with the failure in r->msg. */
+static int connect_one(struct perf_run *r, struct perf_cm *p, const struct roce_conn_param *cp,
+		       int q, const char *what)
+{
+	struct roce_cm_id *id;
+	int i, st;
+
+	if ((st = roce_cm_create_id(p->ch, &id, NULL, ROCE_PS_TCP)) != ROCE_OK) {
+		perf_fail(r, st, "rdma_cm: %s: rdma_create_id: %s", what, roce_status_str(st));
+		return -1;
+	}
+	if ((i = slot_add(p, id)) < 0) {
+		roce_cm_destroy_id(id);
+		perf_fail(r, ROCE_E_FULL, "rdma_cm: %s: too many IDs", what);
+		return -1;
+	}
+	st = roce_cm_resolve_addr(id, NULL, (struct sockaddr *)&p->peer, 2000);
+	if (st || !wait_flags(p, i, PCM_ADDR | PCM_FAIL, 3000) || (p->slot[i].flags & PCM_FAIL)) {
+		perf_fail(r, st ? st : ROCE_E_NOENT, "rdma_cm: %s: the server's address "
+			  "does not resolve (no ARP answer)", what);
+		return -1;
+	}
+	if ((st = roce_cm_resolve_route(id, 2000)) != ROCE_OK ||
+	    !wait_flags(p, i, PCM_ROUTE, 3000)) {
+		perf_fail(r, st, "rdma_cm: %s: rdma_resolve_route failed", what);
+		return -1;
+	}
+	if (q < 0) {
+		if (make_comm_qp(r, p, i))
+			return -1;
+	} else {
+		struct roce_qp_init_attr qa = {
+			.send_cq = r->ep.scq, .recv_cq = r->ep.rcq, .qp_type = ROCE_QPT_RC,
+			.cap = { r->o->tx_depth + 1,
+				 r->o->verb == PERF_SEND ? r->o->rx_depth + 1 : 1, 1, 1 },
+		};
+
+		if ((st = roce_cm_create_qp(id, r->ep.pd, &qa)) != ROCE_OK) {
+			perf_fail(r, st, "rdma_cm: QP %d: %s", q, roce_status_str(st));
+			return -1;
+		}
+	}
+	if ((st = roce_cm_connect(id, cp)) != ROCE_OK) {
+		perf_fail(r, st, "rdma_cm: %s: rdma_connect: %s", what, roce_status_str(st));
+		return -1;
+	}
+	return i;
+}
+
+/* The connection parameters of a test QP (rdma_cm_route_handler,
+ * rdma_cm_connection_request_handler); reads: the outstanding READs or
+ * atomics, 0 for other tests. */
+static struct roce_conn_param qp_param(uint8_t reads)
+{
+	return (struct roce_conn_param){ .responder_resources = reads,
+					 .initiator_depth = reads,
+					 .retry_count = 7, .rnr_retry_count = 7 };
+}
+
+static const struct roce_conn_param comm_param = { .retry_count = 7, .rnr_retry_count = 7 };
+
+/* Until the whole timeout passes, a REJ 8 (the server not listening yet)
+ * is tried again after PCM_RETRY_MS: the TCP exchange's connect retries a
+ * refused connection the same way. */
+static int client_comm(struct perf_run *r, struct perf_cm *p)
+{
+	uint64_t end = now_ms() + p->timeout_ms;
+
+	for (;;) {
+		int i = connect_one(r, p, &comm_param, -1, "the exchange's connection");
+
+		if (i < 0)
+			return ROCE_E_IO;
+		if (!wait_flags(p, i, PCM_EST | PCM_FAIL, p->timeout_ms + 1000))
+			return fail_of(r, p, i, "the exchange's connection");
+		if (p->slot[i].flags & PCM_EST)
+			return post_comm_rx(r, p);
+		if (!(p->slot[i].fail == ROCE_CM_EVENT_REJECTED && p->slot[i].status == 8) ||
+		    now_ms() + PCM_RETRY_MS >= end)
+			return fail_of(r, p, i, "the exchange's connection");
+		drop(p, i);
+		p->comm = -1;
+		nap_us(PCM_RETRY_MS * 1000);
+	}
+}
+
+/* The next CONNECT_REQUEST not taken yet, or -1 after ms */
+static int next_request(struct perf_cm *p, unsigned ms)
+{
+	uint64_t end = now_ms() + ms;
+
+	for (;;) {
+		for (unsigned i = 0; i < p->n_slot; i++)
+			if (p->slot[i].id && !p->slot[i].taken && p->slot[i].id != p->listen &&
+			    !(p->slot[i].flags & (PCM_GONE | PCM_ADDR))) {
+				p->slot[i].taken = true;
+				return (int)i;
+			}
+		if (now_ms() >= end)
+			return -1;
+		pump(p, 20);
+	}
+}
+
+static int server_comm(struct perf_run *r, struct perf_cm *p)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(r->o->port) };
+	int i, st;
+
+	if ((st = roce_cm_create_id(p->ch, &p->listen, NULL, ROCE_PS_TCP)) != ROCE_OK ||
+	    (st = roce_cm_bind_addr(p->listen, (struct sockaddr *)&sin)) != ROCE_OK ||
+	    (st = roce_cm_listen(p->listen, (int)r->o->nqp + 2)) != ROCE_OK)
+		return perf_fail(r, st, "rdma_cm: cannot listen on port %u: %s", r->o->port,
+				 roce_status_str(st));
+	if ((i = next_request(p, p->timeout_ms)) < 0)
+		return perf_fail(r, ROCE_E_TIMEOUT, "rdma_cm: no client connected within %u ms",
+				 p->timeout_ms);
+	if ((st = make_comm_qp(r, p, i)) != ROCE_OK || (st = post_comm_rx(r, p)) != ROCE_OK)
+		return st;
+	if ((st = roce_cm_accept(p->slot[i].id, &comm_param)) != ROCE_OK)
+		return perf_fail(r, st, "rdma_cm: rdma_accept: %s", roce_status_str(st));
+	return ROCE_OK;
+}
+
+int perf_cm_open(struct perf_run *r)
+{
+	struct perf_cm *p = calloc(1, sizeof(*p));
+	struct roce_cm_attr ca = { .ctx = r->ep.ctx, .pd = r->ep.pd, .resolve = resolver,
+				   .resolve_arg = &r->ep };
+	int st;
+
+	if (!p)
+		return perf_fail(r, ROCE_E_NOMEM, "rdma_cm: out of memory");
+	r->cm = p;
+	p->comm = -1;
+	p->timeout_ms = r->o->timeout_s * 1000u;
+	/* the comm ID, the QPs' (with a failed try's each), the requests */
+	p->max_slot = 3u * r->o->nqp + 2u * PCM_QP_RETRIES + 8u;
+	p->slot = calloc(p->max_slot, sizeof(*p->slot));
+	p->qp_slot = calloc(r->o->nqp, sizeof(*p->qp_slot));
+	if (!p->slot || !p->qp_slot)
+		return perf_fail(r, ROCE_E_NOMEM, "rdma_cm: out of memory");
+	for (unsigned q = 0; q < r->o->nqp; q++)
+		p->qp_slot[q] = -1;
+	if ((st = roce_cm_open(&ca, &p->cm)) != ROCE_OK)
+		return perf_fail(r, st, "rdma_cm: the CM: %s", roce_status_str(st));
+	p->ch = roce_cm_create_event_channel(p->cm);
+	if (!p->ch || fcntl(roce_cm_channel_fd(p->ch), F_SETFL, O_NONBLOCK) != 0)
+		return perf_fail(r, ROCE_E_NOMEM, "rdma_cm: rdma_create_event_channel failed");
+	p->scq = roce_create_cq(r->ep.ctx, 4);
+	p->rcq = roce_create_cq(r->ep.ctx, PCM_RX_SLOTS);
+	p->buf = roce_mem_alloc(r->ep.ctx, (PCM_RX_SLOTS + 1u) * PCM_SLOT, PCM_SLOT);
+	p->mr = p->buf ? roce_reg_mr(r->ep.pd, p->buf, (PCM_RX_SLOTS + 1u) * PCM_SLOT,
+				     ROCE_ACCESS_LOCAL_WRITE) : NULL;
+	if (!p->scq || !p->rcq || !p->mr)
+		return perf_fail(r, ROCE_E_NOMEM, "rdma_cm: the exchange's CQs or buffer");
+	p->msg = (struct roce_oob_msg){ msg_send, msg_recv, p };
+	if (r->o->server) {
+		struct addrinfo hints = { .ai_family = AF_INET }, *res = NULL;
+		int g = getaddrinfo(r->o->server, NULL, &hints, &res);
+
+		if (g || !res)
+			return perf_fail(r, ROCE_E_NOENT, "rdma_cm: %s: %s", r->o->server,
+					 gai_strerror(g));
+		memcpy(&p->peer, res->ai_addr, sizeof(p->peer));
+		freeaddrinfo(res);
+		p->peer.sin_port = htons(r->o->port);
+		st = client_comm(r, p);
+	} else {
+		p->peer.sin_port = htons(r->o->port);
+		st = server_comm(r, p);
+	}
+	if (st)
+		return st;
+	r->oob.fd = -1;
+	r->oob.client = r->o->server != NULL;
+	r->oob.timeout_ms = p->timeout_ms;
+	r->oob.msg = &p->msg;
+	return ROCE_OK;
+}
+
+/* ---- the test's QPs -------------------------------------------------------- */
+
+static int client_qps(struct perf_run *r, struct perf_cm *p, const struct roce_conn_param *cp)
+{
+	/* perftest's server listens for these only once the sync is done
+	 * (rdma_cm_server_connection after create_rdma_cm_connection's first
+	 * ctx_hand_shake), and its client takes a while for its resources
+	 * before the first REQ; ours would beat that listener and get REJ 8 */
+	nap_us(PCM_RETRY_MS * 1000);
+	for (int tries = 0;; tries++) {
+		bool rej8 = false;
+		int st = ROCE_OK;
+
+		for (unsigned q = 0; q < r->o->nqp; q++)
+			p->qp_slot[q] = -1;
+		for (unsigned q = 0; q < r->o->nqp && !st; q++) {
+			char what[32];
+
+			snprintf(what, sizeof(what), "QP %u", q);
+			p->qp_slot[q] = connect_one(r, p, cp, (int)q, what);
+			st = p->qp_slot[q] < 0 ? ROCE_E_IO : ROCE_OK;
+		}
+		for (unsigned q = 0; q < r->o->nqp && !st; q++) {
+			int i = p->qp_slot[q];
+
+			if (!wait_flags(p, i, PCM_EST | PCM_FAIL, p->timeout_ms + 1000) ||
+			    (p->slot[i].flags & PCM_FAIL)) {
+				rej8 = p->slot[i].fail == ROCE_CM_EVENT_REJECTED &&
+				       p->slot[i].status == 8;
+				st = fail_of(r, p, i, "a test QP's connection");
+			}
+		}
+		if (!st)
+			return ROCE_OK;
+		if (!rej8 || tries + 1 >= PCM_QP_RETRIES)
+			return st;
+		/* rdma_cm_client_connection: all again after 100 ms */
+		for (unsigned q = 0; q < r->o->nqp; q++)
+			if (p->qp_slot[q] >= 0)
+				drop(p, p->qp_slot[q]);
+		nap_us(PCM_RETRY_MS * 1000);
+	}
+}
+
+static int server_qps(struct perf_run *r, struct perf_cm *p, uint8_t reads)
+{
+	for (unsigned q = 0; q < r->o->nqp; q++) {
+		struct roce_qp_init_attr qa = {
+			.send_cq = r->ep.scq, .recv_cq = r->ep.rcq, .qp_type = ROCE_QPT_RC,
+			.cap = { r->o->tx_depth + 1,
+				 r->o->verb == PERF_SEND ? r->o->rx_depth + 1 : 1, 1, 1 },
+		};
+		int i = next_request(p, p->timeout_ms), st;
+		struct roce_conn_param cp = qp_param(reads);
+
+		if (i < 0)
+			return perf_fail(r, ROCE_E_TIMEOUT, "rdma_cm: QP %u of %u: no connection "
+					 "request within %u ms", q, r->o->nqp, p->timeout_ms);
+		p->qp_slot[q] = i;
+		if ((st = roce_cm_create_qp(p->slot[i].id, r->ep.pd, &qa)) != ROCE_OK)
+			return perf_fail(r, st, "rdma_cm: QP %u: %s", q, roce_status_str(st));
+		if ((st = roce_cm_accept(p->slot[i].id, &cp)) != ROCE_OK)
+			return perf_fail(r, st, "rdma_cm: QP %u: rdma_accept: %s", q,
+					 roce_status_str(st));
+	}
+	return ROCE_OK;
+}
+
+int perf_cm_connect_qps(struct perf_run *r, uint8_t reads)
+{
+	struct perf_cm *p = r->cm;
+	struct roce_conn_param cp = qp_param(reads);
+	int st = r->o->server ? client_qps(r, p, &cp) : server_qps(r, p, reads);
+
+	if (st)
+		return st;
+	for (unsigned q = 0; q < r->o->nqp; q++)
+		r->ep.qp[q] = roce_cm_id_qp(p->slot[p->qp_slot[q]].id);
+	r->ep.nqp = r->o->nqp;
+	return ROCE_OK;
+}
+
+/* ---- the end ------------------------------------------------------------------- */
+
+/* Disconnect slot i if it is up, and wait (up to end) for DISCONNECTED */
+static void disconnect(struct perf_cm *p, int i, uint64_t end)
+{
+	struct pcm_slot *s = &p->slot[i];
+
+	if (!s->id || (s->flags & PCM_GONE) || !(s->flags & PCM_EST))
+		return;
+	if (!(s->flags & PCM_DISC))
+		roce_cm_disconnect(s->id);
+	while (!(s->flags & PCM_DISC) && now_ms() < end)
+		pump(p, 20);
+}
+
+void perf_cm_close(struct perf_run *r)
+{
+	struct perf_cm *p = r->cm;
+	uint64_t end = now_ms() + PCM_TEARDOWN_MS;
+
+	if (!p)
+		return;
+	r->cm = NULL;
+	if (p->ch) {
+		/* the QPs leave the endpoint: their IDs take them down */
+		for (unsigned q = 0; q < r->ep.nqp && r->ep.qp; q++)
+			r->ep.qp[q] = NULL;
+		/* a server's ESTABLISHED may still be on its way */
+		for (unsigned i = 0; i < p->n_slot; i++)
+			if (p->slot[i].taken || (int)i == p->comm)
+				for (int k = 0; k < 10 && !(p->slot[i].flags & (PCM_EST | PCM_FAIL)); k++)
+					pump(p, 10);
+		for (unsigned i = 0; i < p->n_slot; i++)
+			if ((int)i != p->comm)
+				disconnect(p, (int)i, end);
+		if (p->comm >= 0)
+			disconnect(p, p->comm, end);
+		for (unsigned i = 0; i < p->n_slot; i++)
+			drop(p, (int)i);
+		if (p->listen)
+			roce_cm_destroy_id(p->listen);
+		/* IDs in timewait hold the channel until it ends */
+		while (roce_cm_destroy_event_channel(p->ch) == ROCE_E_BUSY && now_ms() < end)
+			pump(p, 20);
+	}
+	/* --counters: the CM's beside the engine's, at the end of every run,
+	 * the teardown included */
+	if (p->cm && r->o->counters) {
+		fprintf(r->out, "rdma_cm counters:\n");
+		roce_cm_print_counters(p->cm, r->out, 0);
+		fflush(r->out);
+	}
+	if (p->cm && roce_cm_close(p->cm) != ROCE_OK)
+		fprintf(r->err, "roce-perf: rdma_cm: connections still in timewait at exit\n");
+	if (p->mr)
+		roce_dereg_mr(p->mr);
+	if (p->buf)
+		roce_mem_free(r->ep.ctx, p->buf);
+	if (p->scq)
+		roce_destroy_cq(p->scq);
+	if (p->rcq)
+		roce_destroy_cq(p->rcq);
+	free(p->slot);
+	free(p->qp_slot);
+	free(p);
+}
