@@ -51,6 +51,10 @@ static void usage(FILE *f)
 	      "                       64-bit counters; --watch refreshes every\n"
 	      "                       SECS (default 1) with deltas and rates,\n"
 	      "                       --count N stops after N samples\n"
+	      "  cc [set NAME=VALUE...|qp QPN]\n"
+	      "                       congestion control: the block (ECN masks,\n"
+	      "                       window, timers, DCQCN knobs), changed and\n"
+	      "                       committed, or a QP's current rate\n"
 	      "  cm [PID]             the RDMA CM's IDs, connection states and\n"
 	      "                       MAD counters in the programs of this\n"
 	      "                       network namespace that run one (no bus)\n"
@@ -161,7 +165,7 @@ static const struct {
 	{ "info", cmd_info, 0 }, { "read", cmd_read, 0 }, { "write", cmd_write, 0 },
 	{ "dump", cmd_dump, 0 }, { "qp", cmd_qp, 0 }, { "mr", cmd_mr, 0 },
 	{ "init", cmd_init, 0 }, { "verify", cmd_verify, 0 },
-	{ "counters", cmd_counters, 0 }, { "cm", cmd_cm, 1 },
+	{ "counters", cmd_counters, 0 }, { "cm", cmd_cm, 1 }, { "cc", cmd_cc, 0 },
 };
 
 /* Global options before the command; returns the command's index in argv. */

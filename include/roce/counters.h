@@ -100,6 +100,18 @@
 #define ROCE_DROP3_FIRST_STATUS ROCE_E_QKEY
 #define ROCE_DROP3_LAST_STATUS  ROCE_E_QKEY
 
+/*
+ * Counters appended after the drop counters (the registers before keep
+ * their offsets): congestion control, under mlx5's names (its
+ * hw_counters), so a ConnectX user reads the same figures.
+ */
+#define ROCE_COUNTER_LIST2(X)                                                 \
+	X(NP_ECN_MARKED_ROCE_PACKETS, "np_ecn_marked_roce_packets",           \
+	  "RoCE packets received with ECN Congestion Experienced (notification point)") \
+	X(NP_CNP_SENT, "np_cnp_sent", "CNPs sent for CE-marked packets (notification point)") \
+	X(RP_CNP_HANDLED, "rp_cnp_handled", "CNPs received and acted on by DCQCN (reaction point)") \
+	X(RP_CNP_IGNORED, "rp_cnp_ignored", "CNPs received with the reaction point off for the QP's priority")
+
 enum roce_cnt {
 #define ROCE_X_CNT(id, name, desc) ROCE_CNT_##id,
 	ROCE_COUNTER_LIST(ROCE_X_CNT)
@@ -109,6 +121,11 @@ enum roce_cnt {
 	ROCE_DROP_LIST2(ROCE_X_DROP)
 	ROCE_DROP_LIST3(ROCE_X_DROP)
 #undef ROCE_X_DROP
+	ROCE_CNT_DROP3_END,
+	ROCE_CNT_LIST2_BEFORE = ROCE_CNT_DROP3_END - 1,
+#define ROCE_X_CNT(id, name, desc) ROCE_CNT_##id,
+	ROCE_COUNTER_LIST2(ROCE_X_CNT)
+#undef ROCE_X_CNT
 	ROCE_CNT_COUNT
 };
 

@@ -98,6 +98,15 @@ bool roce_device_loopback(struct roce_device *dev); /* CTRL.LOOPBACK */
  */
 bool roce_device_rx_admit(struct roce_device *dev);
 
+/* The CC block (roce/regs.h): the configuration last committed, when its
+ * generation is not *gen (then *gen is updated); the engine polls it. */
+struct roce_cc_config;
+bool roce_device_cc_changed(struct roce_device *dev, uint32_t *gen,
+			    struct roce_cc_config *out);
+/* The engine publishes a QP's rate (what CC_QP_RATE shows). */
+void roce_device_cc_rate(struct roce_device *dev, uint32_t qpn, bool limited,
+			 uint32_t mbps);
+
 /* Link status bits as in STATUS[3:0] and STAT LINK_STATUS. */
 uint32_t roce_device_link_bits(struct roce_device *dev);
 

@@ -76,6 +76,12 @@ struct roce_config {
 void roce_drv_init(struct roce_drv *drv, struct roce_bus *bus);
 /* Register reads and writes that name the register in drv->err. */
 int roce_drv_read(struct roce_drv *drv, uint32_t off, uint32_t *val);
+/* The CC block (roce/cc.h): written and committed (ROCE_E_INVAL when the
+ * device refuses it), read back; a QP's current DCQCN rate. */
+struct roce_cc_config;
+int roce_drv_cc_write(struct roce_drv *drv, const struct roce_cc_config *c);
+int roce_drv_cc_read(struct roce_drv *drv, struct roce_cc_config *c);
+int roce_drv_cc_qp_rate(struct roce_drv *drv, uint32_t qpn, bool *limited, uint32_t *mbps);
 int roce_drv_write(struct roce_drv *drv, uint32_t off, uint32_t val);
 
 /*

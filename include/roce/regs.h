@@ -90,6 +90,26 @@
 #define ROCE_REG_QP_GRH          0x10Cu   /* SGID index, hop limit, traffic class */
 #define ROCE_REG_QP_FLOW_LABEL   0x110u
 
+/* ---- CC block 0x200-0x2FF: congestion control (roce/cc.h, docs/cc.md) --- */
+/* The configuration is written to these registers, then CC_COMMIT makes
+ * the engine take all of it at once (CC_STATUS says whether it did); the
+ * DCQCN knobs follow, one register each, in roce/cc.h's list order. */
+#define ROCE_REG_CC_CTRL         0x200u
+#define   ROCE_CC_NP_MASK_SHIFT    0      /* 8 bits: NP priorities */
+#define   ROCE_CC_RP_MASK_SHIFT    8      /* 8 bits: RP priorities */
+#define   ROCE_CC_ECN_SHIFT        16     /* 2 bits: 2 ECT(0), 1 ECT(1) */
+#define   ROCE_CC_ADAPTIVE_RTO     (1u << 24)
+#define ROCE_REG_CC_LINE_MBPS    0x204u
+#define ROCE_REG_CC_WINDOW_KB    0x208u
+#define ROCE_REG_CC_RTO_MIN_US   0x20Cu
+#define ROCE_REG_CC_COMMIT       0x210u   /* write 1: apply the block */
+#define ROCE_REG_CC_STATUS       0x214u   /* 0 applied, 1 refused */
+#define ROCE_REG_CC_QP_SELECT    0x218u   /* QPN whose rate CC_QP_RATE shows */
+#define ROCE_REG_CC_QP_RATE      0x21Cu   /* live: bit 31 limited, 30:0 Mbit/s */
+#define   ROCE_CC_RATE_LIMITED     (1u << 31)
+#define ROCE_REG_CC_KNOB_BASE    0x240u
+#define ROCE_REG_CC_KNOB(id)     (ROCE_REG_CC_KNOB_BASE + 4u * (unsigned)(id))
+
 /* ---- MR_TABLE window 0x80-0xFF ----------------------------------------- */
 #define ROCE_REG_MR_INDEX        0x080u
 #define ROCE_REG_MR_COMMIT       0x084u

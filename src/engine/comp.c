@@ -131,8 +131,9 @@ static void progress(struct roce_engine *e, struct eng_qp *qp, uint32_t new_una)
 	 * not also excuse the next silent round, or a peer that answered
 	 * and then vanished would get retry_cnt + 1 retries */
 	qp->comp.alive = false;
+	cc_rtt_acked(e, qp, new_una);
 	if (qp->comp.timer && qp->cfg.timeout)
-		qp->comp.timer = engine_now(e) + comp_timeout_ns(qp);
+		qp->comp.timer = engine_now(e) + cc_rto_ns(e, qp);
 }
 
 /*
@@ -359,7 +360,11 @@ void comp_timers(struct roce_engine *e, struct eng_qp *qp)
 		qp->comp.retry_left--;
 	}
 	qp->comp.go_back = true;
-	qp->comp.timer = engine_now(e) + comp_timeout_ns(qp);
+	/* Karn: no sample across a resend; the adaptive timer backs off */
+	qp->comp.rtt_on = false;
+	if (qp->comp.backoff < 16)
+		qp->comp.backoff++;
+	qp->comp.timer = engine_now(e) + cc_rto_ns(e, qp);
 	req_go_back(e, qp, qp->comp.una);
 }
 

@@ -26,6 +26,7 @@ void ctx_sync_qp(struct roce_engine *e, struct eng_qp *qp)
 	/* the AV's flow label, else the QPNs' (rdma_get_udp_sport) */
 	qp->sport = c.flow_label ? roce_udp_sport_from_flow(c.flow_label)
 				 : roce_udp_sport(qp->qpn, c.dest_qpn);
+	cc_qp_sync(e, qp);
 	tx_template(e, qp);
 	if (c.state != old) {
 		if (c.state == ROCE_QPS_RESET) {

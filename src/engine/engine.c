@@ -51,6 +51,7 @@ int engine_init(struct roce_engine *e, const struct engine_config *cfg)
 	e->now_ns = cfg->now_ns ? cfg->now_ns : mono_ns;
 	e->clock_ctx = cfg->clock_ctx;
 	e->dma_timeout_us = ROCE_DMA_TIMEOUT_US;
+	roce_cc_config_default(&e->cc);        /* off until configured */
 	atomic_init(&e->idle_after_us, ROCE_IDLE_AFTER_US);
 	atomic_init(&e->idle_nap_us, ROCE_IDLE_NAP_US);
 	atomic_init(&e->idle_sleep_ms, ROCE_IDLE_SLEEP_MS);
@@ -168,6 +169,7 @@ static unsigned poll_once(struct roce_engine *e)
 	/* two loads each when nothing changed and nothing was posted */
 	if (idxq_pending(e->qp_changes) || idxq_pending(e->mr_changes))
 		ctx_changes(e);
+	cc_changes(e);          /* the CC block's commits: one load if none */
 	if (idxq_pending(&e->doorbells))
 		sched_doorbells(e);
 

@@ -32,6 +32,7 @@
 #include "roce/params.h"
 #include "roce/tables.h"
 #include "roce/verbs.h"        /* the WQE and CQE fields: SGEs, opcodes, roce_wc */
+#include "cc/dcqcn.h"
 #include "common/idxq.h"
 #include "engine/event.h"
 #include "engine/timer.h"
@@ -145,6 +146,12 @@ struct comp_ctx {
 	bool alive;                     /* a response came since the last timeout */
 	uint64_t timer;                 /* retransmit deadline (0 = off) */
 	uint64_t rnr_until;             /* RNR wait: no transmission before */
+	/* adaptive retransmission (cc.c): one round-trip sample at a time */
+	bool rtt_on;
+	uint8_t backoff;                /* timeouts since the last sample */
+	uint32_t rtt_psn;
+	uint64_t rtt_sent;
+	uint64_t srtt, rttvar;          /* ns; srtt 0: no sample yet */
 };
 
 /* ---- the responder -------------------------------------------------------- */
@@ -270,9 +277,26 @@ struct eng_qp {
 	struct eng_timer timer;         /* its earliest deadline */
 	uint32_t active_idx;            /* position in engine.active[] */
 
+	/* congestion control (cc.c): whether its priority is a reaction
+	 * point's, and DCQCN's pacing of it */
+	bool rp_on;
+	uint32_t window;                /* RC: most PSNs unacknowledged; 0: no cap */
+	bool paced;                     /* DCQCN holds it below line rate */
+	bool pace_wait;                 /* it had to wait: its timer wakes it */
+	uint64_t next_tx;               /* paced: no data packet before (ns) */
+	uint64_t pace_t;                /* paced: when the last one was due */
+	uint32_t pace_len;              /* ... and its length */
+
 	/* last: its reply queue is 1.7 KB, and a turn of a QP that only
 	 * sends reads none of it (everything above is a few cache lines) */
 	struct resp_ctx resp;
+	/* congestion control's cold state (cc.c): read on a CNP, a CE mark
+	 * or a paced packet only */
+	struct dcqcn_rp rp;
+	uint64_t last_cnp;              /* NP: when we last sent it a CNP (ns) */
+	uint32_t rate_pub;              /* the rate CC_QP_RATE shows (Mbit/s) */
+	bool rate_pub_limited;
+	bool cnp_once;                  /* last_cnp is valid */
 };
 
 /* ---- engine ----------------------------------------------------------------- */
@@ -362,6 +386,8 @@ struct roce_engine {
 	void *dma_obs_arg;
 
 	struct eng_async async;         /* asynchronous events (event.c) */
+	struct roce_cc_config cc;       /* congestion control (cc.c) */
+	uint32_t cc_gen;                /* the CC block's commit it took last */
 
 	_Atomic uint32_t idle_after_us; /* engine thread: nap once idle this long */
 	_Atomic uint32_t idle_nap_us;
@@ -488,6 +514,49 @@ void sched_timers(struct roce_engine *e);
 void sched_arbiter(struct roce_engine *e);
 bool sched_idle(struct roce_engine *e);
 
+/* cc.c: congestion control (docs/cc.md). The hot checks are inline: a
+ * QP that is not paced costs a flag test per packet, nothing more. */
+/* A CC_COMMIT in the register file since the last poll: the engine takes
+ * the block (every QP's ECN marking, window, reaction point). */
+void cc_changes(struct roce_engine *e);
+/* The QP's context changed (priority, state): its CC state follows. */
+void cc_qp_sync(struct roce_engine *e, struct eng_qp *qp);
+/* The IP TOS / traffic class of a QP's packets: its traffic class, with
+ * the ECN field ECT when its priority is a reaction point's. */
+uint8_t cc_tos(const struct roce_engine *e, uint8_t tclass);
+/* NP: a packet (opcode op) for qp arrived with ECN CE. */
+void cc_rx_ce(struct roce_engine *e, struct eng_qp *qp, const struct roce_opcode_info *op);
+/* RP: a CNP for qp arrived. */
+void cc_rx_cnp(struct roce_engine *e, struct eng_qp *qp);
+bool cc_pace_ok(struct roce_engine *e, struct eng_qp *qp);
+/* A paced QP waiting to send: DCQCN's timers run, next_tx follows the
+   rate they leave (sched.c, at the QP's timer). */
+void cc_repace(struct roce_engine *e, struct eng_qp *qp);
+/* When a waiting paced QP must look again (0: not waiting). */
+static inline uint64_t cc_deadline(const struct roce_engine *e, const struct eng_qp *qp)
+{
+	uint64_t d;
+
+	if (!qp->pace_wait)
+		return 0;
+	d = dcqcn_next_change(&qp->rp, &e->cc.dcqcn);
+	return d && d < qp->next_tx ? d : qp->next_tx;
+}
+void cc_sent(struct roce_engine *e, struct eng_qp *qp, uint32_t frame_len);
+/* May qp send a data packet now? (a paced QP that may not waits for
+ * its timer) */
+static inline bool cc_may_send(struct roce_engine *e, struct eng_qp *qp)
+{
+	return !qp->paced || cc_pace_ok(e, qp);
+}
+/* The ECN field of a received packet is CE (0b11) */
+static inline bool pkt_ce(const struct roce_pkt *p)
+{
+	const uint8_t *ip = p->frame + p->l3_off;
+
+	return p->ipv6 ? (ip[1] & 0x30) == 0x30 : (ip[1] & 3) == 3;
+}
+
 /* ctx.c: the context cache, following the register file's commits */
 void ctx_changes(struct roce_engine *e);
 void ctx_sync_qp(struct roce_engine *e, struct eng_qp *qp);
@@ -517,6 +586,7 @@ struct tx_pkt {
 	const struct eng_av *av;        /* UD: the WQE's destination (qp->tmpl
 					 * holds its headers), else NULL */
 	uint32_t dqpn;                  /* UD: the destination QP */
+	bool cnp;                       /* a CNP: BECN set, the CNP's DSCP and ECN */
 };
 int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p);
 
@@ -622,6 +692,13 @@ void comp_complete(struct roce_engine *e, struct eng_qp *qp);
 void comp_flush(struct roce_engine *e, struct eng_qp *qp);
 void comp_reset(struct eng_qp *qp);
 uint64_t comp_timeout_ns(const struct eng_qp *qp);
+/* The retransmission timer's length: the IBA timeout, or the adaptive
+   one when the context asks for it (cc.c) */
+uint64_t cc_rto_ns(const struct roce_engine *e, const struct eng_qp *qp);
+/* A new packet psn went out with AckReq (req.c): maybe a sample */
+void cc_rtt_sent(struct roce_engine *e, struct eng_qp *qp, uint32_t psn);
+/* una moved to new_una by an ACK (comp.c): maybe the sample's end */
+void cc_rtt_acked(struct roce_engine *e, struct eng_qp *qp, uint32_t new_una);
 
 static inline struct swqe *sq_at(struct eng_qp *qp, uint32_t i)
 {

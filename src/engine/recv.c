@@ -109,6 +109,7 @@ void recv_frame(struct roce_engine *e, const uint8_t *frame, uint32_t len)
 	struct roce_pkt p;
 	struct eng_qp *qp;
 	uint32_t dqpn;
+	bool cnp;
 	int rc;
 
 	if (!roce_device_rx_admit(e->dev))
@@ -133,9 +134,11 @@ void recv_frame(struct roce_engine *e, const uint8_t *frame, uint32_t len)
 		roce_cnt_drop(e->cnt, ROCE_E_QPN);
 		return;
 	}
-	if (!transport_matches(qp, p.op)) {
-		roce_cnt_drop(e->cnt, p.op->transport == ROCE_TRANSPORT_CNP ? ROCE_E_OPCODE
-									     : ROCE_E_QP_TYPE);
+	cnp = p.op->transport == ROCE_TRANSPORT_CNP;
+	/* a CNP is for a connected QP's requester (or READ responder); a UD
+	 * QP has no reaction point */
+	if (cnp ? qp_is_ud(qp) : !transport_matches(qp, p.op)) {
+		roce_cnt_drop(e->cnt, cnp ? ROCE_E_OPCODE : ROCE_E_QP_TYPE);
 		return;
 	}
 	if (!state_accepts(qp, p.op->request) || qp->flushed) {
@@ -159,6 +162,14 @@ void recv_frame(struct roce_engine *e, const uint8_t *frame, uint32_t len)
 	}
 	roce_cnt_inc(e->cnt, ROCE_CNT_RX_PKTS);
 	roce_cnt_add(e->cnt, ROCE_CNT_RX_BYTES, len);
+	if (cnp) {
+		cc_rx_cnp(e, qp);
+		return;
+	}
+	/* a switch on the way was congested: tell the sender (its CNP is
+	 * made before this packet's ACK, as the NIC's NP runs beside it) */
+	if (pkt_ce(&p))
+		cc_rx_ce(e, qp, p.op);
 	if (qp_unreliable(qp)) {
 		/* UC and UD have requests only, and answer none: nothing for
 		 * the arbiter or the timers */

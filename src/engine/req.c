@@ -70,16 +70,18 @@ static void req_fail(struct roce_engine *e, struct eng_qp *qp,
 	engine_qp_error(e, qp);
 }
 
-static void sent_one(struct roce_engine *e, struct eng_qp *qp)
+static void sent_one(struct roce_engine *e, struct eng_qp *qp, bool ackreq)
 {
 	if (roce_psn_cmp(qp->req.psn, qp->req.psn_max) < 0)
 		roce_cnt_inc(e->cnt, ROCE_CNT_RETRANSMISSIONS);
+	else if (ackreq && e->cc.adaptive_rto)
+		cc_rtt_sent(e, qp, qp->req.psn);
 	qp->req.psn = roce_psn_add(qp->req.psn, 1);
 	if (roce_psn_cmp(qp->req.psn, qp->req.psn_max) > 0)
 		qp->req.psn_max = qp->req.psn;
 	/* UC, UD: nothing is acknowledged, nothing is sent again (IBA 9.8) */
 	if (!qp->comp.timer && qp->cfg.timeout && !qp_unreliable(qp))
-		qp->comp.timer = engine_now(e) + comp_timeout_ns(qp);
+		qp->comp.timer = engine_now(e) + cc_rto_ns(e, qp);
 }
 
 /* AckReq on the last packet of a message and at least every N packets
@@ -148,7 +150,7 @@ static int emit_data(struct roce_engine *e, struct eng_qp *qp, struct swqe *w)
 	if (rc)
 		return rc;
 	qp->req.offset += chunk;
-	sent_one(e, qp);
+	sent_one(e, qp, p.ackreq);
 	return ROCE_OK;
 }
 
@@ -163,7 +165,7 @@ static bool send_request(struct roce_engine *e, struct eng_qp *qp, struct swqe *
 		req_fail(e, qp, w, ROCE_WC_LOC_QP_OP_ERR);
 		return false;
 	}
-	sent_one(e, qp);
+	sent_one(e, qp, true);
 	return true;
 }
 
@@ -374,7 +376,10 @@ static bool can_send(struct roce_engine *e, struct eng_qp *qp)
 			return false;
 		qp->comp.rnr_until = 0;
 	}
-	return true;
+	/* the bounded window (cc.c): an ACK opens it and kicks the QP */
+	if (qp->window && roce_psn_diff(qp->req.psn, qp->comp.una) >= (int32_t)qp->window)
+		return false;
+	return cc_may_send(e, qp);      /* DCQCN's pacing */
 }
 
 void req_tx(struct roce_engine *e, struct eng_qp *qp)

@@ -607,6 +607,10 @@ void resp_tx(struct roce_engine *e, struct eng_qp *qp)
 			r->rd_outstanding--;
 			break;
 		case REPLY_READ:
+			/* READ responses are the responder's data: paced
+			   (cc.c), the replies behind them wait in order */
+			if (!cc_may_send(e, qp))
+				return;
 			done = send_read(e, qp, x);
 			if (done)
 				r->rd_outstanding--;

@@ -45,7 +45,7 @@ void sched_remove(struct roce_engine *e, struct eng_qp *qp)
 /* The earliest deadline that can still do something: the retransmission
  * timer unless the queues are flushed; the RNR wait and the DMA deadline
  * while the requester may send (in other states nothing acts on them). */
-static uint64_t next_deadline(const struct eng_qp *qp)
+static uint64_t next_deadline(const struct roce_engine *e, const struct eng_qp *qp)
 {
 	uint64_t d = 0;
 
@@ -59,6 +59,14 @@ static uint64_t next_deadline(const struct eng_qp *qp)
 		d = qp->comp.rnr_until;
 	if (qp->req.dma_deadline && (!d || qp->req.dma_deadline < d))
 		d = qp->req.dma_deadline;
+	/* paced (cc.c): the time it may send again, once it had to wait,
+	 * or sooner when its rate may rise */
+	if (qp->pace_wait) {
+		uint64_t p = cc_deadline(e, qp);
+
+		if (!d || p < d)
+			d = p;
+	}
 	return d;
 }
 
@@ -68,7 +76,7 @@ static uint64_t next_deadline(const struct eng_qp *qp)
  * a compare, not a move in the wheel. */
 void sched_settle(struct roce_engine *e, struct eng_qp *qp)
 {
-	uint64_t d = next_deadline(qp);
+	uint64_t d = next_deadline(e, qp);
 
 	if (!d) {
 		tw_cancel(&e->timers, &qp->timer);
@@ -92,6 +100,13 @@ static void on_timer(void *ctx, struct eng_timer *t)
 	 * its next turn; a past deadline must not stay armed) */
 	if (qp->comp.rnr_until && qp->comp.rnr_until <= engine_now(e))
 		qp->comp.rnr_until = 0;
+	/* likewise a pacing wait (cc.c): its rate may have risen, its time
+	 * may have come */
+	if (qp->pace_wait) {
+		cc_repace(e, qp);
+		if (qp->next_tx <= engine_now(e))
+			qp->pace_wait = false;
+	}
 	sched_kick(e, qp);              /* resend, or fail a stalled DMA */
 	sched_settle(e, qp);
 }

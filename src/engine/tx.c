@@ -67,7 +67,7 @@ void tx_template_cfg(struct roce_engine *e, struct eng_qp *qp, const struct roce
 	memcpy(h.eth.dst, c->peer_mac, 6);
 	memcpy(h.eth.src, e->mac, 6);
 	h.ip.ttl = c->hop_limit ? c->hop_limit : ROCE_HOP_LIMIT;
-	h.ip.tos = c->tclass;
+	h.ip.tos = cc_tos(e, c->tclass);
 	h.ip.v6 = roce_qp_dgid_ipv6(c);
 	if (h.ip.v6) {
 		h.ip.flow = c->flow_label;
@@ -103,9 +103,28 @@ static void put_bth(struct roce_bth *b, const struct eng_qp *qp, const struct tx
 		.opcode = p->opcode, .se = p->se, .pad = (uint8_t)pad,
 		.pkey = qp->cfg.pkey, .dqpn = p->av ? p->dqpn : qp->cfg.dest_qpn,
 		.ackreq = p->ackreq, .psn = p->psn,
+		.resv8a = p->cnp ? ROCE_BTH_BECN : 0,   /* A17.9.3: B set in a CNP */
 	};
 
 	roce_bth_put(b, &i);
+}
+
+/* A CNP's IP header: cnp_dscp and ECT(1), not the QP's class (the ICRC
+ * does not cover these bits, A17.8); IPv4's header sum follows. ECT, so
+ * that a RED queue marks it rather than dropping it. */
+static void cnp_tos(const struct roce_engine *e, const struct eng_qp *qp, uint8_t *ip,
+		    uint32_t *sum)
+{
+	uint8_t tos = (uint8_t)(e->cc.dcqcn.cnp_dscp << 2 | 1);
+
+	if (qp->tmpl_l3len == ROCE_IPV6_HLEN) {
+		struct roce_ipv6_hdr *h = (struct roce_ipv6_hdr *)ip;
+
+		roce_ipv6_set_tc_flow(h, tos, roce_ipv6_flow(h));
+		return;
+	}
+	*sum += (uint32_t)tos - ip[1];  /* the word ip[0..1], ip[0] unchanged */
+	ip[1] = tos;
 }
 
 /* Payloads from this size are checksummed while they are gathered; below
@@ -134,7 +153,7 @@ int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p)
 	struct dma_seg seg[ROCE_MAX_SGE];
 	size_t hlen, udp_len, len, at;
 	uint8_t *buf;
-	uint32_t crc;
+	uint32_t crc, sum = qp->tmpl_sum;
 	bool zc;
 
 	if (!op || (p->len && !op->payload) || p->len > ROCE_MAX_MTU)
@@ -156,13 +175,15 @@ int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p)
 	len = l4 + udp_len;
 	buf = tx_buffer(e, qp, p, (uint32_t)len, &zc);
 	memcpy(buf, qp->tmpl, l4 + ROCE_UDP_HLEN);
+	if (p->cnp)
+		cnp_tos(e, qp, buf + l3, &sum);
 	if (l3len == ROCE_IPV6_HLEN) {
 		roce_ipv6_set_payload_len((struct roce_ipv6_hdr *)(buf + l3),
 					  (uint16_t)udp_len);
 	} else {
 		roce_ipv4_set_len_id_csum((struct roce_ipv4_hdr *)(buf + l3),
 					  (uint16_t)(ROCE_IPV4_HLEN + udp_len), e->ip_id,
-					  roce_ipv4_csum_finish(qp->tmpl_sum,
+					  roce_ipv4_csum_finish(sum,
 								(uint16_t)(ROCE_IPV4_HLEN + udp_len),
 								e->ip_id));
 		e->ip_id++;
@@ -198,6 +219,8 @@ int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p)
 	roce_put_le32(buf + len - ROCE_ICRC_LEN, crc);
 	roce_cnt_inc(e->cnt, ROCE_CNT_TX_PKTS);
 	roce_cnt_add(e->cnt, ROCE_CNT_TX_BYTES, len);
+	if (qp->rp_on && p->len)
+		cc_sent(e, qp, (uint32_t)len);  /* DCQCN's byte counter, pacing */
 	e->tx_built++;
 	if (zc) {
 		roce_port_tx_put(e->port);

@@ -31,7 +31,7 @@ _Static_assert(ROCE_CNT_DROP2_FIRST - ROCE_CNT_DROP_FIRST ==
 _Static_assert(ROCE_CNT_DROP3_FIRST - ROCE_CNT_DROP2_FIRST ==
 	       ROCE_DROP2_LAST_STATUS - ROCE_DROP2_FIRST_STATUS + 1,
 	       "every appended receive-rejection status needs a DROP_ counter");
-_Static_assert(ROCE_CNT_COUNT - ROCE_CNT_DROP3_FIRST ==
+_Static_assert(ROCE_CNT_DROP3_END - ROCE_CNT_DROP3_FIRST ==
 	       ROCE_DROP3_LAST_STATUS - ROCE_DROP3_FIRST_STATUS + 1,
 	       "every receive-rejection status appended last needs a DROP_ counter");
 
@@ -44,6 +44,9 @@ static const char *const cnt_names[ROCE_CNT_COUNT] = {
 	ROCE_DROP_LIST2(ROCE_X_DNAME)
 	ROCE_DROP_LIST3(ROCE_X_DNAME)
 #undef ROCE_X_DNAME
+#define ROCE_X_NAME(id, name, desc) [ROCE_CNT_##id] = name,
+	ROCE_COUNTER_LIST2(ROCE_X_NAME)
+#undef ROCE_X_NAME
 };
 
 static const char *const cnt_descs[ROCE_CNT_COUNT] = {
@@ -56,6 +59,9 @@ static const char *const cnt_descs[ROCE_CNT_COUNT] = {
 	ROCE_DROP_LIST2(ROCE_X_DDESC)
 	ROCE_DROP_LIST3(ROCE_X_DDESC)
 #undef ROCE_X_DDESC
+#define ROCE_X_DESC(id, name, desc) [ROCE_CNT_##id] = desc,
+	ROCE_COUNTER_LIST2(ROCE_X_DESC)
+#undef ROCE_X_DESC
 };
 
 void roce_counters_clear(struct roce_counters *c)
@@ -76,12 +82,10 @@ const char *roce_cnt_desc(int id)
 
 int roce_cnt_drop_status(int id)
 {
-	if (id >= ROCE_CNT_DROP3_FIRST && id < ROCE_CNT_COUNT)
-		return ROCE_DROP3_FIRST_STATUS + (id - ROCE_CNT_DROP3_FIRST);
-	if (id >= ROCE_CNT_DROP2_FIRST && id < ROCE_CNT_COUNT)
-		return ROCE_DROP2_FIRST_STATUS + (id - ROCE_CNT_DROP2_FIRST);
-	if (id < ROCE_CNT_DROP_FIRST || id >= ROCE_CNT_DROP2_FIRST)
+	if (id < ROCE_CNT_DROP_FIRST || id >= ROCE_CNT_DROP3_END)
 		return -1;
+	if (id >= ROCE_CNT_DROP3_FIRST)
+		return ROCE_DROP3_FIRST_STATUS + (id - ROCE_CNT_DROP3_FIRST);
 	if (id >= ROCE_CNT_DROP2_FIRST)
 		return ROCE_DROP2_FIRST_STATUS + (id - ROCE_CNT_DROP2_FIRST);
 	return ROCE_DROP_FIRST_STATUS + (id - ROCE_CNT_DROP_FIRST);

@@ -106,6 +106,12 @@ int roce_device_create(const struct roce_device_config *cfg,
 		return rc != ROCE_OK ? rc : ROCE_E_NOMEM;
 	}
 	device_reset_regs(dev);
+	roce_cc_config_default(&dev->cc);       /* what the reset values say */
+	dev->qp_rate = calloc(dev->qp_count, sizeof(*dev->qp_rate));
+	if (!dev->qp_rate) {
+		roce_device_destroy(dev);
+		return ROCE_E_NOMEM;
+	}
 	roce_link_init(&dev->link, cfg->link_delay_us, cfg->now_ns,
 		       cfg->clock_ctx);
 	*out = dev;
@@ -117,6 +123,7 @@ void roce_device_destroy(struct roce_device *dev)
 	if (!dev)
 		return;
 	pthread_mutex_destroy(&dev->lock);
+	free((void *)dev->qp_rate);
 	roce_qp_table_destroy(dev->qp);
 	roce_mr_table_destroy(dev->mr);
 	big_free(dev->mem, dev->mem_size);
@@ -191,6 +198,8 @@ int roce_device_read32(struct roce_device *dev, uint32_t off, uint32_t *val)
 		v = status_read(dev);
 	else if (off == ROCE_REG_CTRL)
 		v = ctrl_load(dev);
+	else if (off == ROCE_REG_CC_QP_RATE)
+		v = roce_cc_qp_rate_read(dev);
 	else
 		v = *dev_reg(dev, off);  /* COMMIT stays 0: commands finish at once */
 	pthread_mutex_unlock(&dev->lock);
@@ -224,6 +233,9 @@ int roce_device_write32(struct roce_device *dev, uint32_t off, uint32_t val)
 		break;
 	case ROCE_REG_MR_COMMIT:
 		roce_mr_window_command(dev, val);
+		break;
+	case ROCE_REG_CC_COMMIT:
+		roce_cc_commit(dev);
 		break;
 	default:
 		*dev_reg(dev, off) = val;

@@ -7,7 +7,9 @@
 #define ROCE_REGS_DEVICE_PRIV_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 
+#include "roce/cc.h"
 #include "roce/counters.h"
 #include "roce/device.h"
 #include "roce/regmap.h"
@@ -17,7 +19,7 @@
 
 /* Registers below this offset are stored words (through the QP window's
  * continuation at 0x100); the STAT region is live. */
-#define ROCE_REG_STORE_END 0x140u
+#define ROCE_REG_STORE_END 0x300u
 
 struct roce_device {
 	pthread_mutex_t lock;   /* serialises bus accesses (one AXI master) */
@@ -30,6 +32,12 @@ struct roce_device {
 	uint8_t *mem;
 	size_t mem_size;
 	uint32_t qp_count;      /* QP_COUNT; fixed at create */
+	/* the CC block as last committed (cc_block.c), under lock; its
+	 * generation, which the engine polls; each QP's rate as the engine
+	 * last published it (CC_QP_RATE's value) */
+	struct roce_cc_config cc;
+	_Atomic uint32_t cc_gen;
+	_Atomic uint32_t *qp_rate;
 };
 
 static inline uint32_t *dev_reg(struct roce_device *dev, uint32_t off)
@@ -41,6 +49,10 @@ static inline uint32_t *dev_reg(struct roce_device *dev, uint32_t off)
  * result lands in the matching CMD_STATUS register. */
 void roce_qp_window_command(struct roce_device *dev, uint32_t cmd);
 void roce_mr_window_command(struct roce_device *dev, uint32_t cmd);
+
+/* cc_block.c: CC_COMMIT; CC_QP_RATE's live value; the block at reset */
+void roce_cc_commit(struct roce_device *dev);
+uint32_t roce_cc_qp_rate_read(struct roce_device *dev);
 
 /* stat.c: read a STAT register (r is in the STAT region). */
 uint32_t roce_stat_read(struct roce_device *dev, const struct roce_reg *r);

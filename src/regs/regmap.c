@@ -10,6 +10,7 @@
  */
 #include <strings.h>
 
+#include "roce/cc.h"
 #include "roce/counters.h"
 #include "roce/params.h"
 #include "roce/layout.h"
@@ -198,6 +199,48 @@ static const struct roce_reg_field f_key[] = {
 	  "guessed from the index"),
 	MF("INDEX", KEY_INDEX, "must equal MR_INDEX"),
 };
+static const struct roce_reg_field f_cc_ctrl[] = {
+	F("NP_PRIO_MASK", ROCE_CC_NP_MASK_SHIFT, 8, "priorities (a QP's traffic "
+	  "class's DSCP >> 3) whose CE-marked packets get a CNP"),
+	F("RP_PRIO_MASK", ROCE_CC_RP_MASK_SHIFT, 8, "priorities whose QPs mark "
+	  "their packets ECT and run DCQCN on the CNPs they get"),
+	FR("ECN", ROCE_CC_ECN_SHIFT, 2, 1, 2, "the ECN field of an RP QP's "
+	   "packets: 2 ECT(0) (as ConnectX), 1 ECT(1)"),
+	F("ADAPTIVE_RTO", 24, 1, "1: an RC QP retransmits after its measured "
+	  "round trip (at least CC_RTO_MIN_US, never past its own timeout)"),
+};
+static const struct roce_reg_field f_cc_line[] = {
+	FR("LINE_MBPS", 0, 32, 1, 1600000, "the rate DCQCN starts from and "
+	   "recovers to, Mbit/s"),
+};
+static const struct roce_reg_field f_cc_window[] = {
+	FR("WINDOW_KB", 0, 32, 0, 1u << 20, "an RC QP's bound on unacknowledged "
+	   "KB in flight (at least one packet); 0 = none"),
+};
+static const struct roce_reg_field f_cc_rto_min[] = {
+	FR("RTO_MIN_US", 0, 32, 1, 10000000, "the adaptive timer's floor, us"),
+};
+static const struct roce_reg_field f_cc_commit[] = {
+	FR("APPLY", 0, 1, 1, 1, "1: the engine takes the whole block (a "
+	   "block that roce_cc_config_check refuses is not taken: CC_STATUS)"),
+};
+static const struct roce_reg_field f_cc_status[] = {
+	FRO("REFUSED", 0, 1, "1: the last commit was refused (a value out of "
+	    "range or inconsistent); the engine keeps the block before it"),
+};
+static const struct roce_reg_field f_cc_qp_select[] = {
+	FR("QPN", 0, 24, 0, ROCE_MAX_QP - 1, "the QP whose rate CC_QP_RATE shows"),
+};
+static const struct roce_reg_field f_cc_qp_rate[] = {
+	FRO("RATE_MBPS", 0, 31, "the selected QP's current rate, Mbit/s, as DCQCN "
+	    "left it (0: never limited)"),
+	FRO("LIMITED", 31, 1, "1: DCQCN holds it below line rate and it is paced"),
+};
+#define X(n, N, def, lo, hi, unit, what) \
+	static const struct roce_reg_field f_cc_##n[] = { FR(#N, 0, 32, lo, hi, unit ": " what) };
+ROCE_DCQCN_KNOB_LIST(X)
+#undef X
+
 static const struct roce_reg_field f_link_status[] = {
 	FRO("LINK_READY", 0, 1, "as STATUS.LINK_READY"),
 	FRO("GT_POWERGOOD", 1, 1, "as STATUS.GT_POWERGOOD"),
@@ -337,6 +380,30 @@ static const struct roce_reg regmap[] = {
 	REG(ROCE_REG_QP_FLOW_LABEL, "QP_FLOW_LABEL", RW, 0, f_flow_label,
 	    "Shadow: IPv6 flow label (0 = none, as rxe and ConnectX send it "
 	    "unless one is asked for)"),
+	/* CC block */
+	REG(ROCE_REG_CC_CTRL, "CC_CTRL", RW, 2u << ROCE_CC_ECN_SHIFT, f_cc_ctrl,
+	    "Congestion control: notification and reaction points per priority, "
+	    "the ECN codepoint, adaptive retransmission (docs/cc.md). Taken at "
+	    "CC_COMMIT"),
+	REG(ROCE_REG_CC_LINE_MBPS, "CC_LINE_MBPS", RW, 100000, f_cc_line,
+	    "DCQCN's line rate. Taken at CC_COMMIT"),
+	REG(ROCE_REG_CC_WINDOW_KB, "CC_WINDOW_KB", RW, 0, f_cc_window,
+	    "Go-back-N's bounded window. Taken at CC_COMMIT"),
+	REG(ROCE_REG_CC_RTO_MIN_US, "CC_RTO_MIN_US", RW, 100, f_cc_rto_min,
+	    "The adaptive retransmission timer's floor. Taken at CC_COMMIT"),
+	REG(ROCE_REG_CC_COMMIT, "CC_COMMIT", CMD, 0, f_cc_commit,
+	    "Apply the CC block to the engine, all of it at once"),
+	REG(ROCE_REG_CC_STATUS, "CC_STATUS", RO, 0, f_cc_status,
+	    "Result of the last CC_COMMIT"),
+	REG(ROCE_REG_CC_QP_SELECT, "CC_QP_SELECT", RW, 0, f_cc_qp_select,
+	    "Window onto the engine's rate table: the QP to show"),
+	REG(ROCE_REG_CC_QP_RATE, "CC_QP_RATE", RO, 0, f_cc_qp_rate,
+	    "The selected QP's DCQCN rate, live"),
+#define X(n, N, def, lo, hi, unit, what) \
+	REG(ROCE_REG_CC_KNOB(ROCE_DCQCN_##N), "CC_" #N, RW, def, f_cc_##n, \
+	    "DCQCN knob " #n " (ConnectX's name). Taken at CC_COMMIT"),
+	ROCE_DCQCN_KNOB_LIST(X)
+#undef X
 	/* STAT region */
 	REG(ROCE_REG_STAT_LINK_STATUS, "STAT_LINK_STATUS", RO, 0, f_link_status,
 	    "Link bring-up status (STATUS[3:0] mirrored here)"),
@@ -346,6 +413,7 @@ static const struct roce_reg regmap[] = {
 	ROCE_DROP_LIST(X_DROP_ROWS)
 	ROCE_DROP_LIST2(X_DROP_ROWS)
 	ROCE_DROP_LIST3(X_DROP_ROWS)
+	ROCE_COUNTER_LIST2(X_CNT_ROWS)
 };
 
 static const struct roce_reg_region regions[] = {
@@ -363,6 +431,10 @@ static const struct roce_reg_region regions[] = {
 	  "use, so the address vector of RoCE v2 over IPv6 (peer GID, GRH "
 	  "fields) sits here, part of the same shadow: QP_COMMIT and "
 	  "QP_COMMIT's LOAD move these registers with the others" },
+	{ "CC", 0x200, 0x2FF,
+	  "Congestion control: ECN marking, CNPs, DCQCN's knobs (ConnectX's "
+	  "names), go-back-N's bounded window, adaptive retransmission; each "
+	  "QP's current rate. Written, then applied at once by CC_COMMIT" },
 	{ "STAT", ROCE_REG_STAT_BASE, ROCE_REG_STAT_END,
 	  "Link status and 64-bit engine counters, read-only" },
 };

@@ -5,22 +5,12 @@
 # Usage: rocectl_verify.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1 src=$2
-roced=$build/tools/roced ctl=$build/tools/rocectl
+ctl=$build/tools/rocectl
 conf=$src/examples/two-node.conf
-tmp=$(mktemp -d)
-pid=
-cleanup() {
-	if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib/roced.sh"
 
 sock=$tmp/roced.sock
-"$roced" --quiet --socket "$sock" &
-pid=$!
-for _ in $(seq 1 200); do [ -S "$sock" ] && break; sleep 0.05; done
-[ -S "$sock" ] || fail "roced did not create $sock"
+roced_start "$build" "$sock"
 ctl() { "$ctl" --socket "$sock" "$@"; }
 
 ctl init "$conf" >"$tmp/out" || fail "init: $(cat "$tmp/out")"

@@ -7,22 +7,12 @@
 # Usage: roced_mmap.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1 src=$2
-roced=$build/tools/roced ctl=$build/tools/rocectl
+ctl=$build/tools/rocectl
 conf=$src/examples/loopback.conf
-tmp=$(mktemp -d)
-pid=
-cleanup() {
-	if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib/roced.sh"
 
 sock=$tmp/roced.sock win=$tmp/window
-"$roced" --quiet --socket "$sock" --mmap "$win" --link-delay-us 50000 &
-pid=$!
-for _ in $(seq 1 200); do [ -S "$sock" ] && break; sleep 0.05; done
-[ -S "$sock" ] || fail "roced did not start"
+roced_start "$build" "$sock" --mmap "$win" --link-delay-us 50000
 [ "$(stat -c %s "$win")" -eq 12288 ] || fail "window size $(stat -c %s "$win")"
 
 mm() { "$ctl" --mmap "$win" "$@"; }

@@ -17,6 +17,7 @@
 
 #include "device_io.h"
 
+#include "roce/cc.h"
 #include "roce/counters.h"
 #include "roce/device.h"
 #include "roce/params.h"
@@ -108,7 +109,8 @@ static void test_access_rights(void **state)
 			assert_int_equal(rd(dev, r->offset), r->reset);
 			break;
 		case ROCE_ACC_CMD:
-			wr(dev, r->offset, ROCE_TBL_CMD_LOAD);
+			/* the table windows' LOAD; the CC block's apply */
+			wr(dev, r->offset, r->offset == ROCE_REG_CC_COMMIT ? 1 : ROCE_TBL_CMD_LOAD);
 			assert_int_equal(rd(dev, r->offset) & ROCE_TBL_BUSY, 0);
 			break;
 		case ROCE_ACC_RO:
@@ -427,11 +429,48 @@ static void test_mem_file(void **state)
 	assert_null(dev);
 }
 
+/* The CC block: a commit publishes it (a new generation, CC_STATUS 0),
+   what the engine publishes per QP reads back through CC_QP_SELECT. */
+static void test_cc_block(void **state)
+{
+	struct roce_device *dev = *state;
+	struct roce_cc_config c;
+	uint32_t gen = 0;
+
+	assert_false(roce_device_cc_changed(dev, &gen, &c));
+	wr(dev, ROCE_REG_CC_KNOB(ROCE_DCQCN_RPG_AI_RATE), 40);
+	wr(dev, ROCE_REG_CC_WINDOW_KB, 64);
+	wr(dev, ROCE_REG_CC_CTRL, 0x03 | 0x01 << 8 | 1u << 16 | 1u << 24);
+	assert_false(roce_device_cc_changed(dev, &gen, &c));   /* not yet */
+	wr(dev, ROCE_REG_CC_COMMIT, 1);
+	assert_int_equal(rd(dev, ROCE_REG_CC_STATUS), 0);
+	assert_true(roce_device_cc_changed(dev, &gen, &c));
+	assert_int_equal(c.dcqcn.rpg_ai_rate, 40);
+	assert_int_equal(c.dcqcn.rpg_time_reset, 300);          /* its reset value */
+	assert_int_equal(c.window_kb, 64);
+	assert_int_equal(c.np_prio_mask, 3);
+	assert_int_equal(c.rp_prio_mask, 1);
+	assert_int_equal(c.ecn, 1);
+	assert_true(c.adaptive_rto);
+	assert_false(roce_device_cc_changed(dev, &gen, &c));   /* taken */
+	/* out of a knob's range, an ECN of 3: refused at the write */
+	assert_int_equal(roce_device_write32(dev, ROCE_REG_CC_KNOB(ROCE_DCQCN_RPG_GD), 16),
+			 ROCE_E_SLVERR);
+	assert_int_equal(roce_device_write32(dev, ROCE_REG_CC_CTRL, 3u << 16), ROCE_E_SLVERR);
+	/* the rate window */
+	roce_device_cc_rate(dev, 17, true, 12500);
+	wr(dev, ROCE_REG_CC_QP_SELECT, 17);
+	assert_int_equal(rd(dev, ROCE_REG_CC_QP_RATE), ROCE_CC_RATE_LIMITED | 12500);
+	wr(dev, ROCE_REG_CC_QP_SELECT, 18);
+	assert_int_equal(rd(dev, ROCE_REG_CC_QP_RATE), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_reset_values, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_access_rights, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cc_block, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_illegal_values, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_misaligned, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unmapped, setup, teardown),

@@ -184,7 +184,7 @@ static void test_counter_names(void **state)
 		assert_int_equal(roce_cnt_find(roce_cnt_name(id)), id);
 		for (int j = 0; j < id; j++)
 			assert_string_not_equal(roce_cnt_name(j), roce_cnt_name(id));
-		if (id < ROCE_CNT_DROP_FIRST) {
+		if (id < ROCE_CNT_DROP_FIRST || id >= ROCE_CNT_DROP3_END) {
 			assert_int_equal(st, -1);
 			continue;
 		}
@@ -192,6 +192,9 @@ static void test_counter_names(void **state)
 		snprintf(want, sizeof(want), "drop_%s", roce_status_name(st));
 		assert_string_equal(roce_cnt_name(id), want);
 	}
+	/* the counters appended after the drop counters: congestion control */
+	assert_int_equal(ROCE_CNT_NP_ECN_MARKED_ROCE_PACKETS, ROCE_CNT_DROP_QKEY + 1);
+	assert_string_equal(roce_cnt_name(ROCE_CNT_RP_CNP_IGNORED), "rp_cnp_ignored");
 	/* the first list ends at SRC_ADDR; the appended one follows it */
 	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_DROP_SRC_ADDR), ROCE_E_SRC_ADDR);
 	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_DROP2_FIRST - 1), ROCE_E_SRC_ADDR);
@@ -201,7 +204,8 @@ static void test_counter_names(void **state)
 	/* the third list (after ROCE_E_BUSY) follows the second */
 	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_DROP_IP6_ADDR + 1), ROCE_E_QKEY);
 	assert_int_equal(ROCE_DROP3_LAST_STATUS, ROCE_E_QKEY);
-	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_COUNT - 1), ROCE_DROP3_LAST_STATUS);
+	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_DROP3_END - 1), ROCE_DROP3_LAST_STATUS);
+	assert_int_equal(roce_cnt_drop_status(ROCE_CNT_DROP3_END), -1);
 	{
 		struct roce_counters c = { 0 };
 

@@ -45,6 +45,9 @@ struct opts {
 	const char *pcap;
 	const char *trace;                              /* --trace FILE */
 	bool threads, quick, json, all_counters;
+	uint32_t window_kb;                             /* roce/cc.h; 0 = none */
+	bool adaptive_rto;
+	uint32_t rto_min_us;                            /* 0 = roce/cc.h's */
 	bool virtual_time;                              /* --virtual-time */
 };
 

@@ -34,6 +34,12 @@ static void usage(FILE *f)
 		"  --qp-count N      QP table entries of each NIC (QP_COUNT), %u..%u\n"
 		"                    (default %u)\n"
 		"  --pcap FILE       capture every frame on the link into FILE\n"
+		"  --window KB       each QP keeps at most KB unacknowledged: go-back-N\n"
+		"                    resends at most that per loss (default 0: no bound)\n"
+		"  --adaptive-rto    retransmit after the measured round trip, not the\n"
+		"                    QP's fixed timeout (docs/cc.md)\n"
+		"  --rto-min-us N    the adaptive timer's floor (default 100; implies\n"
+		"                    --adaptive-rto)\n"
 		"  --threads         run each engine on its own thread (default: poll both\n"
 		"                    from the main thread)\n"
 		"  --virtual-time    run on one virtual clock (no thread, no wall clock): the\n"
@@ -102,7 +108,7 @@ static int parse_num(const char *opt, const char *s, bool suffix, uint64_t min,
 
 enum { OPT_MTU = 256, OPT_SIZE, OPT_ITERS, OPT_LOSS, OPT_REORDER, OPT_DUP,
        OPT_CORRUPT, OPT_SEED, OPT_QP_COUNT, OPT_PCAP, OPT_THREADS, OPT_QUICK,
-       OPT_JSON, OPT_ALL, OPT_VTIME, OPT_TRACE };
+       OPT_JSON, OPT_ALL, OPT_WINDOW, OPT_ADAPTIVE, OPT_VTIME, OPT_TRACE, OPT_RTO_MIN };
 
 static int parse_opt(int c, const char *arg, struct opts *o, bool *iters_set)
 {
@@ -136,6 +142,16 @@ static int parse_opt(int c, const char *arg, struct opts *o, bool *iters_set)
 	case OPT_QUICK: o->quick = true; return 0;
 	case OPT_JSON: o->json = true; return 0;
 	case OPT_ALL: o->all_counters = true; return 0;
+	case OPT_WINDOW:
+		rc = parse_num("--window", arg, false, 0, 1u << 20, &v);
+		o->window_kb = (uint32_t)v;
+		return rc;
+	case OPT_ADAPTIVE: o->adaptive_rto = true; return 0;
+	case OPT_RTO_MIN:
+		rc = parse_num("--rto-min-us", arg, false, 1, 10000000, &v);
+		o->rto_min_us = (uint32_t)v;
+		o->adaptive_rto = true;
+		return rc;
 	case OPT_VTIME: o->virtual_time = true; return 0;
 	case OPT_TRACE: o->trace = arg; return 0;
 	}
@@ -160,6 +176,9 @@ int demo_parse_args(int argc, char **argv, struct opts *o)
 		{ "quick", no_argument, NULL, OPT_QUICK },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "all-counters", no_argument, NULL, OPT_ALL },
+		{ "window", required_argument, NULL, OPT_WINDOW },
+		{ "adaptive-rto", no_argument, NULL, OPT_ADAPTIVE },
+		{ "rto-min-us", required_argument, NULL, OPT_RTO_MIN },
 		{ "virtual-time", no_argument, NULL, OPT_VTIME },
 		{ "trace", required_argument, NULL, OPT_TRACE },
 		{ "help", no_argument, NULL, 'h' },

@@ -9,6 +9,7 @@
  *   config.c    init, verify: the power-on sequence from a config file
  *   counters.c  counters, --watch
  *   cm.c        cm: the RDMA CM's status in the programs running one
+ *   cc.c        cc: the congestion-control block
  */
 #ifndef ROCECTL_CTL_H
 #define ROCECTL_CTL_H
@@ -58,5 +59,6 @@ int cmd_init(struct ctl *c, int argc, char **argv);
 int cmd_verify(struct ctl *c, int argc, char **argv);
 int cmd_counters(struct ctl *c, int argc, char **argv);
 int cmd_cm(struct ctl *c, int argc, char **argv);
+int cmd_cc(struct ctl *c, int argc, char **argv);
 
 #endif

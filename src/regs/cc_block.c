@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CC block of the register file (0x200-0x2FF, roce/regs.h): the
+ * congestion-control configuration as registers, taken by the engine as a
+ * whole at CC_COMMIT (a half-written set never reaches the data path), and
+ * each QP's current rate, which the engine publishes and CC_QP_RATE shows
+ * for the QP CC_QP_SELECT names (a NIC's rate table, read through a
+ * window).
+ */
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "regs/device_priv.h"
+
+/* The registers as a configuration. */
+static void cc_from_regs(struct roce_device *dev, struct roce_cc_config *c)
+{
+	uint32_t ctrl = *dev_reg(dev, ROCE_REG_CC_CTRL);
+
+	roce_cc_config_default(c);
+	c->np_prio_mask = (uint8_t)(ctrl >> ROCE_CC_NP_MASK_SHIFT);
+	c->rp_prio_mask = (uint8_t)(ctrl >> ROCE_CC_RP_MASK_SHIFT);
+	c->ecn = (uint8_t)(ctrl >> ROCE_CC_ECN_SHIFT & 3);
+	c->adaptive_rto = ctrl & ROCE_CC_ADAPTIVE_RTO;
+	c->line_mbps = *dev_reg(dev, ROCE_REG_CC_LINE_MBPS);
+	c->window_kb = *dev_reg(dev, ROCE_REG_CC_WINDOW_KB);
+	c->rto_min_us = *dev_reg(dev, ROCE_REG_CC_RTO_MIN_US);
+#define X(n, N, def, lo, hi, unit, what) \
+	c->dcqcn.n = *dev_reg(dev, ROCE_REG_CC_KNOB(ROCE_DCQCN_##N));
+	ROCE_DCQCN_KNOB_LIST(X)
+#undef X
+}
+
+/* The lock is held. */
+void roce_cc_commit(struct roce_device *dev)
+{
+	struct roce_cc_config c;
+
+	cc_from_regs(dev, &c);
+	if (roce_cc_config_check(&c)) {
+		*dev_reg(dev, ROCE_REG_CC_STATUS) = 1;
+		return;
+	}
+	dev->cc = c;
+	*dev_reg(dev, ROCE_REG_CC_STATUS) = 0;
+	atomic_fetch_add_explicit(&dev->cc_gen, 1, memory_order_release);
+}
+
+uint32_t roce_cc_qp_rate_read(struct roce_device *dev)
+{
+	uint32_t qpn = *dev_reg(dev, ROCE_REG_CC_QP_SELECT);
+
+	if (qpn >= dev->qp_count || !dev->qp_rate)
+		return 0;
+	return atomic_load_explicit(&dev->qp_rate[qpn], memory_order_relaxed);
+}
+
+bool roce_device_cc_changed(struct roce_device *dev, uint32_t *gen, struct roce_cc_config *out)
+{
+	uint32_t g = atomic_load_explicit(&dev->cc_gen, memory_order_acquire);
+
+	if (g == *gen)
+		return false;
+	pthread_mutex_lock(&dev->lock);
+	*out = dev->cc;
+	*gen = atomic_load_explicit(&dev->cc_gen, memory_order_relaxed);
+	pthread_mutex_unlock(&dev->lock);
+	return true;
+}
+
+void roce_device_cc_rate(struct roce_device *dev, uint32_t qpn, bool limited, uint32_t mbps)
+{
+	if (qpn < dev->qp_count && dev->qp_rate)
+		atomic_store_explicit(&dev->qp_rate[qpn],
+				      (limited ? ROCE_CC_RATE_LIMITED : 0) | (mbps & ~ROCE_CC_RATE_LIMITED),
+				      memory_order_relaxed);
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* Congestion control's host calls (roce/cc.h): configure a context's
+   engine, read a QP's DCQCN state. */
+#include "roce/cc.h"
+#include "roce/driver.h"
+#include "roce/status.h"
+#include "verbs/verbs_priv.h"
+
+int roce_context_set_cc(struct roce_context *ctx, const struct roce_cc_config *c)
+{
+	/* through the register file, as the rest of the device is set up:
+	   the engine takes the block at its next poll */
+	return ctx ? roce_drv_cc_write(&ctx->drv, c) : ROCE_E_INVAL;
+}
+
+int roce_qp_cc_state(struct roce_qp *qp, struct roce_qp_cc *out)
+{
+	struct roce_engine *e;
+
+	if (!qp || !out)
+		return ROCE_E_INVAL;
+	e = &qp->ctx->eng;
+	engine_lock(e);         /* the engine thread writes it between polls */
+	*out = (struct roce_qp_cc){
+		.limited = qp->eng.rp.limited,
+		.rate_kbps = dcqcn_rate(&qp->eng.rp),
+		.target_kbps = qp->eng.rp.rt,
+		.alpha = qp->eng.rp.alpha,
+		.cuts = qp->eng.rp.cuts,
+		.increases = qp->eng.rp.increases,
+	};
+	engine_unlock(e);
+	return ROCE_OK;
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# rocectl cc against roced: the CC block at its reset values (ConnectX's
+# DCQCN defaults), a knob and a field set and committed then read back
+# (also as registers by name and in JSON), a QP's rate through the
+# window, and bad input (exit 2, the device unchanged).
+# Usage: rocectl_cc.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$1
+ctl=$build/tools/rocectl
+. "$(dirname "$0")/lib/roced.sh"
+
+sock=$tmp/roced.sock
+roced_start "$build" "$sock"
+ctl() { "$ctl" --socket "$sock" "$@"; }
+
+ctl cc >"$tmp/out" || fail "cc: $(cat "$tmp/out")"
+grep -Eq "^  rpg_time_reset +300 " "$tmp/out" || fail "reset value: $(head -12 "$tmp/out")"
+grep -Eq "^  dce_tcp_g +1019 " "$tmp/out" || fail "dce_tcp_g"
+grep -q "changed" "$tmp/out" && fail "a knob shows changed at reset"
+
+ctl cc set rpg_ai_rate=40 window_kb=64 rp_prio_mask=0xff adaptive_rto=1 || fail "cc set"
+ctl cc >"$tmp/out"
+grep -Eq "^  rpg_ai_rate +40 .*\(changed\)" "$tmp/out" || fail "rpg_ai_rate not set: $(cat "$tmp/out")"
+grep -Eq "^  window_kb +64 " "$tmp/out" || fail "window_kb not set"
+ctl read CC_RPG_AI_RATE | grep -q "CC_RPG_AI_RATE  *0x00000028" || fail "CC_RPG_AI_RATE register: $(ctl read CC_RPG_AI_RATE)"
+ctl read CC_CTRL | grep -q "RP_PRIO_MASK=255" || fail "CC_CTRL: $(ctl read CC_CTRL)"
+ctl read CC_STATUS | grep -q "CC_STATUS  *0x00000000" || fail "CC_STATUS: $(ctl read CC_STATUS)"
+ctl --json cc | python3 -c "
+import json, sys
+d = json.load(sys.stdin)
+assert d['rpg_ai_rate'] == 40 and d['window_kb'] == 64 and d['adaptive_rto'] == 1, d
+assert d['cnp_dscp'] == 48, d
+" || fail "cc --json"
+ctl cc qp 17 | grep -q "never rate-limited" || fail "cc qp 17"
+
+# bad input: exit 2, nothing changes
+set +e
+ctl cc set rpg_gd=16 2>"$tmp/err"; [ $? -eq 2 ] || fail "rpg_gd=16 not refused"
+grep -q "out of its range" "$tmp/err" || fail "message: $(cat "$tmp/err")"
+ctl cc set nope=1 2>"$tmp/err"; [ $? -eq 2 ] || fail "unknown knob not refused"
+ctl cc set rpg_ai_rate 2>"$tmp/err"; [ $? -eq 2 ] || fail "missing = not refused"
+ctl cc set ecn=3 2>"$tmp/err"; [ $? -eq 2 ] || fail "ecn=3 not refused"
+ctl cc qp x 2>"$tmp/err"; [ $? -eq 2 ] || fail "bad QPN not refused"
+ctl cc bogus 2>"$tmp/err"; [ $? -eq 2 ] || fail "bad subcommand not refused"
+ctl write CC_RPG_GD 16 2>"$tmp/err"; [ $? -eq 1 ] || fail "CC_RPG_GD=16 written"
+set -e
+ctl cc | grep -Eq "^  rpg_gd +11 " || fail "rpg_gd changed by a refused set"
+ctl cc | grep -Eq "^  rpg_ai_rate +40 " || fail "rpg_ai_rate lost"
+echo "rocectl_cc: ok"
