@@ -28,6 +28,7 @@
 #include "roce/device.h"
 #include "roce/driver.h"
 #include "roce/verbs.h"
+#include "common/trace.h"
 #include "server/mirror.h"
 #include "server/regsrv.h"
 
@@ -62,6 +63,10 @@ static void usage(FILE *f)
 		"      --link-mode MODE    auto, ring, ring-v3 or mmsg (default auto)\n"
 		"      --arp WHEN          answer ARP for --ip: auto (when the kernel\n"
 		"                          does not carry the address), on, off\n"
+		"  -t, --trace FILE        write the transaction trace into FILE\n"
+		"                          (docs/trace.md): every register access the\n"
+		"                          clients make; with --netdev also the\n"
+		"                          engine's frames, DMA and completions\n"
 		"  -q, --quiet             no start-up messages\n"
 		"  -h, --help              this text\n"
 		"\n"
@@ -95,6 +100,8 @@ struct roced_opts {
 	uint32_t ip;
 	enum roce_afpacket_mode link_mode;
 	enum arp_when arp;
+	const char *trace_path;
+	struct trace_writer *trace;
 };
 
 static int parse_num(const char *opt, const char *s, bool suffix, uint64_t max,
@@ -184,6 +191,7 @@ static int parse_args(int argc, char **argv, struct roced_opts *o)
 		{ "link-mode", required_argument, NULL, 'L' },
 		{ "arp", required_argument, NULL, 'A' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "trace", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -193,7 +201,7 @@ static int parse_args(int argc, char **argv, struct roced_opts *o)
 	if (!roce_bus_default_socket_path(o->sock, sizeof(o->sock)))
 		o->sock[0] = '\0';
 	o->group = ROCE_REGSRV_NO_GROUP;
-	while ((c = getopt_long(argc, argv, "s:g:m:d:M:Q:n:i:qh", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:g:m:d:M:Q:n:i:t:qh", lopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (strlen(optarg) >= sizeof(o->sock) - 12 || !*optarg) {
@@ -257,6 +265,9 @@ static int parse_args(int argc, char **argv, struct roced_opts *o)
 		case 'q':
 			o->quiet = 1;
 			break;
+		case 't':
+			o->trace_path = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 1;
@@ -313,6 +324,8 @@ static int serve(struct roce_device *dev, const struct roced_opts *o)
 			fprintf(stderr, "roced: mirroring registers into %s\n",
 				o->mmap_path);
 	}
+	if (o->trace)
+		roce_regsrv_set_trace(g_srv, o->trace, 0);
 	st = g_stopped ? ROCE_OK : roce_regsrv_run(g_srv);
 	roce_regsrv_destroy(g_srv);
 	g_srv = NULL;
@@ -396,6 +409,8 @@ static int serve_netdev(struct roced_opts *o)
 	ca.ip = o->ip;
 	ca.port = roce_afpacket_port(afp);
 	ca.dev = o->dev;
+	ca.trace = o->trace;            /* the engine's frames, DMA, completions */
+	ca.trace_nic = 0;
 	st = roce_open(&ca, &ctx);
 	loop.ctx = ctx;
 	loop.afp = afp;
@@ -437,15 +452,24 @@ int main(int argc, char **argv)
 		fprintf(stderr, "roced: no usable default socket path; use --socket\n");
 		return 2;
 	}
-	if (o.netdev)
-		return serve_netdev(&o);
-	st = roce_device_create(&o.dev, &dev);
-	if (st != ROCE_OK) {
-		fprintf(stderr, "roced: cannot create the device: %s\n",
-			roce_status_str(st));
+	if (o.trace_path && !(o.trace = trace_writer_open(o.trace_path))) {
+		fprintf(stderr, "roced: cannot write the trace %s: %s\n", o.trace_path,
+			strerror(errno));
 		return 1;
 	}
-	rc = serve(dev, &o);
-	roce_device_destroy(dev);
+	if (o.netdev) {
+		rc = serve_netdev(&o);
+	} else {
+		st = roce_device_create(&o.dev, &dev);
+		if (st != ROCE_OK) {
+			fprintf(stderr, "roced: cannot create the device: %s\n",
+				roce_status_str(st));
+			trace_writer_close(o.trace);
+			return 1;
+		}
+		rc = serve(dev, &o);
+		roce_device_destroy(dev);
+	}
+	trace_writer_close(o.trace);   /* flushes it */
 	return rc;
 }

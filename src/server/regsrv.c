@@ -34,6 +34,8 @@ struct roce_regsrv {
 	int wake[2];			/* stop pipe */
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	struct regsrv_client cl[ROCE_REGSRV_MAX_CLIENTS];
+	struct trace_writer *trace;
+	uint32_t trace_nic;
 };
 
 static void client_drop(struct regsrv_client *c)
@@ -77,6 +79,8 @@ static void regsrv_accept(struct roce_regsrv *srv)
 	for (size_t i = 0; i < ROCE_REGSRV_MAX_CLIENTS; i++) {
 		if (srv->cl[i].fd < 0) {
 			srv->cl[i].fd = fd;
+			srv->cl[i].conn.trace = srv->trace;
+			srv->cl[i].conn.trace_nic = srv->trace_nic;
 			return;
 		}
 	}
@@ -256,4 +260,10 @@ void roce_regsrv_destroy(struct roce_regsrv *srv)
 	close(srv->wake[0]);
 	close(srv->wake[1]);
 	free(srv);
+}
+
+void roce_regsrv_set_trace(struct roce_regsrv *srv, struct trace_writer *w, uint32_t nic)
+{
+	srv->trace = w;
+	srv->trace_nic = nic;
 }

@@ -14,6 +14,8 @@
 
 #include "roce/bus.h"
 
+struct trace_writer;
+
 struct roce_device;
 struct roce_regsrv;
 
@@ -41,6 +43,9 @@ void roce_regsrv_stop(struct roce_regsrv *srv);
 
 /* Closes every connection, removes the socket file, frees. */
 void roce_regsrv_destroy(struct roce_regsrv *srv);
+/* Record every register access the clients make into w as NIC nic (w
+   stays the caller's; NULL: stop). Before roce_regsrv_run. */
+void roce_regsrv_set_trace(struct roce_regsrv *srv, struct trace_writer *w, uint32_t nic);
 
 /* ---- the protocol, apart from the socket (regsrv_proto.c) ---------------- */
 
@@ -49,6 +54,10 @@ struct roce_regsrv_conn {
 	bool hello;			/* a good HELLO came first */
 	size_t have;			/* bytes of the pending request */
 	uint8_t buf[ROCE_SOCK_MSG_LEN];
+	/* the transaction trace (docs/trace.md): each register access is a
+	 * wr/rd record of NIC trace_nic, in real time; NULL: none */
+	struct trace_writer *trace;
+	uint32_t trace_nic;
 };
 
 enum roce_regsrv_verdict {

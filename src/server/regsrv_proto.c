@@ -9,10 +9,27 @@
  */
 #include <string.h>
 
+#include "common/trace.h"
 #include "roce/bus.h"
 #include "roce/device.h"
+#include "roce/status.h"
 #include "server/regsrv.h"
 #include "server/sockmsg.h"
+
+/* A register access into the connection's trace (AXI responses: 0 OKAY,
+   2 SLVERR, 3 DECERR, as the sim ABI and the verbs context record them). */
+static void trace_access(const struct roce_regsrv_conn *c, enum trace_kind kind,
+			 uint32_t addr, uint32_t data, int st)
+{
+	struct trace_rec r = { .kind = kind, .addr = addr, .nic = c->trace_nic,
+			       .data = st == ROCE_OK ? data : 0,
+			       .resp = st == ROCE_OK ? 0 : st == ROCE_E_DECERR ? 3 : 2 };
+
+	if (!c->trace)
+		return;
+	r.t = trace_writer_real_ns(c->trace);
+	trace_write(c->trace, &r);
+}
 
 /* Answers one whole request; false when the connection must close. */
 static bool regsrv_answer(struct roce_device *dev, struct roce_regsrv_conn *c,
@@ -31,11 +48,15 @@ static bool regsrv_answer(struct roce_device *dev, struct roce_regsrv_conn *c,
 		rsp->w[1] = ROCE_SOCK_NO_HELLO;
 		keep = false;
 	} else if (req->w[0] == ROCE_SOCK_READ) {
-		rsp->w[1] = roce_sock_resp_from_status(
-			roce_device_read32(dev, req->w[1], &rsp->w[2]));
+		int st = roce_device_read32(dev, req->w[1], &rsp->w[2]);
+
+		rsp->w[1] = roce_sock_resp_from_status(st);
+		trace_access(c, TR_REG_RD, req->w[1], rsp->w[2], st);
 	} else if (req->w[0] == ROCE_SOCK_WRITE) {
-		rsp->w[1] = roce_sock_resp_from_status(
-			roce_device_write32(dev, req->w[1], req->w[2]));
+		int st = roce_device_write32(dev, req->w[1], req->w[2]);
+
+		rsp->w[1] = roce_sock_resp_from_status(st);
+		trace_access(c, TR_REG_WR, req->w[1], req->w[2], st);
 	} else {
 		rsp->w[1] = ROCE_SOCK_BAD_OP;
 	}
