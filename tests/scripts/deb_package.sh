@@ -9,6 +9,7 @@
 set -euo pipefail
 build=${1:?usage: deb_package.sh BUILD_DIR SOURCE_DIR}
 src=${2:?usage: deb_package.sh BUILD_DIR SOURCE_DIR}
+fail() { echo "FAIL: $*" >&2; exit 1; }
 . "$src/tests/scripts/lib/install.sh"
 if instrumented; then
   echo "skip: an instrumented build is not packaged"

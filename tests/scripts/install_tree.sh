@@ -7,6 +7,7 @@
 set -euo pipefail
 build=${1:?usage: install_tree.sh BUILD_DIR SOURCE_DIR}
 src=${2:?usage: install_tree.sh BUILD_DIR SOURCE_DIR}
+fail() { echo "FAIL: $*" >&2; exit 1; }
 . "$src/tests/scripts/lib/install.sh"
 p=$tmp/prefix
 install_to "$p"

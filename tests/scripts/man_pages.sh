@@ -7,6 +7,7 @@
 set -euo pipefail
 build=${1:?usage: man_pages.sh BUILD_DIR SOURCE_DIR}
 src=${2:?usage: man_pages.sh BUILD_DIR SOURCE_DIR}
+fail() { echo "FAIL: $*" >&2; exit 1; }
 . "$src/tests/scripts/lib/install.sh"
 command -v man >/dev/null && command -v groff >/dev/null ||
   fail "man and groff are needed (scripts/install-deps: man-db)"

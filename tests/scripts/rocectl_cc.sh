@@ -7,6 +7,7 @@
 set -euo pipefail
 build=$1
 ctl=$build/tools/rocectl
+fail() { echo "FAIL: $*" >&2; exit 1; }
 . "$(dirname "$0")/lib/roced.sh"
 
 sock=$tmp/roced.sock

@@ -7,6 +7,7 @@ set -euo pipefail
 build=$1 src=$2
 ctl=$build/tools/rocectl
 conf=$src/examples/two-node.conf
+fail() { echo "FAIL: $*" >&2; exit 1; }
 . "$(dirname "$0")/lib/roced.sh"
 
 sock=$tmp/roced.sock

@@ -9,6 +9,7 @@ set -euo pipefail
 build=$1 src=$2
 ctl=$build/tools/rocectl
 conf=$src/examples/loopback.conf
+fail() { echo "FAIL: $*" >&2; exit 1; }
 . "$(dirname "$0")/lib/roced.sh"
 
 sock=$tmp/roced.sock win=$tmp/window

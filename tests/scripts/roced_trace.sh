@@ -8,6 +8,7 @@
 set -euo pipefail
 build=$1
 ctl=$build/tools/rocectl
+fail() { echo "FAIL: $*" >&2; exit 1; }
 . "$(dirname "$0")/lib/roced.sh"
 
 "$build/tools/roced" --help | grep -q -- "--trace FILE" || fail "--help has no --trace"

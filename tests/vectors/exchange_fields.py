@@ -44,25 +44,20 @@ def main():
         cmd += ["-e", f]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     sides, first_psn, dqpn, sqp = {}, {}, {}, {}
-    if not out.strip():
-        sys.exit(f"{sys.argv[1]}: no RoCE packet to compare")
+    assert out.strip(), f"{sys.argv[1]}: no RoCE packet to compare"
     for line in out.splitlines():
         c = line.split("\t")
-        if len(c) != len(FIELDS):
-            sys.exit(f"unexpected tshark line: {line!r}")
+        assert len(c) == len(FIELDS), f"unexpected tshark line: {line!r}"
         src = c[0]
         side = sides.setdefault(src, "AB"[len(sides)] if len(sides) < 2 else None)
-        if side is None:
-            sys.exit(f"a third sender: {src}")
+        assert side is not None, f"a third sender: {src}"
         psn = int(c[15], 0)
         first_psn.setdefault(side, psn)
         q = dqpn.setdefault(side, c[13])
-        if q != c[13]:
-            sys.exit(f"side {side} sends to QP {c[13]} after {q}")
+        assert q == c[13], f"side {side} sends to QP {c[13]} after {q}"
         if c[18]:
             q = sqp.setdefault(side, int(c[18], 0))
-            if q != int(c[18], 0):
-                sys.exit(f"side {side} sends from QP {c[18]} after {q:#x}")
+            assert q == int(c[18], 0), f"side {side} sends from QP {c[18]} after {q:#x}"
         payload = bytes.fromhex(c[16].replace(":", ""))
         row = [side] + [str(int(v, 0)) for v in c[1:13]] + [
             "qp" + "BA"["AB".index(side)], str(int(c[14], 0)),
@@ -71,15 +66,17 @@ def main():
             str(int(c[17], 0)) if c[17] else "",
             "qp" + side if c[18] else ""]
         print("\t".join(row))
-    if len(sides) != 2:
-        sys.exit(f"{sys.argv[1]}: one side only ({', '.join(sides)}): not an exchange")
+    assert len(sides) == 2, f"{sys.argv[1]}: one side only ({', '.join(sides)}): not an exchange"
     # a DETH's source QP is the QP the other side sends to
     for side, q in sqp.items():
         other = "BA"["AB".index(side)]
-        if other in dqpn and int(dqpn[other], 0) != q:
-            sys.exit(f"side {side} sends from QP {q:#x}, side {other} to {dqpn[other]}")
+        assert other not in dqpn or int(dqpn[other], 0) == q, \
+            f"side {side} sends from QP {q:#x}, side {other} to {dqpn[other]}"
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except AssertionError as e:     # a capture that is not a clean exchange
+        sys.exit(f"exchange_fields: {e}")

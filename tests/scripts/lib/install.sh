@@ -1,9 +1,9 @@
 # Sourced by the install tests (install_tree.sh, install_example.sh,
 # man_pages.sh, deb_package.sh): $build and $src set by the caller; $tmp a
-# fresh directory removed on exit; fail() and the build's settings.
+# fresh directory removed on exit; the build's settings. The caller
+# defines fail MSG (a FAIL line, exit 1), which these helpers call too.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # cache VAR: the value of VAR in the build's CMakeCache.txt
 cache() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt"; }

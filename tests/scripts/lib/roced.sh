@@ -1,6 +1,7 @@
 # Sourced by the script tests that talk to roced (rocectl_cc.sh,
-# rocectl_verify.sh, roced_mmap.sh). Sets tmp (a directory removed at exit),
-# pid (roced's, killed at exit by PID), fail MSG (exit 1).
+# rocectl_verify.sh, roced_mmap.sh, roced_trace.sh). Sets tmp (a directory
+# removed at exit), pid (roced's, killed at exit by PID); the caller
+# defines fail MSG (a FAIL line, exit 1), which roced_start calls too.
 #   roced_start BUILD SOCK [ROCED ARGS...]: roced on SOCK, waited for
 tmp=$(mktemp -d)
 pid=
@@ -9,8 +10,6 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-
 roced_start() {
 	local build=$1 sock=$2; shift 2
 	"$build/tools/roced" --quiet --socket "$sock" "$@" &
