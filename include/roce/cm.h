@@ -104,11 +104,18 @@ struct roce_cm_attr {
 	   retries): tests shorten them */
 	uint8_t packet_life_time, cm_response_timeout, max_cm_retries;
 	unsigned max_ids;              /* 0: 64 */
+	/* roce_cm_close() keeps answering while a DREQ of ours is unanswered
+	   (resent on its timeout, the peer's DREQ answered), at most this
+	   long: the kernel's CM does it after the process is gone, ours goes
+	   with the process. 0: 10000 (two resends at rdma_cm's 4.3 s). */
+	unsigned close_linger_ms;
 };
 
 /* ROCE_E_INVAL, ROCE_E_EXISTS (the context has a QP1), ROCE_E_NOMEM. */
 int roce_cm_open(const struct roce_cm_attr *attr, struct roce_cm **out);
-/* ROCE_E_BUSY while IDs or channels remain. */
+/* ROCE_E_BUSY while IDs or channels remain. Waits (close_linger_ms at
+   most) while a disconnect's DREQ is unanswered, so that the peer learns
+   of it even when the first DREQ was lost. */
 int roce_cm_close(struct roce_cm *cm);
 
 /* The CM's counters, one "cm_NAME VALUE" line each, the non-zero ones

@@ -190,6 +190,15 @@ unsigned cm_conns_in_use(const struct cm *cm)
 	return n;
 }
 
+unsigned cm_conns_in_state(const struct cm *cm, enum cm_state st)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < cm->cfg.max_conns; i++)
+		n += cm->conns[i].state == st;
+	return n;
+}
+
 /* ---- sending ----------------------------------------------------------- */
 
 /* Packs and sends m; keeps the bytes in keep (for resends) when not NULL. */

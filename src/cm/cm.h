@@ -223,6 +223,8 @@ int cm_conn_info(struct cm *cm, int conn, struct cm_conn_info *out);
 unsigned cm_max_conns(const struct cm *cm);
 /* Connections in use (any state but idle): what must be 0 after teardown. */
 unsigned cm_conns_in_use(const struct cm *cm);
+/* Connections in state st. */
+unsigned cm_conns_in_state(const struct cm *cm, enum cm_state st);
 const struct cm_counters *cm_counters(const struct cm *cm);
 
 /* IBA's time exponents in milliseconds as the kernel's cm_convert_to_ms

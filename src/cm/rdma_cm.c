@@ -23,6 +23,7 @@
    CMA_MAX_CM_RETRIES), and the local ACK timeout rxe's REQs carry */
 #define RCM_PLT 16
 #define RCM_RESP_TIMEOUT 20
+#define RCM_CLOSE_LINGER_MS 10000u
 #define RCM_RETRIES 15
 #define RCM_ACK_TIMEOUT 19
 #define RCM_RESOLVE_MS 2000
@@ -200,6 +201,35 @@ int roce_cm_open(const struct roce_cm_attr *attr, struct roce_cm **out)
 	return ROCE_OK;
 }
 
+/*
+ * A DREQ still unanswered (lost, or its DREP lost) leaves the peer
+ * connected until it learns otherwise: an rping whose DREQ was dropped
+ * waits for ever for a disconnect that went with our process. The CM
+ * thread goes on meanwhile: it resends the DREQ on its timeout and answers
+ * a DREQ of the peer's (both ends disconnecting), either of which ends
+ * the wait. Timewait alone is not waited for: it only holds IDs out of
+ * use, and the process is about to give them up.
+ */
+static void linger(struct roce_cm *cm)
+{
+	unsigned ms = cm->attr.close_linger_ms ? cm->attr.close_linger_ms : RCM_CLOSE_LINGER_MS;
+	const struct timespec nap = { 0, 1000000 };
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		unsigned n;
+
+		pthread_mutex_lock(&cm->lock);
+		n = cm_conns_in_state(cm_qp1_cm(cm->port), CM_DREQ_SENT);
+		pthread_mutex_unlock(&cm->lock);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (!n || (t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 >= (long)ms)
+			return;
+		nanosleep(&nap, NULL);
+	}
+}
+
 int roce_cm_close(struct roce_cm *cm)
 {
 	if (!cm)
@@ -216,6 +246,7 @@ int roce_cm_close(struct roce_cm *cm)
 		return ROCE_E_BUSY;
 	}
 	pthread_mutex_unlock(&cm->lock);
+	linger(cm);
 	rcm_thread_stop(cm);
 	rcm_status_close(cm);
 	while (cm->ids) {
@@ -256,7 +287,8 @@ void rcm_id_free(struct roce_cm_id *id)
 			*pp = id->next;
 			break;
 		}
-	id->ch->ids--;
+	if (id->ch)
+		id->ch->ids--;
 	free(id);
 }
 
@@ -303,6 +335,11 @@ int roce_cm_destroy_id(struct roce_cm_id *id)
 			id->conn = -1;
 	}
 	id->destroyed = true;
+	/* a destroyed ID takes no more events: its channel may go while the
+	   connection finishes (a DREQ out, timewait), as with rdma_cm, where
+	   the kernel keeps that part after rdma_destroy_id returns */
+	id->ch->ids--;
+	id->ch = NULL;
 	if (id->conn < 0)
 		rcm_id_free(id);
 	pthread_mutex_unlock(&cm->lock);

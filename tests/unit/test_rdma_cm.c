@@ -6,12 +6,15 @@
  * IPv6), a SEND over the connection, disconnect and timewait; a consumer
  * reject (REJECTED, 28), a port nobody listens on (REJECTED, 8), a peer
  * that never answers (UNREACHABLE after the retries), an address the
- * resolver does not know (ADDR_ERROR), and the calls' bad input.
+ * resolver does not know (ADDR_ERROR), the calls' bad input, and a close
+ * that waits for a lost DREQ's resend to be answered.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <time.h>
 
 #include "pair.h"
 #include "roce/cm.h"
@@ -456,6 +459,76 @@ static void test_bad_input(void **state)
 	pair_close(p);
 }
 
+/* Restores the link after ms: the peer comes back while roce_cm_close()
+   lingers. */
+struct heal {
+	struct roce_memlink *link;
+	unsigned ms;
+};
+
+static void *heal_later(void *arg)
+{
+	const struct heal *h = arg;
+	const struct timespec t = { h->ms / 1000, (long)(h->ms % 1000) * 1000000 };
+
+	nanosleep(&t, NULL);
+	roce_memlink_set_faults(h->link, 0, 0, 0, 0);
+	return NULL;
+}
+
+/*
+ * The client's DREQ is lost and the client closes its CM at once, as
+ * rping does after rdma_disconnect: roce_cm_close() keeps the CM answering
+ * until the DREQ's resend reaches the server, which then sees
+ * DISCONNECTED (without the wait it stays connected for good).
+ */
+static void test_close_lingers(void **state)
+{
+	struct pair *p = open_pair(false);
+	struct side c = { 0 }, s = { 0 };
+	struct roce_cm_id *lid, *cid, *sid;
+	struct roce_cm_event *ev;
+	struct roce_conn_param cp = { .retry_count = 7, .rnr_retry_count = 7 };
+	struct heal h = { p->link, 100 };
+	struct timespec t0, t1;
+	pthread_t th;
+	long ms;
+
+	(void)state;
+	side_open(p, &c, &p->a, 15, AF_INET);
+	side_open(p, &s, &p->b, 15, AF_INET);
+	lid = server_listen(&s);
+	cid = client_ready(&c, &s, PORT);
+	assert_int_equal(roce_cm_connect(cid, &cp), ROCE_OK);
+	ev = expect(&s, ROCE_CM_EVENT_CONNECT_REQUEST, 3000);
+	sid = ev->id;
+	ack(ev);
+	make_qp(&s, sid);
+	assert_int_equal(roce_cm_accept(sid, &cp), ROCE_OK);
+	ack(expect(&c, ROCE_CM_EVENT_ESTABLISHED, 3000));
+	ack(expect(&s, ROCE_CM_EVENT_ESTABLISHED, 3000));
+
+	assert_int_equal(roce_memlink_set_faults(p->link, 1.0, 0, 0, 0), ROCE_OK);
+	assert_int_equal(roce_cm_disconnect(cid), ROCE_OK);
+	roce_cm_destroy_qp(cid);
+	assert_int_equal(roce_cm_destroy_id(cid), ROCE_OK);
+	assert_int_equal(pthread_create(&th, NULL, heal_later, &h), 0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	side_close(&c);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	/* the close waited for the link to heal and the DREP to come back */
+	ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+	assert_true(ms >= 100);
+	ack(expect(&s, ROCE_CM_EVENT_DISCONNECTED, 3000));
+
+	roce_cm_destroy_qp(sid);
+	assert_int_equal(roce_cm_destroy_id(sid), ROCE_OK);
+	assert_int_equal(roce_cm_destroy_id(lid), ROCE_OK);
+	side_close(&s);
+	pair_close(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -464,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_reject),
 		cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_close_lingers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
