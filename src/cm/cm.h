@@ -61,7 +61,9 @@ struct cm_qp_attr {
 	X(CM_MRA_REP_RCVD, "mra_rep_rcvd") \
 	X(CM_ESTABLISHED, "established")   \
 	X(CM_DREQ_SENT, "dreq_sent")       \
-	X(CM_TIMEWAIT, "timewait")
+	X(CM_TIMEWAIT, "timewait")         \
+	X(CM_SIDR_REQ_SENT, "sidr_req_sent") \
+	X(CM_SIDR_REQ_RCVD, "sidr_req_rcvd")
 
 enum cm_state {
 #define CM_X_ENUM(code, name) code,
@@ -90,6 +92,18 @@ enum cm_event_type {
 	CM_EV_UNREACHABLE,     /* retries ran out waiting for a REP or an RTU */
 	CM_EV_DISCONNECTED,    /* DREQ taken, or our DREQ answered or timed out */
 	CM_EV_TIMEWAIT_EXIT,   /* the connection's slot is free again */
+	CM_EV_SIDR_REQUEST,    /* passive: a SIDR_REQ for a listener; answer it */
+	CM_EV_SIDR_REPLY,      /* active: the SIDR_REP (its status says how) */
+};
+
+/* SIDR_REP status (IBA Table 118; ib_cm.h's enum ib_cm_sidr_status) */
+enum cm_sidr_status {
+	CM_SIDR_SUCCESS = 0,
+	CM_SIDR_UNSUPPORTED = 1,   /* no such service ID */
+	CM_SIDR_REJECT = 2,        /* the consumer said no */
+	CM_SIDR_NO_QP = 3,
+	CM_SIDR_REDIRECT = 4,
+	CM_SIDR_UNSUPPORTED_VERSION = 5,
 };
 
 struct cm_event {
@@ -98,6 +112,9 @@ struct cm_event {
 	void *user;                /* the connection's (or the listener's) pointer */
 	uint16_t rej_reason;
 	const struct cm_req *req;  /* CONNECT_REQUEST: the REQ */
+	const struct cm_sidr_req *sidr_req; /* SIDR_REQUEST: the SIDR_REQ */
+	const struct cm_sidr_rep *sidr_rep; /* SIDR_REPLY: the SIDR_REP */
+	const struct cm_addr *from;         /* SIDR_REQUEST: the requester */
 	const uint8_t *private_data; /* of the REQ, REP, REJ, DREQ */
 	size_t private_len;
 };
@@ -166,6 +183,17 @@ struct cm_accept_param {
 	void *user;
 };
 
+/* Service ID resolution for UD QPs (IBA 12.11): one SIDR_REQ, resent on
+   the response timeout until max_cm_retries run out (UNREACHABLE). */
+struct cm_sidr_param {
+	struct cm_addr peer;
+	uint64_t service_id;
+	uint16_t pkey;
+	const void *private_data;  /* up to CM_SIDR_REQ_PRIVATE bytes */
+	size_t private_len;
+	void *user;
+};
+
 struct cm;
 
 /* NULL on a bad config or no memory. */
@@ -192,6 +220,12 @@ int cm_mra(struct cm *cm, int conn, uint8_t service_timeout);
  * ib_cm_notify does; a late RTU is then a stale copy.
  */
 int cm_notify_established(struct cm *cm, int conn);
+/* Active: sends a SIDR_REQ. Returns the slot's index or -ROCE_E_*. */
+int cm_sidr_req(struct cm *cm, const struct cm_sidr_param *p);
+/* Passive, after CM_EV_SIDR_REQUEST: the SIDR_REP (qpn and qkey with
+   CM_SIDR_SUCCESS), and the slot freed. */
+int cm_sidr_rep(struct cm *cm, int conn, enum cm_sidr_status status, uint32_t qpn,
+		uint32_t qkey, const void *private_data, size_t len);
 /* Either side, established: QP to ERR, DREQ, then timewait. */
 int cm_disconnect(struct cm *cm, int conn);
 

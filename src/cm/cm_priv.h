@@ -69,6 +69,11 @@ void cm_send_rej(struct cm *cm, const struct cm_addr *to, uint64_t tid,
 void cm_emit(struct cm *cm, enum cm_event_type type, struct cm_conn *c, void *user,
 	     uint16_t reason, const struct cm_req *req, const uint8_t *priv, size_t len);
 void cm_backlog_release(struct cm *cm, struct cm_conn *c);
+/* cm_recv.c */
+int cm_find_listener(struct cm *cm, uint64_t service_id);
+/* cm_sidr.c */
+void cm_recv_sidr_req(struct cm *cm, const struct cm_addr *from, const struct cm_msg *m);
+void cm_recv_sidr_rep(struct cm *cm, const struct cm_msg *m);
 
 /* REJ's "message rejected" (Table 108) and MRA's "message
    MRAed" (Table 107) */

@@ -46,7 +46,7 @@ static void dup_req(struct cm *cm, struct cm_conn *c, const struct cm_msg *m)
 	}
 }
 
-static int find_listener(struct cm *cm, uint64_t service_id)
+int cm_find_listener(struct cm *cm, uint64_t service_id)
 {
 	for (unsigned i = 0; i < cm->cfg.max_listeners; i++)
 		if (cm->listeners[i].used && cm->listeners[i].service_id == service_id)
@@ -85,7 +85,7 @@ static void recv_req(struct cm *cm, const struct cm_addr *from, const struct cm_
 		REJECT(CM_REJ_INVALID_TRANSPORT_TYPE);
 		return;
 	}
-	l = find_listener(cm, q->service_id);
+	l = cm_find_listener(cm, q->service_id);
 	if (l < 0) {
 		REJECT(CM_REJ_INVALID_SERVICE_ID);
 		return;
@@ -400,8 +400,9 @@ void cm_recv(struct cm *cm, const struct cm_addr *from, const uint8_t *mad, size
 	case CM_ATTR_REJ: recv_rej(cm, &m); break;
 	case CM_ATTR_DREQ: recv_dreq(cm, from, &m); break;
 	case CM_ATTR_DREP: recv_drep(cm, &m); break;
+	case CM_ATTR_SIDR_REQ: cm_recv_sidr_req(cm, from, &m); break;
+	case CM_ATTR_SIDR_REP: cm_recv_sidr_rep(cm, &m); break;
 	default:
-		/* SIDR (UD service ID resolution) waits for UD QPs */
 		cm->cnt.rx_stale++;
 		break;
 	}

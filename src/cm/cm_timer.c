@@ -90,6 +90,11 @@ static void conn_timed_out(struct cm *cm, struct cm_conn *c)
 		cm_conn_free(cm, c);
 		cm_emit(cm, CM_EV_TIMEWAIT_EXIT, c, user, 0, NULL, NULL, 0);
 		break;
+	case CM_SIDR_REQ_SENT:
+		/* IB_CM_SIDR_REQ_ERROR: no SIDR_REP came */
+		cm_conn_free(cm, c);
+		cm_emit(cm, CM_EV_UNREACHABLE, c, user, 0, NULL, NULL, 0);
+		break;
 	default:
 		break;
 	}
