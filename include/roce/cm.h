@@ -57,14 +57,22 @@ enum roce_cm_event_type {
 /* rdma_event_str's names ("RDMA_CM_EVENT_ESTABLISHED", ...) */
 const char *roce_cm_event_str(enum roce_cm_event_type type);
 
-/* Port spaces (rdma_cma.h's enum rdma_port_space); TCP only here */
-enum roce_port_space { ROCE_PS_TCP = 0x0106 };
+/* Port spaces (rdma_cma.h's enum rdma_port_space): TCP for RC QPs the CM
+   connects, UDP for UD QPs whose peer's QPN and Q_Key the CM resolves
+   (SIDR, IBA 12.11) */
+enum roce_port_space { ROCE_PS_TCP = 0x0106, ROCE_PS_UDP = 0x0111 };
+
+/* The Q_Key of RDMA_PS_UDP QPs (rdma_cma.h's RDMA_UDP_QKEY) */
+#define ROCE_UDP_QKEY 0x01234567u
 
 /* The user's part of a REQ's private data: 56 bytes (92 less rdma_cm's
    36-byte header); of a REP's, REJ's and DREQ's their whole field. */
 #define ROCE_CM_REQ_PRIVATE 56u
 #define ROCE_CM_REP_PRIVATE 196u
 #define ROCE_CM_REJ_PRIVATE 148u
+/* UD: the user's part of a SIDR_REQ (216 less the header) and a SIDR_REP */
+#define ROCE_CM_SIDR_REQ_PRIVATE 180u
+#define ROCE_CM_SIDR_REP_PRIVATE 136u
 
 struct roce_conn_param {
 	const void *private_data;
@@ -89,6 +97,17 @@ struct roce_cm_event {
 	int status;
 	struct roce_conn_param param;  /* the peer's, with its private data
 					  (rdma_cm's header taken off a REQ's) */
+	/* UD IDs (rdma_cm_event's param.ud): ESTABLISHED gives the address
+	   of the peer's QP, its number and Q_Key (for roce_create_ah and
+	   the sends' remote_qpn, remote_qkey); CONNECT_REQUEST and ESTABLISHED
+	   the private data (the header taken off a SIDR_REQ's) */
+	struct {
+		const void *private_data;
+		uint8_t private_data_len;
+		struct roce_ah_attr ah_attr;
+		uint32_t qp_num;
+		uint32_t qkey;
+	} ud;
 };
 
 struct roce_cm_attr {
@@ -133,7 +152,7 @@ struct roce_cm_event_channel *roce_cm_create_event_channel(struct roce_cm *cm);
 int roce_cm_destroy_event_channel(struct roce_cm_event_channel *ch);
 int roce_cm_channel_fd(const struct roce_cm_event_channel *ch);
 
-/* rdma_create_id: ROCE_E_UNSUPPORTED for a port space but TCP. */
+/* rdma_create_id: ROCE_E_UNSUPPORTED for a port space but TCP and UDP. */
 int roce_cm_create_id(struct roce_cm_event_channel *ch, struct roce_cm_id **id,
 		      void *context, enum roce_port_space ps);
 /* ROCE_E_BUSY while its QP exists (roce_cm_destroy_qp first) or while
@@ -151,24 +170,33 @@ int roce_cm_resolve_addr(struct roce_cm_id *id, const struct sockaddr *src,
 			 const struct sockaddr *dst, int timeout_ms);
 /* rdma_resolve_route: the path MTU is the port's; ROUTE_RESOLVED. */
 int roce_cm_resolve_route(struct roce_cm_id *id, int timeout_ms);
-/* rdma_create_qp: an RC QP (init_attr's qp_type must be ROCE_QPT_RC),
-   in INIT at once as librdmacm leaves it (receives may be posted), that
-   the CM moves to RTS on connect/accept and to ERR on disconnect. */
+/* rdma_create_qp: on a TCP ID an RC QP (init_attr's qp_type must be
+   ROCE_QPT_RC), in INIT at once as librdmacm leaves it (receives may be
+   posted), that the CM moves to RTS on connect/accept and to ERR on
+   disconnect; on a UDP ID a UD QP, in RTS at once with ROCE_UDP_QKEY (as
+   librdmacm's ucma_init_ud_qp). */
 int roce_cm_create_qp(struct roce_cm_id *id, struct roce_pd *pd,
 		      struct roce_qp_init_attr *init_attr);
 void roce_cm_destroy_qp(struct roce_cm_id *id);
 
-/* rdma_connect: the REQ, after resolve_route and create_qp. */
+/* rdma_connect: the REQ, after resolve_route and create_qp. A UDP ID's
+   is a SIDR_REQ (no QP needed; only the private data counts, up to
+   ROCE_CM_SIDR_REQ_PRIVATE): ESTABLISHED with event.ud filled, or
+   UNREACHABLE (status: the SIDR_REP's, 1 no such service, 2 rejected;
+   -ETIMEDOUT when none came). */
 int roce_cm_connect(struct roce_cm_id *id, const struct roce_conn_param *param);
 /* rdma_listen: REQs for the bound port become CONNECT_REQUESTs, each on
    a new ID (event.id; event.listen_id is this one). */
 int roce_cm_listen(struct roce_cm_id *id, int backlog);
 /* rdma_accept on a CONNECT_REQUEST's ID, after create_qp: the REP;
-   ESTABLISHED follows at the RTU. */
+   ESTABLISHED follows at the RTU. A UDP ID's: the SIDR_REP with its QP's
+   number and Q_Key (up to ROCE_CM_SIDR_REP_PRIVATE bytes), no event. */
 int roce_cm_accept(struct roce_cm_id *id, const struct roce_conn_param *param);
-/* rdma_reject: REJ reason 28 with the private data. */
+/* rdma_reject: REJ reason 28 with the private data (a UDP ID's: a
+   SIDR_REP of status 2). */
 int roce_cm_reject(struct roce_cm_id *id, const void *private_data, uint8_t len);
-/* rdma_disconnect: QP to ERR, DREQ; DISCONNECTED follows. */
+/* rdma_disconnect: QP to ERR, DREQ; DISCONNECTED follows. A UDP ID's:
+   QP to ERR only, no event (as the kernel's rdma_disconnect there). */
 int roce_cm_disconnect(struct roce_cm_id *id);
 
 /* rdma_get_cm_event: blocks unless the fd is O_NONBLOCK (ROCE_E_AGAIN

@@ -28,7 +28,7 @@
 #define RCM_ACK_TIMEOUT 19
 #define RCM_RESOLVE_MS 2000
 
-static uint32_t rnd(struct roce_cm *cm)
+uint32_t rcm_rnd(struct roce_cm *cm)
 {
 	uint32_t x = cm->rand;
 
@@ -51,13 +51,13 @@ static size_t sa_len(const struct sockaddr *sa)
 					: sizeof(struct sockaddr_in6);
 }
 
-static uint16_t sa_port(const struct sockaddr_storage *ss)
+uint16_t rcm_sa_port(const struct sockaddr_storage *ss)
 {
 	return ss->ss_family == AF_INET ? ntohs(((const struct sockaddr_in *)ss)->sin_port)
 					: ntohs(((const struct sockaddr_in6 *)ss)->sin6_port);
 }
 
-static void sa_set_port(struct sockaddr_storage *ss, uint16_t port)
+void rcm_sa_set_port(struct sockaddr_storage *ss, uint16_t port)
 {
 	if (ss->ss_family == AF_INET)
 		((struct sockaddr_in *)ss)->sin_port = htons(port);
@@ -74,7 +74,7 @@ static void sa_gid(const struct sockaddr_storage *ss, uint8_t gid[16])
 		memcpy(gid, ((const struct sockaddr_in6 *)ss)->sin6_addr.s6_addr, 16);
 }
 
-static void gid_sa(const uint8_t gid[16], uint16_t port, struct sockaddr_storage *ss)
+void rcm_gid_sa(const uint8_t gid[16], uint16_t port, struct sockaddr_storage *ss)
 {
 	memset(ss, 0, sizeof(*ss));
 	if (roce_gid_is_v4mapped(gid)) {
@@ -181,7 +181,7 @@ int roce_cm_open(const struct roce_cm_attr *attr, struct roce_cm **out)
 	qc.cm.cm_response_timeout =
 		attr->cm_response_timeout ? attr->cm_response_timeout : RCM_RESP_TIMEOUT;
 	qc.cm.max_cm_retries = attr->max_cm_retries ? attr->max_cm_retries : RCM_RETRIES;
-	qc.cm.comm_id_seed = rnd(cm);
+	qc.cm.comm_id_seed = rcm_rnd(cm);
 	qc.resolve_mac = rcm_resolve_mac;
 	qc.event = rcm_cm_event;
 	qc.arg = cm;
@@ -261,7 +261,7 @@ int roce_cm_close(struct roce_cm *cm)
 	return ROCE_OK;
 }
 
-static struct roce_cm_id *id_new(struct roce_cm_event_channel *ch, void *context)
+struct roce_cm_id *rcm_id_new(struct roce_cm_event_channel *ch, void *context)
 {
 	struct roce_cm_id *id = calloc(1, sizeof(*id));
 
@@ -297,10 +297,12 @@ int roce_cm_create_id(struct roce_cm_event_channel *ch, struct roce_cm_id **id, 
 {
 	if (!ch || !id)
 		return ROCE_E_INVAL;
-	if (ps != ROCE_PS_TCP)
+	if (ps != ROCE_PS_TCP && ps != ROCE_PS_UDP)
 		return ROCE_E_UNSUPPORTED;
 	pthread_mutex_lock(&ch->cm->lock);
-	*id = id_new(ch, context);
+	*id = rcm_id_new(ch, context);
+	if (*id)
+		(*id)->ps = ps;
 	pthread_mutex_unlock(&ch->cm->lock);
 	return *id ? ROCE_OK : ROCE_E_NOMEM;
 }
@@ -331,6 +333,8 @@ int roce_cm_destroy_id(struct roce_cm_id *id)
 			cm_disconnect(c, id->conn);
 		else if (st == CM_REQ_RCVD || st == CM_MRA_REQ_SENT)
 			cm_reject(c, id->conn, NULL, 0);
+		else if (st == CM_SIDR_REQ_RCVD)
+			cm_sidr_rep(c, id->conn, CM_SIDR_REJECT, 0, 0, NULL, 0);
 		if (cm_conn_state(c, id->conn) == CM_IDLE)
 			id->conn = -1;
 	}
@@ -415,12 +419,12 @@ int roce_cm_resolve_addr(struct roce_cm_id *id, const struct sockaddr *src,
 	rc = resolve_gid(cm, id->dgid, (unsigned)timeout_ms, mac);
 	pthread_mutex_lock(&cm->lock);
 	if (rc == ROCE_OK) {
-		uint16_t port = sa_port(&s);
+		uint16_t port = rcm_sa_port(&s);
 
 		id->sgid_index = (uint8_t)idx;
 		memcpy(id->dmac, mac, 6);
 		id->addr_resolved = true;
-		gid_sa(roce_context_gids(cm->attr.ctx)->e[idx].gid, port, &id->src);
+		rcm_gid_sa(roce_context_gids(cm->attr.ctx)->e[idx].gid, port, &id->src);
 		rcm_queue(id->ch, id, NULL, ROCE_CM_EVENT_ADDR_RESOLVED, 0, NULL, 0);
 	} else {
 		rcm_queue(id->ch, id, NULL, ROCE_CM_EVENT_ADDR_ERROR,
@@ -454,6 +458,8 @@ int roce_cm_create_qp(struct roce_cm_id *id, struct roce_pd *pd,
 	struct roce_qp *qp;
 	int rc;
 
+	if (id && id->ps == ROCE_PS_UDP)
+		return rcm_ud_create_qp(id, pd, init_attr);
 	if (!id || !pd || !init_attr || init_attr->qp_type != ROCE_QPT_RC)
 		return ROCE_E_INVAL;
 	if (id->qp)
@@ -488,15 +494,45 @@ void roce_cm_destroy_qp(struct roce_cm_id *id)
 
 /* ---- connections ---------------------------------------------------------- */
 
+void rcm_hdr(struct roce_cm_id *id, const struct roce_conn_param *param, uint8_t *priv,
+	     uint8_t sgid[16])
+{
+	struct roce_cm *cm = id->cm;
+	struct cma_hdr h = { 0 };
+
+	/* an unbound ID's source port: an ephemeral one, as the kernel's
+	   cma_alloc_any_port picks from the local port range */
+	if (!rcm_sa_port(&id->src))
+		rcm_sa_set_port(&id->src, (uint16_t)(32768 + rcm_rnd(cm) % 28232));
+	memcpy(sgid, roce_context_gids(cm->attr.ctx)->e[id->sgid_index].gid, 16);
+	h.version = CMA_VERSION;
+	h.ip_version = id->dst.ss_family == AF_INET ? 4 : 6;
+	h.src_port = rcm_sa_port(&id->src);
+	memcpy(h.src_addr, sgid, 16);
+	memcpy(h.dst_addr, id->dgid, 16);
+	if (h.ip_version == 4) {
+		memset(h.src_addr, 0, 12);
+		memset(h.dst_addr, 0, 12);
+	}
+	cma_hdr_pack(&h, priv);
+	if (param->private_data_len)
+		memcpy(priv + CMA_HDR_SIZE, param->private_data, param->private_data_len);
+}
+
 int roce_cm_connect(struct roce_cm_id *id, const struct roce_conn_param *param)
 {
 	struct roce_cm *cm;
 	struct cm_connect_param p = { 0 };
-	struct cma_hdr h = { 0 };
 	uint8_t priv[CMA_HDR_SIZE + ROCE_CM_REQ_PRIVATE];
 	uint8_t sgid[16];
 	int rc;
 
+	if (id && param && id->ps == ROCE_PS_UDP) {
+		pthread_mutex_lock(&id->cm->lock);
+		rc = rcm_ud_connect(id, param);
+		pthread_mutex_unlock(&id->cm->lock);
+		return rc;
+	}
 	if (!id || !param || param->private_data_len > ROCE_CM_REQ_PRIVATE ||
 	    (param->private_data_len && !param->private_data) || param->retry_count > 7 ||
 	    param->rnr_retry_count > 7)
@@ -507,28 +543,12 @@ int roce_cm_connect(struct roce_cm_id *id, const struct roce_conn_param *param)
 		pthread_mutex_unlock(&cm->lock);
 		return ROCE_E_STATE;
 	}
-	/* an unbound ID's source port: an ephemeral one, as the kernel's
-	   cma_alloc_any_port picks from the local port range */
-	if (!sa_port(&id->src))
-		sa_set_port(&id->src, (uint16_t)(32768 + rnd(cm) % 28232));
-	memcpy(sgid, roce_context_gids(cm->attr.ctx)->e[id->sgid_index].gid, 16);
-	h.version = CMA_VERSION;
-	h.ip_version = id->dst.ss_family == AF_INET ? 4 : 6;
-	h.src_port = sa_port(&id->src);
-	memcpy(h.src_addr, sgid, 16);
-	memcpy(h.dst_addr, id->dgid, 16);
-	if (h.ip_version == 4) {
-		memset(h.src_addr, 0, 12);
-		memset(h.dst_addr, 0, 12);
-	}
-	cma_hdr_pack(&h, priv);
-	if (param->private_data_len)
-		memcpy(priv + CMA_HDR_SIZE, param->private_data, param->private_data_len);
+	rcm_hdr(id, param, priv, sgid);
 	memcpy(p.peer.gid, id->dgid, 16);
 	memcpy(p.local_gid, sgid, 16);
-	p.service_id = CMA_SERVICE_ID(CMA_PS_TCP, sa_port(&id->dst));
+	p.service_id = CMA_SERVICE_ID(CMA_PS_TCP, rcm_sa_port(&id->dst));
 	p.qpn = roce_qp_num(id->qp);
-	p.starting_psn = rnd(cm) & 0xFFFFFF;
+	p.starting_psn = rcm_rnd(cm) & 0xFFFFFF;
 	p.path_mtu = (uint8_t)id->mtu;
 	p.responder_resources = param->responder_resources;
 	p.initiator_depth = param->initiator_depth;
@@ -561,7 +581,7 @@ int roce_cm_listen(struct roce_cm_id *id, int backlog)
 		pthread_mutex_unlock(&id->cm->lock);
 		return ROCE_E_STATE;
 	}
-	rc = cm_listen(cm_qp1_cm(id->cm->port), CMA_SERVICE_ID(CMA_PS_TCP, sa_port(&id->src)),
+	rc = cm_listen(cm_qp1_cm(id->cm->port), CMA_SERVICE_ID(id->ps, rcm_sa_port(&id->src)),
 		       backlog ? (unsigned)backlog : 1024u, id);
 	if (rc >= 0) {
 		id->listener = rc;
@@ -582,12 +602,17 @@ int roce_cm_accept(struct roce_cm_id *id, const struct roce_conn_param *param)
 	    param->rnr_retry_count > 7)
 		return ROCE_E_INVAL;
 	pthread_mutex_lock(&id->cm->lock);
+	if (id->ps == ROCE_PS_UDP) {
+		rc = rcm_ud_accept(id, param);
+		pthread_mutex_unlock(&id->cm->lock);
+		return rc;
+	}
 	if (id->conn < 0 || !id->qp) {
 		pthread_mutex_unlock(&id->cm->lock);
 		return ROCE_E_STATE;
 	}
 	p.qpn = roce_qp_num(id->qp);
-	p.starting_psn = rnd(id->cm) & 0xFFFFFF;
+	p.starting_psn = rcm_rnd(id->cm) & 0xFFFFFF;
 	p.responder_resources = param->responder_resources;
 	p.initiator_depth = param->initiator_depth;
 	p.rnr_retry_count = param->rnr_retry_count;
@@ -607,8 +632,12 @@ int roce_cm_reject(struct roce_cm_id *id, const void *private_data, uint8_t len)
 	if (!id || (len && !private_data) || len > ROCE_CM_REJ_PRIVATE)
 		return ROCE_E_INVAL;
 	pthread_mutex_lock(&id->cm->lock);
-	rc = id->conn < 0 ? ROCE_E_STATE
-			  : -cm_reject(cm_qp1_cm(id->cm->port), id->conn, private_data, len);
+	if (id->ps == ROCE_PS_UDP)
+		rc = rcm_ud_reject(id, private_data, len);
+	else
+		rc = id->conn < 0 ? ROCE_E_STATE
+				  : -cm_reject(cm_qp1_cm(id->cm->port), id->conn, private_data,
+					       len);
 	if (rc == ROCE_OK)
 		id->conn = -1;
 	pthread_mutex_unlock(&id->cm->lock);
@@ -622,7 +651,16 @@ int roce_cm_disconnect(struct roce_cm_id *id)
 	if (!id)
 		return ROCE_E_INVAL;
 	pthread_mutex_lock(&id->cm->lock);
-	rc = id->conn < 0 ? ROCE_E_STATE : -cm_disconnect(cm_qp1_cm(id->cm->port), id->conn);
+	if (id->ps == ROCE_PS_UDP) {
+		/* no connection to end: the QP goes to ERR (rdma_disconnect's
+		   cma_modify_qp_err), the ib_cm's DREQ fails unseen */
+		struct roce_qp_attr at = { .qp_state = ROCE_QPS_ERR };
+
+		rc = id->qp ? roce_modify_qp(id->qp, &at, ROCE_QP_STATE) : ROCE_E_STATE;
+	} else {
+		rc = id->conn < 0 ? ROCE_E_STATE
+				  : -cm_disconnect(cm_qp1_cm(id->cm->port), id->conn);
+	}
 	pthread_mutex_unlock(&id->cm->lock);
 	return rc;
 }
@@ -641,14 +679,14 @@ static void connect_request(struct roce_cm *cm, const struct cm_event *ev)
 		cm_reject(c, ev->conn, NULL, 0);
 		return;
 	}
-	id = id_new(lid->ch, lid->context);
+	id = rcm_id_new(lid->ch, lid->context);
 	if (!id) {
 		cm_reject(c, ev->conn, NULL, 0);
 		return;
 	}
 	id->conn = ev->conn;
-	gid_sa(ev->req->primary.local_gid, h.src_port, &id->dst);
-	gid_sa(ev->req->primary.remote_gid, sa_port(&lid->src), &id->src);
+	rcm_gid_sa(ev->req->primary.local_gid, h.src_port, &id->dst);
+	rcm_gid_sa(ev->req->primary.remote_gid, rcm_sa_port(&lid->src), &id->src);
 	memcpy(id->dgid, ev->req->primary.local_gid, 16);
 	id->mtu = (enum roce_mtu)ev->req->path_mtu;
 	rcm_queue(id->ch, id, lid, ROCE_CM_EVENT_CONNECT_REQUEST, 0,
@@ -669,6 +707,10 @@ void rcm_cm_event(void *arg, const struct cm_event *ev)
 
 	if (ev->type == CM_EV_CONNECT_REQUEST) {
 		connect_request(cm, ev);
+		return;
+	}
+	if (ev->type == CM_EV_SIDR_REQUEST || ev->type == CM_EV_SIDR_REPLY) {
+		rcm_ud_event(cm, ev);
 		return;
 	}
 	if (!id)

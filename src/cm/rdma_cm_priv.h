@@ -19,6 +19,7 @@ struct roce_cm_id {
 	bool destroyed;            /* by the user; freed when its slot is */
 	int conn;                  /* CM connection, -1: none */
 	int listener;              /* CM listener, -1: none */
+	enum roce_port_space ps;
 	struct sockaddr_storage src, dst;
 	uint8_t sgid_index;
 	uint8_t dgid[16];
@@ -67,6 +68,23 @@ void rcm_thread_stop(struct roce_cm *cm);
 void rcm_cm_event(void *arg, const struct cm_event *ev);
 int rcm_resolve_mac(void *arg, const uint8_t gid[16], uint8_t mac[6]);
 void rcm_id_free(struct roce_cm_id *id);
+uint32_t rcm_rnd(struct roce_cm *cm);
+uint16_t rcm_sa_port(const struct sockaddr_storage *ss);
+void rcm_sa_set_port(struct sockaddr_storage *ss, uint16_t port);
+void rcm_gid_sa(const uint8_t gid[16], uint16_t port, struct sockaddr_storage *ss);
+struct roce_cm_id *rcm_id_new(struct roce_cm_event_channel *ch, void *context);
+/* rdma_cm's header (an ephemeral source port if none), then the user's
+   private data, into priv; sgid: our GID it names */
+void rcm_hdr(struct roce_cm_id *id, const struct roce_conn_param *param, uint8_t *priv,
+	     uint8_t sgid[16]);
+/* rdma_cm_ud.c: a UDP ID's QP, SIDR_REQ, SIDR_REP, events; the lock held
+   (but rcm_ud_create_qp, which takes it) */
+int rcm_ud_create_qp(struct roce_cm_id *id, struct roce_pd *pd,
+		     struct roce_qp_init_attr *init_attr);
+int rcm_ud_connect(struct roce_cm_id *id, const struct roce_conn_param *param);
+int rcm_ud_accept(struct roce_cm_id *id, const struct roce_conn_param *param);
+int rcm_ud_reject(struct roce_cm_id *id, const void *private_data, uint8_t len);
+void rcm_ud_event(struct roce_cm *cm, const struct cm_event *ev);
 /* rdma_cm_status.c: the status socket (the CM thread serves it; a CM
    without one, e.g. when the socket cannot be made, still works) */
 int rcm_status_open(struct roce_cm *cm);

@@ -7,7 +7,8 @@
  * reject (REJECTED, 28), a port nobody listens on (REJECTED, 8), a peer
  * that never answers (UNREACHABLE after the retries), an address the
  * resolver does not know (ADDR_ERROR), the calls' bad input, and a close
- * that waits for a lost DREQ's resend to be answered.
+ * that waits for a lost DREQ's resend to be answered; UD IDs (SIDR): accept,
+ * a SEND by what ESTABLISHED gave, reject, a port nobody listens on.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -432,7 +433,7 @@ static void test_bad_input(void **state)
 
 	(void)state;
 	side_open(p, &c, &p->a, 15, AF_INET);
-	assert_int_equal(roce_cm_create_id(c.ch, &id, NULL, (enum roce_port_space)0x0111),
+	assert_int_equal(roce_cm_create_id(c.ch, &id, NULL, (enum roce_port_space)0x013F),
 			 ROCE_E_UNSUPPORTED);
 	assert_int_equal(roce_cm_create_id(c.ch, &id, NULL, ROCE_PS_TCP), ROCE_OK);
 	assert_int_equal(roce_cm_get_cm_event(c.ch, &ev), ROCE_E_AGAIN);
@@ -529,6 +530,154 @@ static void test_close_lingers(void **state)
 	pair_close(p);
 }
 
+/* A UD QP on a UDP ID: ready at once, with rdma_cm's Q_Key */
+static void make_ud_qp(struct side *d, struct roce_cm_id *id)
+{
+	struct roce_qp_init_attr qa = {
+		.send_cq = d->s->scq, .recv_cq = d->s->rcq, .qp_type = ROCE_QPT_UD,
+		.cap = { .max_send_wr = 16, .max_recv_wr = 16, .max_send_sge = 1,
+			 .max_recv_sge = 1 },
+	};
+
+	assert_int_equal(roce_cm_create_qp(id, d->s->pd, &qa), ROCE_OK);
+}
+
+/* The client's UDP ID, resolved to the server's port */
+static struct roce_cm_id *ud_client(struct side *c, struct side *s, uint16_t port)
+{
+	struct sockaddr_storage dst;
+	struct roce_cm_id *id;
+
+	addr_of(s, port, &dst);
+	assert_int_equal(roce_cm_create_id(c->ch, &id, c, ROCE_PS_UDP), ROCE_OK);
+	assert_int_equal(roce_cm_resolve_addr(id, NULL, (struct sockaddr *)&dst, 1000), ROCE_OK);
+	ack(expect(c, ROCE_CM_EVENT_ADDR_RESOLVED, 2000));
+	assert_int_equal(roce_cm_resolve_route(id, 1000), ROCE_OK);
+	ack(expect(c, ROCE_CM_EVENT_ROUTE_RESOLVED, 2000));
+	return id;
+}
+
+/*
+ * UD through the CM (SIDR): the client's connect reaches the server as
+ * CONNECT_REQUEST with the private data; the server's accept gives the
+ * client ESTABLISHED with the QPN, the Q_Key and an address vector a SEND
+ * reaches the server's QP by. A reject and a port nobody listens on end
+ * in UNREACHABLE with the SIDR_REP's status (2 and 1).
+ */
+static void test_ud(void **state)
+{
+	struct pair *p = open_pair(false);
+	struct side c = { 0 }, s = { 0 };
+	struct sockaddr_storage a;
+	struct roce_cm_id *lid, *cid, *sid;
+	struct roce_cm_event *ev;
+	struct roce_conn_param cp = { .private_data = "ping", .private_data_len = 4 };
+	struct roce_conn_param ap = { .private_data = "pong", .private_data_len = 4 };
+	struct roce_qp_attr at;
+	struct roce_ah *ah;
+	struct roce_wc wc;
+	uint32_t sqpn;
+
+	(void)state;
+	side_open(p, &c, &p->a, 15, AF_INET);
+	side_open(p, &s, &p->b, 15, AF_INET);
+	addr_of(&s, PORT, &a);
+	assert_int_equal(roce_cm_create_id(s.ch, &lid, &s, ROCE_PS_UDP), ROCE_OK);
+	assert_int_equal(roce_cm_bind_addr(lid, (struct sockaddr *)&a), ROCE_OK);
+	assert_int_equal(roce_cm_listen(lid, 4), ROCE_OK);
+	cid = ud_client(&c, &s, PORT);
+	/* an RC QP on a UDP ID is refused */
+	struct roce_qp_init_attr rc_attr = { .send_cq = c.s->scq, .recv_cq = c.s->rcq,
+					     .qp_type = ROCE_QPT_RC,
+					     .cap = { .max_send_wr = 1, .max_recv_wr = 1 } };
+	assert_int_equal(roce_cm_create_qp(cid, c.s->pd, &rc_attr), ROCE_E_INVAL);
+	make_ud_qp(&c, cid);
+	assert_int_equal(roce_query_qp(roce_cm_id_qp(cid), &at), ROCE_OK);
+	assert_int_equal(at.qp_state, ROCE_QPS_RTS);
+	assert_int_equal(at.qkey, ROCE_UDP_QKEY);
+	assert_int_equal(roce_cm_connect(cid, &cp), ROCE_OK);
+
+	ev = expect(&s, ROCE_CM_EVENT_CONNECT_REQUEST, 3000);
+	assert_ptr_equal(ev->listen_id, lid);
+	sid = ev->id;
+	assert_true(ev->ud.private_data_len >= 4);
+	assert_memory_equal(ev->ud.private_data, "ping", 4);
+	ack(ev);
+	make_ud_qp(&s, sid);
+	sqpn = roce_qp_num(roce_cm_id_qp(sid));
+	/* the server's receive first, then its answer */
+	struct roce_sge rs = { (uint64_t)(uintptr_t)p->b.buf, ROCE_GRH_LEN + 256, p->b.mr->lkey };
+	struct roce_recv_wr rw = { .wr_id = 1, .sg_list = &rs, .num_sge = 1 };
+
+	assert_int_equal(roce_post_recv(roce_cm_id_qp(sid), &rw, NULL), ROCE_OK);
+	assert_int_equal(roce_cm_accept(sid, &ap), ROCE_OK);
+	/* answered: a second answer has nothing to answer */
+	assert_int_equal(roce_cm_accept(sid, &ap), ROCE_E_STATE);
+
+	ev = expect(&c, ROCE_CM_EVENT_ESTABLISHED, 3000);
+	assert_ptr_equal(ev->id, cid);
+	assert_int_equal(ev->ud.qp_num, sqpn);
+	assert_int_equal(ev->ud.qkey, ROCE_UDP_QKEY);
+	assert_memory_equal(ev->ud.private_data, "pong", 4);
+	assert_true(ev->ud.ah_attr.is_global);
+	assert_memory_equal(ev->ud.ah_attr.grh.dgid, p->b.gid, 16);
+	ah = roce_create_ah(p->a.pd, &ev->ud.ah_attr);
+	assert_non_null(ah);
+	struct roce_sge ss = { (uint64_t)(uintptr_t)p->a.buf, 256, p->a.mr->lkey };
+	struct roce_send_wr sw = { .wr_id = 2, .sg_list = &ss, .num_sge = 1,
+				   .opcode = ROCE_WR_SEND, .send_flags = ROCE_SEND_SIGNALED };
+	struct roce_send_wr *bad;
+
+	sw.wr.ud.ah = ah;
+	sw.wr.ud.remote_qpn = ev->ud.qp_num;
+	sw.wr.ud.remote_qkey = ev->ud.qkey;
+	ack(ev);
+	pair_pattern(p->a.buf, 256, 5);
+	assert_int_equal(roce_post_send(roce_cm_id_qp(cid), &sw, &bad), ROCE_OK);
+	assert_int_equal(pair_wait(p, p->b.rcq, &wc, 1, 5000), 1);
+	assert_int_equal(wc.status, ROCE_WC_SUCCESS);
+	assert_int_equal(wc.qp_num, sqpn);
+	assert_int_equal(wc.src_qp, roce_qp_num(roce_cm_id_qp(cid)));
+	assert_memory_equal(p->b.buf + ROCE_GRH_LEN, p->a.buf, 256);
+	assert_int_equal(pair_wait(p, p->a.scq, &wc, 1, 5000), 1);
+	assert_int_equal(wc.status, ROCE_WC_SUCCESS);
+	assert_int_equal(roce_destroy_ah(ah), ROCE_OK);
+	/* disconnect on UD: the QP to ERR, no event */
+	assert_int_equal(roce_cm_disconnect(cid), ROCE_OK);
+	assert_int_equal(roce_query_qp(roce_cm_id_qp(cid), &at), ROCE_OK);
+	assert_int_equal(at.qp_state, ROCE_QPS_ERR);
+	roce_cm_destroy_qp(cid);
+	assert_int_equal(roce_cm_destroy_id(cid), ROCE_OK);
+	roce_cm_destroy_qp(sid);
+	assert_int_equal(roce_cm_destroy_id(sid), ROCE_OK);
+
+	/* the consumer says no: UNREACHABLE, status 2, its private data */
+	cid = ud_client(&c, &s, PORT);
+	assert_int_equal(roce_cm_connect(cid, &cp), ROCE_OK);
+	ev = expect(&s, ROCE_CM_EVENT_CONNECT_REQUEST, 3000);
+	sid = ev->id;
+	ack(ev);
+	assert_int_equal(roce_cm_reject(sid, "busy", 4), ROCE_OK);
+	assert_int_equal(roce_cm_destroy_id(sid), ROCE_OK);
+	ev = expect(&c, ROCE_CM_EVENT_UNREACHABLE, 3000);
+	assert_int_equal(ev->status, 2);
+	assert_memory_equal(ev->ud.private_data, "busy", 4);
+	ack(ev);
+	assert_int_equal(roce_cm_destroy_id(cid), ROCE_OK);
+
+	/* nobody on PORT + 1: status 1 */
+	cid = ud_client(&c, &s, PORT + 1);
+	assert_int_equal(roce_cm_connect(cid, &cp), ROCE_OK);
+	ev = expect(&c, ROCE_CM_EVENT_UNREACHABLE, 3000);
+	assert_int_equal(ev->status, 1);
+	ack(ev);
+	assert_int_equal(roce_cm_destroy_id(cid), ROCE_OK);
+	assert_int_equal(roce_cm_destroy_id(lid), ROCE_OK);
+	side_close(&c);
+	side_close(&s);
+	pair_close(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -538,6 +687,7 @@ int main(void)
 		cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_close_lingers),
+		cmocka_unit_test(test_ud),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
