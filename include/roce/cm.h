@@ -99,8 +99,9 @@ struct roce_cm_event {
 					  (rdma_cm's header taken off a REQ's) */
 	/* UD IDs (rdma_cm_event's param.ud): ESTABLISHED gives the address
 	   of the peer's QP, its number and Q_Key (for roce_create_ah and
-	   the sends' remote_qpn, remote_qkey); CONNECT_REQUEST and ESTABLISHED
-	   the private data (the header taken off a SIDR_REQ's) */
+	   the sends' remote_qpn, remote_qkey); CONNECT_REQUEST the address of
+	   the requester (not its QPN: that comes with its first datagram);
+	   both the private data (the header taken off a SIDR_REQ's) */
 	struct {
 		const void *private_data;
 		uint8_t private_data_len;

@@ -63,7 +63,8 @@ struct cm_qp_attr {
 	X(CM_DREQ_SENT, "dreq_sent")       \
 	X(CM_TIMEWAIT, "timewait")         \
 	X(CM_SIDR_REQ_SENT, "sidr_req_sent") \
-	X(CM_SIDR_REQ_RCVD, "sidr_req_rcvd")
+	X(CM_SIDR_REQ_RCVD, "sidr_req_rcvd") \
+	X(CM_SIDR_REP_SENT, "sidr_rep_sent")
 
 enum cm_state {
 #define CM_X_ENUM(code, name) code,

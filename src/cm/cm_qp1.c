@@ -102,6 +102,16 @@ static void ah_attr_for(struct cm_qp1 *p, const uint8_t gid[16], const uint8_t m
 	aa->grh.sgid_index = sgid_for(p, gid);
 }
 
+int cm_qp1_ah_attr(struct cm_qp1 *p, const uint8_t gid[16], struct roce_ah_attr *aa)
+{
+	uint8_t mac[6];
+	int rc = neigh_mac(p, gid, mac);
+
+	if (rc == ROCE_OK)
+		ah_attr_for(p, gid, mac, aa);
+	return rc;
+}
+
 static int op_send(void *ctx, const struct cm_addr *to, const uint8_t mad[MAD_SIZE])
 {
 	struct cm_qp1 *p = ctx;

@@ -71,6 +71,10 @@ void cm_qp1_remove_qp(struct cm_qp1 *p, struct roce_qp *qp);
    read and atomic access); the CM's own INIT step then leaves it be. */
 int cm_qp1_init_qp(struct cm_qp1 *p, struct roce_qp *qp);
 
+/* The address vector to gid (its MAC from the cache or resolve_mac, our
+   GID of its family): ROCE_E_NOENT when the MAC does not resolve. */
+int cm_qp1_ah_attr(struct cm_qp1 *p, const uint8_t gid[16], struct roce_ah_attr *aa);
+
 /* Takes the MADs QP1 received (to the CM), frees finished sends, runs
    cm_poll() when due. Returns how many completions it handled. */
 unsigned cm_qp1_poll(struct cm_qp1 *p);

@@ -6,7 +6,11 @@
  * state and nothing is left behind: a slot holds the request while it is
  * out (resent on the response timeout, as the kernel's
  * ib_send_cm_sidr_req through its MAD agent) or while the consumer decides
- * (the kernel's IB_CM_SIDR_REQ_RCVD), and is free again with the reply.
+ * (the kernel's IB_CM_SIDR_REQ_RCVD). The active side's is free again
+ * with the reply; the passive side keeps its reply for two response
+ * timeouts and answers a copy of the request with it (the requester
+ * resent it before the reply came, or the reply was lost), where the
+ * kernel would take the copy for a new request.
  */
 #include "cm/cm_priv.h"
 
@@ -66,7 +70,7 @@ int cm_sidr_req(struct cm *cm, const struct cm_sidr_param *p)
 
 static void send_rep(struct cm *cm, const struct cm_addr *to, uint64_t tid, uint32_t request_id,
 		     uint64_t service_id, enum cm_sidr_status status, uint32_t qpn, uint32_t qkey,
-		     const void *priv, size_t len)
+		     const void *priv, size_t len, uint8_t *keep)
 {
 	struct cm_msg m;
 
@@ -80,7 +84,7 @@ static void send_rep(struct cm *cm, const struct cm_addr *to, uint64_t tid, uint
 	}
 	if (len)
 		memcpy(m.u.sidr_rep.private_data, priv, len);
-	cm_send_msg(cm, to, &m, NULL);
+	cm_send_msg(cm, to, &m, keep);
 }
 
 int cm_sidr_rep(struct cm *cm, int conn, enum cm_sidr_status status, uint32_t qpn,
@@ -95,8 +99,12 @@ int cm_sidr_rep(struct cm *cm, int conn, enum cm_sidr_status status, uint32_t qp
 	if (c->state != CM_SIDR_REQ_RCVD)
 		return -ROCE_E_STATE;
 	send_rep(cm, &c->peer, c->tid, c->remote_id, c->req.service_id, status, qpn, qkey,
-		 private_data, len);
-	cm_conn_free(cm, c);
+		 private_data, len, c->mad);
+	cm_backlog_release(cm, c);
+	cm_set_state(cm, c, CM_SIDR_REP_SENT);
+	c->timer_on = true;
+	c->retries_left = 0;
+	c->deadline_us = cm_now(cm) + 2 * cm_time_ms(cm->cfg.cm_response_timeout) * 1000;
 	return ROCE_OK;
 }
 
@@ -107,19 +115,21 @@ void cm_recv_sidr_req(struct cm *cm, const struct cm_addr *from, const struct cm
 	struct cm_conn *c;
 	int l;
 
-	/* a copy of a request the consumer is deciding on (its resend) */
+	/* a copy of a request the consumer is deciding on, or has answered */
 	for (unsigned i = 0; i < cm->cfg.max_conns; i++) {
 		c = &cm->conns[i];
-		if (c->state == CM_SIDR_REQ_RCVD && c->remote_id == q->request_id &&
-		    memcmp(c->peer.gid, from->gid, 16) == 0) {
+		if ((c->state == CM_SIDR_REQ_RCVD || c->state == CM_SIDR_REP_SENT) &&
+		    c->remote_id == q->request_id && memcmp(c->peer.gid, from->gid, 16) == 0) {
 			cm->cnt.rx_dup_req++;
+			if (c->state == CM_SIDR_REP_SENT)
+				cm_resend(cm, c);
 			return;
 		}
 	}
 	l = cm_find_listener(cm, q->service_id);
 	if (l < 0) {
 		send_rep(cm, from, m->hdr.tid, q->request_id, q->service_id,
-			 CM_SIDR_UNSUPPORTED, 0, 0, NULL, 0);
+			 CM_SIDR_UNSUPPORTED, 0, 0, NULL, 0, NULL);
 		return;
 	}
 	/* past the backlog (or with no slot) the request is dropped: its

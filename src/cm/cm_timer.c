@@ -58,7 +58,7 @@ static void conn_timed_out(struct cm *cm, struct cm_conn *c)
 	void *user = c->user;
 
 	c->timer_on = false;
-	if (c->state != CM_TIMEWAIT)
+	if (c->state != CM_TIMEWAIT && c->state != CM_SIDR_REP_SENT)
 		cm->cnt.timeouts++;
 	for (int i = 0; i < 8; i++)
 		guid[i] = (uint8_t)(cm->cfg.ca_guid >> (56 - 8 * i));
@@ -89,6 +89,10 @@ static void conn_timed_out(struct cm *cm, struct cm_conn *c)
 	case CM_TIMEWAIT:
 		cm_conn_free(cm, c);
 		cm_emit(cm, CM_EV_TIMEWAIT_EXIT, c, user, 0, NULL, NULL, 0);
+		break;
+	case CM_SIDR_REP_SENT:
+		/* the reply kept for copies of the request: no longer */
+		cm_conn_free(cm, c);
 		break;
 	case CM_SIDR_REQ_SENT:
 		/* IB_CM_SIDR_REQ_ERROR: no SIDR_REP came */

@@ -4,7 +4,8 @@
  * does for them. The QP is ready at once (INIT with RDMA_UDP_QKEY, RTR,
  * RTS: librdmacm's ucma_init_ud_qp); rdma_connect sends a SIDR_REQ with
  * rdma_cm's header in its private data (cma_resolve_ib_udp); the passive
- * side gets CONNECT_REQUEST and answers with rdma_accept (SIDR_REP: its
+ * side gets CONNECT_REQUEST (with the requester's address vector, which
+ * the kernel does not give) and answers with rdma_accept (SIDR_REP: its
  * QPN and Q_Key) or rdma_reject (status 2); the active side gets
  * ESTABLISHED with the peer's QPN, Q_Key and address vector
  * (cma_sidr_rep_handler), or UNREACHABLE.
@@ -143,6 +144,10 @@ static void sidr_request(struct roce_cm *cm, const struct cm_event *ev)
 		  ev->private_data + CMA_HDR_SIZE, ev->private_len - CMA_HDR_SIZE);
 	id->ch->tail->ev.ud.private_data = id->ch->tail->ev.param.private_data;
 	id->ch->tail->ev.ud.private_data_len = id->ch->tail->ev.param.private_data_len;
+	/* where the requester is (the kernel leaves it to ibv_create_ah_from_wc
+	   on a first datagram; the SIDR_REP needs the MAC all the same) */
+	if (cm_qp1_ah_attr(cm->port, ev->from->gid, &id->ch->tail->ev.ud.ah_attr) == ROCE_OK)
+		memcpy(id->dmac, id->ch->tail->ev.ud.ah_attr.dest_mac, 6);
 }
 
 /* cma_sidr_rep_handler: ESTABLISHED with where the peer's QP is */

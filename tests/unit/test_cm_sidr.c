@@ -2,8 +2,9 @@
 /*
  * Service ID resolution (src/cm/cm_sidr.c) between two CM instances
  * (tests/unit/cm_fake.h): a SIDR_REQ answered with the QPN and Q_Key, in
- * the request's TID, with no QP moved and no slot left; a lost SIDR_REQ
- * and a lost SIDR_REP (resent, one reply); no reply at all (UNREACHABLE
+ * the request's TID, with no QP moved, the reply kept a while for copies
+ * of the request; a lost SIDR_REQ and a lost SIDR_REP (resent, answered
+ * with the kept reply, one reply); no reply at all (UNREACHABLE
  * after the retries); an unknown service ID (status 1), a consumer's no
  * (status 2); copies of a request while the consumer decides (one event);
  * a listener flooded past its backlog; bad calls.
@@ -56,13 +57,17 @@ static void test_resolve(void **state)
 	assert_int_equal(B.sent_attr[ATTR(CM_ATTR_SIDR_REP)], 1);
 	/* the reply answers in the request's TID */
 	assert_true(tid_of(A.last_sent) == tid_of(B.last_sent));
-	/* nothing left behind, no QP touched */
-	assert_int_equal(cm_conns_in_use(A.cm), 0);
-	assert_int_equal(cm_conns_in_use(B.cm), 0);
+	/* no QP touched; the requester keeps nothing, the server its reply
+	   for two response timeouts (about 8.2 s), then nothing */
 	assert_int_equal(A.qp[0].modifies + B.qp[1].modifies, 0);
-	/* nothing more comes */
-	run_ms(20000);
+	assert_int_equal(cm_conns_in_use(A.cm), 0);
+	assert_int_equal(cm_conns_in_use(B.cm), 1);
+	run_ms(8000);
+	assert_int_equal(cm_conns_in_use(B.cm), 1);
+	run_ms(1000);
+	assert_int_equal(cm_conns_in_use(B.cm), 0);
 	assert_int_equal(A.nev, 1);
+	assert_int_equal(B.nev, 1);
 	assert_int_equal(A.sent_attr[ATTR(CM_ATTR_SIDR_REQ)], 1);
 }
 
@@ -80,14 +85,18 @@ static void test_lost_req_and_rep(void **state)
 	assert_int_equal(count_ev(&A, CM_EV_SIDR_REPLY), 1);
 	assert_int_equal(cm_counters(A.cm)->retries, 1);
 
-	/* the reply lost: the resend finds the slot free and is answered
-	   again; the requester takes one reply */
+	/* the reply lost: the resend is answered with the kept reply, the
+	   consumer is not asked again; the requester takes one reply */
 	net->drop[1] = 1;
 	sidr_a(UDP_SERVICE);
 	run_ms(5000);
-	assert_int_equal(count_ev(&B, CM_EV_SIDR_REQUEST), 3);
+	assert_int_equal(count_ev(&B, CM_EV_SIDR_REQUEST), 2);
+	assert_int_equal(B.sent_attr[ATTR(CM_ATTR_SIDR_REP)], 3);
+	assert_int_equal(cm_counters(B.cm)->rx_dup_req, 1);
 	assert_int_equal(count_ev(&A, CM_EV_SIDR_REPLY), 2);
 	assert_int_equal(last_ev(&A)->sidr_status, CM_SIDR_SUCCESS);
+	assert_int_equal(last_ev(&A)->qpn, B.qpn);
+	run_ms(10000);
 	assert_int_equal(cm_conns_in_use(A.cm) + cm_conns_in_use(B.cm), 0);
 }
 
@@ -126,7 +135,9 @@ static void test_unknown_service_and_reject(void **state)
 	assert_int_equal(last_ev(&A)->sidr_status, CM_SIDR_REJECT);
 	assert_int_equal(last_ev(&A)->priv0, 'n');
 	assert_int_equal(last_ev(&A)->qpn, 0);
-	assert_int_equal(cm_conns_in_use(A.cm) + cm_conns_in_use(B.cm), 0);
+	assert_int_equal(cm_conns_in_use(A.cm), 0);
+	run_ms(10000);
+	assert_int_equal(cm_conns_in_use(B.cm), 0);
 }
 
 static void test_copies_while_deciding(void **state)
@@ -166,13 +177,14 @@ static void test_flood(void **state)
 	assert_int_equal(count_ev(&B, CM_EV_SIDR_REQUEST), 2);
 	assert_int_equal(cm_counters(B.cm)->backlog_full, 3);
 	assert_int_equal(cm_conns_in_use(B.cm), 2);
-	/* answering one frees its place: a resend then gets in */
+	/* answering one frees its place in the backlog: a resend then gets
+	   in (the answered one keeps its slot for copies, not the place) */
 	assert_int_equal(cm_sidr_rep(B.cm, B.ev[0].conn, CM_SIDR_SUCCESS, B.qpn, FAKE_QKEY, NULL,
 				     0),
 			 ROCE_OK);
 	run_ms(5000);
 	assert_int_equal(count_ev(&B, CM_EV_SIDR_REQUEST), 3);
-	assert_int_equal(cm_conns_in_use(B.cm), 2);
+	assert_int_equal(cm_conns_in_use(B.cm), 3);
 }
 
 static void test_bad_calls(void **state)

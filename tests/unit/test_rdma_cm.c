@@ -602,6 +602,10 @@ static void test_ud(void **state)
 	sid = ev->id;
 	assert_true(ev->ud.private_data_len >= 4);
 	assert_memory_equal(ev->ud.private_data, "ping", 4);
+	/* where the requester is */
+	assert_true(ev->ud.ah_attr.is_global);
+	assert_memory_equal(ev->ud.ah_attr.grh.dgid, p->a.gid, 16);
+	assert_memory_equal(ev->ud.ah_attr.dest_mac, p->b.peer_mac, 6);
 	ack(ev);
 	make_ud_qp(&s, sid);
 	sqpn = roce_qp_num(roce_cm_id_qp(sid));
