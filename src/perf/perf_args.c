@@ -360,15 +360,10 @@ static int one_opt(int c, const char *a, struct perf_opts *o, FILE *out, FILE *e
 /* force_dependecies(), the parts that apply to RC and UC over one port. */
 static int depend(struct perf_opts *o, FILE *err)
 {
-	/* -R: librdmacm has no UC; UD would take SIDR, which the CM lacks;
-	 * the buffer could not be the first thing in an --mmap file, since
-	 * the CM's exchange needs memory before it */
+	/* -R: librdmacm has no UC; the buffer could not be the first thing in
+	 * an --mmap file, since the CM's exchange needs memory before it */
 	if (o->rdma_cm && o->conn == ROCE_QPT_UC) {
 		fprintf(err, "roce-perf: UC is not supported in librdmacm (-R)\n");
-		return 2;
-	}
-	if (o->rdma_cm && o->conn == ROCE_QPT_UD) {
-		fprintf(err, "roce-perf: -R with UD is not supported here (it needs SIDR)\n");
 		return 2;
 	}
 	if (o->rdma_cm && o->mmap_file) {

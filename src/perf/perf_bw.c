@@ -36,7 +36,7 @@ static void wr_build(struct perf_run *r, unsigned q, uint64_t m, bool signaled,
 			 * DEF_QKEY */
 			wr->wr.ud.ah = r->ep.ah[q];
 			wr->wr.ud.remote_qpn = r->rem[q].qpn;
-			wr->wr.ud.remote_qkey = PERF_UD_QKEY;
+			wr->wr.ud.remote_qkey = r->ep.ud_qkey;
 		}
 		return;
 	case PERF_WRITE:

@@ -39,51 +39,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "perf/perf_cm.h"
+#include "perf/perf_cm_priv.h"
 #include "perf/perf_ep_priv.h"
 #include "roce/cm.h"
 #include "roce/status.h"
 
-#define PCM_RX_SLOTS    4u      /* the comm QP's receives */
-#define PCM_SLOT        64u     /* bytes per message slot (<= 56 travel) */
-#define PCM_QP_RETRIES  10      /* rdma_cm_client_connection's max_retries */
-#define PCM_RETRY_MS    100u    /* and its delay */
-#define PCM_TEARDOWN_MS 4000u   /* DREQ/DREP and timewait (rxe's 2.1 s) */
-
-/* What the events said of one ID */
-enum {
-	PCM_ADDR = 1u << 0, PCM_ROUTE = 1u << 1, PCM_EST = 1u << 2,
-	PCM_DISC = 1u << 3, PCM_FAIL = 1u << 4, PCM_GONE = 1u << 5,
-};
-
-struct pcm_slot {
-	struct roce_cm_id *id;
-	unsigned flags;
-	int status;                     /* PCM_FAIL: the event's */
-	enum roce_cm_event_type fail;   /* which event failed it */
-	uint8_t peer_init_depth;        /* CONNECT_REQUEST: the REQ's */
-	bool taken;                     /* a CONNECT_REQUEST the server took */
-};
-
-struct perf_cm {
-	struct roce_cm *cm;
-	struct roce_cm_event_channel *ch;
-	struct roce_cm_id *listen;
-	struct pcm_slot *slot;          /* every ID of ours: comm, QPs, requests */
-	unsigned n_slot, max_slot;
-	int comm;                       /* its slot, -1 before */
-	int *qp_slot;                   /* per test QP */
-	/* the comm QP */
-	struct roce_cq *scq, *rcq;
-	uint8_t *buf;                   /* PCM_RX_SLOTS receive slots, a send slot */
-	struct roce_mr *mr;
-	unsigned rx_next;
-	struct roce_oob_msg msg;
-	struct sockaddr_in peer;        /* client: the server's -p port */
-	unsigned timeout_ms;
-};
-
-static uint64_t now_ms(void)
+uint64_t pcm_now_ms(void)
 {
 	struct timespec ts;
 
@@ -91,7 +52,7 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-static void nap_us(long us)
+void pcm_nap_us(long us)
 {
 	struct timespec ts = { 0, us * 1000 };
 
@@ -140,12 +101,18 @@ static void pump(struct perf_cm *p, unsigned ms)
 			return;
 		}
 		p->slot[i].peer_init_depth = ev->param.initiator_depth;
+		p->slot[i].ah_attr = ev->ud.ah_attr; /* a UD requester's address */
 	}
 	s = i >= 0 ? &p->slot[i] : NULL;
 	switch (s ? ev->event : ROCE_CM_EVENT_TIMEWAIT_EXIT) {
 	case ROCE_CM_EVENT_ADDR_RESOLVED: s->flags |= PCM_ADDR; break;
 	case ROCE_CM_EVENT_ROUTE_RESOLVED: s->flags |= PCM_ROUTE; break;
-	case ROCE_CM_EVENT_ESTABLISHED: s->flags |= PCM_EST; break;
+	case ROCE_CM_EVENT_ESTABLISHED:
+		s->flags |= PCM_EST;
+		s->ah_attr = ev->ud.ah_attr;
+		s->ud_qpn = ev->ud.qp_num;
+		s->ud_qkey = ev->ud.qkey;
+		break;
 	case ROCE_CM_EVENT_DISCONNECTED: s->flags |= PCM_DISC; break;
 	case ROCE_CM_EVENT_ADDR_ERROR:
 	case ROCE_CM_EVENT_ROUTE_ERROR:
@@ -164,10 +131,10 @@ static void pump(struct perf_cm *p, unsigned ms)
 /* Until slot i has one of flags (true) or ms pass (false). */
 static bool wait_flags(struct perf_cm *p, int i, unsigned flags, unsigned ms)
 {
-	uint64_t end = now_ms() + ms;
+	uint64_t end = pcm_now_ms() + ms;
 
 	while (!(p->slot[i].flags & flags)) {
-		if (now_ms() >= end)
+		if (pcm_now_ms() >= end)
 			return false;
 		pump(p, 20);
 	}
@@ -188,6 +155,10 @@ static int fail_of(struct perf_run *r, struct perf_cm *p, int i, const char *wha
 	if (s->fail == ROCE_CM_EVENT_REJECTED)
 		return perf_fail(r, ROCE_E_IO, "rdma_cm: %s: rejected (REJ reason %d)",
 				 what, s->status);
+	if (s->fail == ROCE_CM_EVENT_UNREACHABLE && s->status > 0)
+		return perf_fail(r, ROCE_E_IO, "rdma_cm: %s: SIDR_REP status %d (%s)", what,
+				 s->status, s->status == 1 ? "nobody listens for UD on the port"
+				 : s->status == 2 ? "rejected" : "refused");
 	if (s->fail == ROCE_CM_EVENT_UNREACHABLE)
 		return perf_fail(r, ROCE_E_TIMEOUT, "rdma_cm: %s: unreachable (no answer "
 				 "to the REQ's resends, or our QP refused the peer's REP)", what);
@@ -217,9 +188,9 @@ static struct roce_qp *comm_qp(struct perf_cm *p)
 }
 
 /* One completion of cq within ms, sleeping briefly between empty polls */
-static int poll_one(struct roce_cq *cq, struct roce_wc *wc, unsigned ms)
+int pcm_poll_one(struct roce_cq *cq, struct roce_wc *wc, unsigned ms)
 {
-	uint64_t end = now_ms() + ms;
+	uint64_t end = pcm_now_ms() + ms;
 	unsigned spins = 0;
 
 	for (;;) {
@@ -229,10 +200,10 @@ static int poll_one(struct roce_cq *cq, struct roce_wc *wc, unsigned ms)
 			return ROCE_OK;
 		if (n < 0)
 			return ROCE_E_IO;
-		if (now_ms() >= end)
+		if (pcm_now_ms() >= end)
 			return ROCE_E_TIMEOUT;
 		if (++spins > 64)
-			nap_us(50);
+			pcm_nap_us(50);
 	}
 }
 
@@ -257,7 +228,7 @@ static int msg_send(void *arg, const void *buf, size_t len, char *err, size_t er
 		snprintf(err, errlen, "SEND on the rdma_cm QP: %s", roce_status_str(st));
 		return st;
 	}
-	if ((st = poll_one(p->scq, &wc, p->timeout_ms)) != ROCE_OK) {
+	if ((st = pcm_poll_one(p->scq, &wc, p->timeout_ms)) != ROCE_OK) {
 		snprintf(err, errlen, "the peer did not take our message within %u ms",
 			 p->timeout_ms);
 		return st;
@@ -275,7 +246,7 @@ static int msg_recv(void *arg, void *buf, size_t len, char *err, size_t errlen)
 {
 	struct perf_cm *p = arg;
 	struct roce_wc wc;
-	int st = poll_one(p->rcq, &wc, p->timeout_ms);
+	int st = pcm_poll_one(p->rcq, &wc, p->timeout_ms);
 	unsigned k = p->rx_next;
 
 	if (st != ROCE_OK) {
@@ -358,6 +329,18 @@ static void drop(struct perf_cm *p, int i)
 		s->flags |= PCM_GONE;
 }
 
+/* A test QP as create_qp_main makes it: the test's transport, a send
+ * queue of the test's depth, receives for SEND tests */
+static struct roce_qp_init_attr test_qp_attr(const struct perf_run *r)
+{
+	return (struct roce_qp_init_attr){
+		.send_cq = r->ep.scq, .recv_cq = r->ep.rcq,
+		.qp_type = r->o->conn == ROCE_QPT_UD ? ROCE_QPT_UD : ROCE_QPT_RC,
+		.cap = { r->o->tx_depth + 1, r->o->verb == PERF_SEND ? r->o->rx_depth + 1 : 1,
+			 1, 1 },
+	};
+}
+
 /* Client: a new ID through address and route resolution to the server,
  * with a QP made by make (comm or test QP q), connected with cp. The
  * slot, or -1 with the failure in r->msg. */
@@ -365,9 +348,11 @@ static int connect_one(struct perf_run *r, struct perf_cm *p, const struct roce_
 		       int q, const char *what)
 {
 	struct roce_cm_id *id;
+	bool ud = q >= 0 && r->o->conn == ROCE_QPT_UD;
 	int i, st;
 
-	if ((st = roce_cm_create_id(p->ch, &id, NULL, ROCE_PS_TCP)) != ROCE_OK) {
+	if ((st = roce_cm_create_id(p->ch, &id, NULL, ud ? ROCE_PS_UDP : ROCE_PS_TCP)) !=
+	    ROCE_OK) {
 		perf_fail(r, st, "rdma_cm: %s: rdma_create_id: %s", what, roce_status_str(st));
 		return -1;
 	}
@@ -391,12 +376,10 @@ static int connect_one(struct perf_run *r, struct perf_cm *p, const struct roce_
 		if (make_comm_qp(r, p, i))
 			return -1;
 	} else {
-		struct roce_qp_init_attr qa = {
-			.send_cq = r->ep.scq, .recv_cq = r->ep.rcq, .qp_type = ROCE_QPT_RC,
-			.cap = { r->o->tx_depth + 1,
-				 r->o->verb == PERF_SEND ? r->o->rx_depth + 1 : 1, 1, 1 },
-		};
+		struct roce_qp_init_attr qa = test_qp_attr(r);
 
+		if (ud)
+			p->slot[i].flags |= PCM_UD;
 		if ((st = roce_cm_create_qp(id, r->ep.pd, &qa)) != ROCE_OK) {
 			perf_fail(r, st, "rdma_cm: QP %d: %s", q, roce_status_str(st));
 			return -1;
@@ -426,7 +409,7 @@ static const struct roce_conn_param comm_param = { .retry_count = 7, .rnr_retry_
  * refused connection the same way. */
 static int client_comm(struct perf_run *r, struct perf_cm *p)
 {
-	uint64_t end = now_ms() + p->timeout_ms;
+	uint64_t end = pcm_now_ms() + p->timeout_ms;
 
 	for (;;) {
 		int i = connect_one(r, p, &comm_param, -1, "the exchange's connection");
@@ -438,27 +421,28 @@ static int client_comm(struct perf_run *r, struct perf_cm *p)
 		if (p->slot[i].flags & PCM_EST)
 			return post_comm_rx(r, p);
 		if (!(p->slot[i].fail == ROCE_CM_EVENT_REJECTED && p->slot[i].status == 8) ||
-		    now_ms() + PCM_RETRY_MS >= end)
+		    pcm_now_ms() + PCM_RETRY_MS >= end)
 			return fail_of(r, p, i, "the exchange's connection");
 		drop(p, i);
 		p->comm = -1;
-		nap_us(PCM_RETRY_MS * 1000);
+		pcm_nap_us(PCM_RETRY_MS * 1000);
 	}
 }
 
 /* The next CONNECT_REQUEST not taken yet, or -1 after ms */
 static int next_request(struct perf_cm *p, unsigned ms)
 {
-	uint64_t end = now_ms() + ms;
+	uint64_t end = pcm_now_ms() + ms;
 
 	for (;;) {
 		for (unsigned i = 0; i < p->n_slot; i++)
 			if (p->slot[i].id && !p->slot[i].taken && p->slot[i].id != p->listen &&
+			    p->slot[i].id != p->listen_ud &&
 			    !(p->slot[i].flags & (PCM_GONE | PCM_ADDR))) {
 				p->slot[i].taken = true;
 				return (int)i;
 			}
-		if (now_ms() >= end)
+		if (pcm_now_ms() >= end)
 			return -1;
 		pump(p, 20);
 	}
@@ -474,6 +458,14 @@ static int server_comm(struct perf_run *r, struct perf_cm *p)
 	    (st = roce_cm_listen(p->listen, (int)r->o->nqp + 2)) != ROCE_OK)
 		return perf_fail(r, st, "rdma_cm: cannot listen on port %u: %s", r->o->port,
 				 roce_status_str(st));
+	/* UD test QPs come through SIDR, in the UDP port space on the same
+	   port (create_rdma_cm_connection's RDMA_PS_UDP listener) */
+	if (r->o->conn == ROCE_QPT_UD &&
+	    ((st = roce_cm_create_id(p->ch, &p->listen_ud, NULL, ROCE_PS_UDP)) != ROCE_OK ||
+	     (st = roce_cm_bind_addr(p->listen_ud, (struct sockaddr *)&sin)) != ROCE_OK ||
+	     (st = roce_cm_listen(p->listen_ud, (int)r->o->nqp + 2)) != ROCE_OK))
+		return perf_fail(r, st, "rdma_cm: cannot listen for UD on port %u: %s",
+				 r->o->port, roce_status_str(st));
 	if ((i = next_request(p, p->timeout_ms)) < 0)
 		return perf_fail(r, ROCE_E_TIMEOUT, "rdma_cm: no client connected within %u ms",
 				 p->timeout_ms);
@@ -549,7 +541,7 @@ static int client_qps(struct perf_run *r, struct perf_cm *p, const struct roce_c
 	 * (rdma_cm_server_connection after create_rdma_cm_connection's first
 	 * ctx_hand_shake), and its client takes a while for its resources
 	 * before the first REQ; ours would beat that listener and get REJ 8 */
-	nap_us(PCM_RETRY_MS * 1000);
+	pcm_nap_us(PCM_RETRY_MS * 1000);
 	for (int tries = 0;; tries++) {
 		bool rej8 = false;
 		int st = ROCE_OK;
@@ -568,8 +560,12 @@ static int client_qps(struct perf_run *r, struct perf_cm *p, const struct roce_c
 
 			if (!wait_flags(p, i, PCM_EST | PCM_FAIL, p->timeout_ms + 1000) ||
 			    (p->slot[i].flags & PCM_FAIL)) {
-				rej8 = p->slot[i].fail == ROCE_CM_EVENT_REJECTED &&
-				       p->slot[i].status == 8;
+				/* REJ 8, or for UD a SIDR_REP of status 1: the
+				   server does not listen yet */
+				rej8 = (p->slot[i].fail == ROCE_CM_EVENT_REJECTED &&
+					p->slot[i].status == 8) ||
+				       (p->slot[i].fail == ROCE_CM_EVENT_UNREACHABLE &&
+					p->slot[i].status == 1);
 				st = fail_of(r, p, i, "a test QP's connection");
 			}
 		}
@@ -581,18 +577,16 @@ static int client_qps(struct perf_run *r, struct perf_cm *p, const struct roce_c
 		for (unsigned q = 0; q < r->o->nqp; q++)
 			if (p->qp_slot[q] >= 0)
 				drop(p, p->qp_slot[q]);
-		nap_us(PCM_RETRY_MS * 1000);
+		pcm_nap_us(PCM_RETRY_MS * 1000);
 	}
 }
 
 static int server_qps(struct perf_run *r, struct perf_cm *p, uint8_t reads)
 {
+	bool ud = r->o->conn == ROCE_QPT_UD;
+
 	for (unsigned q = 0; q < r->o->nqp; q++) {
-		struct roce_qp_init_attr qa = {
-			.send_cq = r->ep.scq, .recv_cq = r->ep.rcq, .qp_type = ROCE_QPT_RC,
-			.cap = { r->o->tx_depth + 1,
-				 r->o->verb == PERF_SEND ? r->o->rx_depth + 1 : 1, 1, 1 },
-		};
+		struct roce_qp_init_attr qa = test_qp_attr(r);
 		int i = next_request(p, p->timeout_ms), st;
 		struct roce_conn_param cp = qp_param(reads);
 
@@ -600,11 +594,29 @@ static int server_qps(struct perf_run *r, struct perf_cm *p, uint8_t reads)
 			return perf_fail(r, ROCE_E_TIMEOUT, "rdma_cm: QP %u of %u: no connection "
 					 "request within %u ms", q, r->o->nqp, p->timeout_ms);
 		p->qp_slot[q] = i;
+		if (ud)
+			p->slot[i].flags |= PCM_UD;
 		if ((st = roce_cm_create_qp(p->slot[i].id, r->ep.pd, &qa)) != ROCE_OK)
 			return perf_fail(r, st, "rdma_cm: QP %u: %s", q, roce_status_str(st));
+		if (ud && (st = pcm_ud_server_before(r, p, q)) != ROCE_OK)
+			return st;
 		if ((st = roce_cm_accept(p->slot[i].id, &cp)) != ROCE_OK)
 			return perf_fail(r, st, "rdma_cm: QP %u: rdma_accept: %s", q,
 					 roce_status_str(st));
+		if (ud) {
+			/* no ESTABLISHED comes for a UD ID */
+			p->slot[i].flags |= PCM_EST;
+			if ((st = pcm_ud_server_after(r, p, q)) != ROCE_OK)
+				return st;
+		} else {
+			/* rdma_cm_connection_request_handler: the RC QP's
+			   min_rnr_timer to perftest's MIN_RNR_TIMER after the
+			   accept (its result unchecked there too) */
+			struct roce_qp_attr at = { .min_rnr_timer = 12 };
+
+			(void)roce_modify_qp(roce_cm_id_qp(p->slot[i].id), &at,
+					     ROCE_QP_MIN_RNR_TIMER);
+		}
 	}
 	return ROCE_OK;
 }
@@ -617,6 +629,9 @@ int perf_cm_connect_qps(struct perf_run *r, uint8_t reads)
 
 	if (st)
 		return st;
+	for (unsigned q = 0; q < r->o->nqp && r->o->server && r->o->conn == ROCE_QPT_UD; q++)
+		if ((st = pcm_ud_client(r, p, q)) != ROCE_OK)
+			return st;
 	for (unsigned q = 0; q < r->o->nqp; q++)
 		r->ep.qp[q] = roce_cm_id_qp(p->slot[p->qp_slot[q]].id);
 	r->ep.nqp = r->o->nqp;
@@ -632,16 +647,21 @@ static void disconnect(struct perf_cm *p, int i, uint64_t end)
 
 	if (!s->id || (s->flags & PCM_GONE) || !(s->flags & PCM_EST))
 		return;
+	if (s->flags & PCM_UD) {
+		/* the QP to ERR; no DREQ, no DISCONNECTED for a UD ID */
+		roce_cm_disconnect(s->id);
+		return;
+	}
 	if (!(s->flags & PCM_DISC))
 		roce_cm_disconnect(s->id);
-	while (!(s->flags & PCM_DISC) && now_ms() < end)
+	while (!(s->flags & PCM_DISC) && pcm_now_ms() < end)
 		pump(p, 20);
 }
 
 void perf_cm_close(struct perf_run *r)
 {
 	struct perf_cm *p = r->cm;
-	uint64_t end = now_ms() + PCM_TEARDOWN_MS;
+	uint64_t end = pcm_now_ms() + PCM_TEARDOWN_MS;
 
 	if (!p)
 		return;
@@ -664,8 +684,10 @@ void perf_cm_close(struct perf_run *r)
 			drop(p, (int)i);
 		if (p->listen)
 			roce_cm_destroy_id(p->listen);
+		if (p->listen_ud)
+			roce_cm_destroy_id(p->listen_ud);
 		/* IDs in timewait hold the channel until it ends */
-		while (roce_cm_destroy_event_channel(p->ch) == ROCE_E_BUSY && now_ms() < end)
+		while (roce_cm_destroy_event_channel(p->ch) == ROCE_E_BUSY && pcm_now_ms() < end)
 			pump(p, 20);
 	}
 	/* --counters: the CM's beside the engine's, at the end of every run,

@@ -216,6 +216,7 @@ static int open_queues(struct perf_ep *ep, const struct perf_ep_config *c)
 	ep->ah = calloc(c->nqp, sizeof(*ep->ah));
 	ep->ud_qpn = calloc(c->nqp, sizeof(*ep->ud_qpn));
 	ep->init_done = calloc(c->nqp, sizeof(*ep->init_done));
+	ep->ud_qkey = PERF_UD_QKEY;
 	ep->pd = roce_alloc_pd(ep->ctx);
 	if (!ep->qp || !ep->ah || !ep->ud_qpn || !ep->init_done || !ep->pd)
 		return perf_ep_fail(ep, ROCE_E_NOMEM, "%u QPs or the PD: out of memory", c->nqp);

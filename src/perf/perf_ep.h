@@ -92,6 +92,8 @@ struct perf_ep {
 	struct roce_qp **qp;            /* nqp of them, allocated at open */
 	struct roce_ah **ah;            /* UD: QP i's AH to its peer (connect) */
 	uint32_t *ud_qpn;               /* UD: QP i's peer QPN (connect) */
+	uint32_t ud_qkey;               /* UD: the peers' Q_Key: PERF_UD_QKEY,
+					 * or -R's RDMA_UDP_QKEY (SIDR) */
 	bool *init_done;
 	unsigned nqp;                   /* QPs made so far */
 	enum roce_qp_type qp_type;

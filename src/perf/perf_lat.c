@@ -67,7 +67,7 @@ static int post(struct perf_run *r, enum roce_wr_opcode op, bool signaled)
 	if (r->o->conn == ROCE_QPT_UD) {
 		wr.wr.ud.ah = r->ep.ah[0];
 		wr.wr.ud.remote_qpn = r->rem[0].qpn;
-		wr.wr.ud.remote_qkey = PERF_UD_QKEY;
+		wr.wr.ud.remote_qkey = r->ep.ud_qkey;
 	} else {
 		wr.wr.rdma.remote_addr = r->rem[0].vaddr;
 		wr.wr.rdma.rkey = r->rem[0].rkey;

@@ -50,10 +50,16 @@ run() {
 		cat "$TMP/cli" "$TMP/srv" | grep -q 'content check: passed' || why+=" check" ;;
 	esac
 	# --counters: the CMs' own, the client's REQs answered, the server's
-	# REPs answered, each connection of both taken down
+	# REPs answered, each connection of both taken down; UD: the test
+	# QPs' SIDR_REQs answered (the exchange's connection is RC)
 	grep -q '^cm_rtu_tx [1-9]' "$TMP/cli" || why+=" cli:cm_rtu_tx"
 	grep -q '^cm_rtu_rx [1-9]' "$TMP/srv" || why+=" srv:cm_rtu_rx"
 	grep -q '^cm_drep_rx [1-9]\|^cm_drep_tx [1-9]' "$TMP/cli" || why+=" cli:cm_drep"
+	case " $* " in *" -c UD "*)
+		grep -q "^cm_sidr_req_tx ${QPS:-1}\$" "$TMP/cli" || why+=" cli:cm_sidr_req_tx"
+		grep -q "^cm_sidr_rep_rx ${QPS:-1}\$" "$TMP/cli" || why+=" cli:cm_sidr_rep_rx"
+		grep -q "^cm_sidr_rep_tx ${QPS:-1}\$" "$TMP/srv" || why+=" srv:cm_sidr_rep_tx" ;;
+	esac
 	# the client printed the keys of each of its QPs' peers
 	local n
 	n=$(grep -c ' remote address: ' "$TMP/cli")
@@ -71,6 +77,11 @@ run read_bw -n 500 --check
 run send_bw -n 500 --check
 QPS=3 run send_bw -n 200 -q 3 --check
 run write_lat -n 500
+# UD through SIDR: the server's QPN and Q_Key from the SIDR_REP; on the
+# latency test the server learns the client's from its first datagram
+run send_bw -c UD -n 500 -s 1024 --check
+QPS=2 run send_bw -c UD -n 200 -s 512 -q 2
+run send_lat -c UD -n 500 -s 256
 
 # nobody listens on the port: REJ 8, said as such, exit 1
 ip netns exec "$NA" timeout 60 "$PERF" write_bw -R --netdev "ca$$" -p 18600 --timeout 20 \

@@ -13,7 +13,8 @@
  *     and so on, byte for byte except the transaction ID (the sender's to
  *     choose: the kernel puts its MAD agent's number in the high half).
  * The QP attributes each side sets are checked against the other's
- * message.
+ * message. The SIDR_REQ and SIDR_REP of rxe_send_lat_R_ud.pcap (a UD QP
+ * of perftest -R) are replayed the same way.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -39,6 +40,7 @@ struct wire_mad {
 
 struct conn_mads {
 	const struct wire_mad *req, *rep, *rtu, *dreq, *drep;
+	const struct wire_mad *sidr_req, *sidr_rep;
 };
 
 /* ---- the CM under test ------------------------------------------------------ */
@@ -48,7 +50,7 @@ struct side {
 	uint8_t sent[8][MAD_SIZE];
 	unsigned nsent;
 	struct cm_qp_attr rtr, rts;
-	unsigned established, disconnected;
+	unsigned established, disconnected, sidr_replies;
 	const struct conn_mads *c;
 };
 
@@ -83,9 +85,23 @@ static int t_modify(void *ctx, uint32_t qpn, enum cm_qp_state st, const struct c
 static void t_event(void *ctx, const struct cm_event *e)
 {
 	struct side *s = ctx;
-	const struct cm_rep *rep = &s->c->rep->m.u.rep;
+	const struct cm_rep *rep = s->c->rep ? &s->c->rep->m.u.rep : NULL;
+	const struct cm_sidr_rep *srep = s->c->sidr_rep ? &s->c->sidr_rep->m.u.sidr_rep : NULL;
 
 	switch (e->type) {
+	case CM_EV_SIDR_REQUEST:
+		/* answer as rxe's SIDR_REP did */
+		assert_non_null(srep);
+		assert_int_equal(cm_sidr_rep(s->cm, e->conn, srep->status, srep->qpn, srep->qkey,
+					     srep->private_data, CM_SIDR_REP_PRIVATE),
+				 ROCE_OK);
+		break;
+	case CM_EV_SIDR_REPLY:
+		assert_int_equal(e->sidr_rep->status, srep->status);
+		assert_int_equal(e->sidr_rep->qpn, srep->qpn);
+		assert_int_equal(e->sidr_rep->qkey, srep->qkey);
+		s->sidr_replies++;
+		break;
 	case CM_EV_CONNECT_REQUEST: {
 		/* accept with what rxe's REP says rxe accepted with */
 		struct cm_accept_param p = {
@@ -313,11 +329,70 @@ static void test_write_bw_R(void **state)
 	replay_capture("rxe_write_bw_R", 2);
 }
 
+/*
+ * perftest -R -c UD between two rxe hosts: the exchange's RC connection,
+ * then SIDR for the UD QP. Passive: rxe's SIDR_REQ in, our SIDR_REP
+ * (with rxe's QPN, Q_Key and private data) must be rxe's byte for byte,
+ * the TID too; active: our SIDR_REQ (rxe's request ID and private data)
+ * must be rxe's but for the TID, and rxe's SIDR_REP in is taken.
+ */
+static void test_send_lat_R_ud(void **state)
+{
+	struct wire_mad w[32];
+	unsigned n = load("rxe_send_lat_R_ud", w, 32);
+	struct conn_mads c = { 0 };
+	struct cm_req timing = { .remote_cm_response_timeout = 20, .max_cm_retries = 15 };
+	struct side pas = { .c = &c }, act = { .c = &c };
+	struct cm_addr peer;
+
+	(void)state;
+	replay_capture("rxe_send_lat_R_ud", 1);
+	for (unsigned i = 0; i < n; i++)
+		if (w[i].m.hdr.attr_id == CM_ATTR_SIDR_REQ)
+			c.sidr_req = &w[i];
+	assert_non_null(c.sidr_req);
+	for (unsigned i = 0; i < n; i++)
+		if (w[i].m.hdr.attr_id == CM_ATTR_SIDR_REP &&
+		    w[i].m.u.sidr_rep.request_id == c.sidr_req->m.u.sidr_req.request_id)
+			c.sidr_rep = &w[i];
+	assert_non_null(c.sidr_rep);
+	/* rdma_cm's: the UDP port space, RDMA_UDP_QKEY, success */
+	assert_true((c.sidr_req->m.u.sidr_req.service_id >> 16) == 0x0111);
+	assert_int_equal(c.sidr_rep->m.u.sidr_rep.qkey, 0x01234567);
+	assert_int_equal(c.sidr_rep->m.u.sidr_rep.status, CM_SIDR_SUCCESS);
+
+	memcpy(peer.gid, c.sidr_req->src_gid, 16);
+	side_cm(&pas, 0x1, 0x100, &timing, c.sidr_rep->src_gid);
+	assert_true(cm_listen(pas.cm, c.sidr_req->m.u.sidr_req.service_id, 1, NULL) >= 0);
+	cm_recv(pas.cm, &peer, c.sidr_req->mad, MAD_SIZE);
+	assert_int_equal(pas.nsent, 1);
+	same_mad(pas.sent[0], c.sidr_rep, 1);
+	cm_destroy(pas.cm);
+
+	struct cm_sidr_param p = {
+		.service_id = c.sidr_req->m.u.sidr_req.service_id,
+		.pkey = c.sidr_req->m.u.sidr_req.pkey,
+		.private_data = c.sidr_req->m.u.sidr_req.private_data,
+		.private_len = CM_SIDR_REQ_PRIVATE,
+	};
+
+	memcpy(p.peer.gid, c.sidr_rep->src_gid, 16);
+	side_cm(&act, 0x2, c.sidr_req->m.u.sidr_req.request_id, &timing, c.sidr_req->src_gid);
+	assert_int_equal(cm_sidr_req(act.cm, &p), 0);
+	assert_int_equal(act.nsent, 1);
+	same_mad(act.sent[0], c.sidr_req, 0);
+	cm_recv(act.cm, &p.peer, c.sidr_rep->mad, MAD_SIZE);
+	assert_int_equal(act.sidr_replies, 1);
+	assert_int_equal(cm_conns_in_use(act.cm), 0);
+	cm_destroy(act.cm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rping),
 		cmocka_unit_test(test_write_bw_R),
+		cmocka_unit_test(test_send_lat_R_ud),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -70,21 +70,30 @@ check_wire() {
 	fi
 }
 
-# check_ud WIRE OURS SENDS_DATA: a UD run (ibv_ud_pingpong, perftest -c
-# UD), as tshark dissects it: every RoCE frame of ours (OURS) is a UD SEND
-# ONLY (100) or SEND ONLY with immediate (101) without AckReq, its DETH
-# Q_Key 0x11111111 (both tools' Q_Key) and its source QP the one the
-# frame's sender has (the same in every frame); no frame on the wire (WIRE,
-# both directions) is of another transport: no ACK, no NAK; a side that
-# only receives (our send_bw server) sends nothing. Our counters show no
-# ACK or NAK sent, and no datagram dropped for its Q_Key or transport.
+# check_ud WIRE OURS SENDS_DATA [RDMA_CM]: a UD run (ibv_ud_pingpong,
+# perftest -c UD), as tshark dissects it: every RoCE frame of ours (OURS)
+# is a UD SEND ONLY (100) or SEND ONLY with immediate (101) without
+# AckReq, its DETH Q_Key 0x11111111 (both tools' Q_Key) and its source QP
+# the one the frame's sender has (the same in every frame); no frame on
+# the wire (WIRE, both directions) is of another transport: no ACK, no
+# NAK; a side that only receives (our send_bw server) sends nothing. Our
+# counters show no ACK or NAK sent, and no datagram dropped for its Q_Key
+# or transport. With RDMA_CM=1 (-R: the test QPs through SIDR, the
+# exchange over an RC connection, the CM's MADs on QP1) the same holds
+# for our datagrams to other QPs than QP1, with rdma_cm's Q_Key
+# 0x01234567; the exchange's RC frames and ACKs are not looked at.
 check_ud() {
-	local wire=$1 ours=$2 sends=$3 n notud ackreq qkey other sqps
-	n=$(tshark -r "$ours" $(tshark_no_ulp) -Y 'infiniband' 2>/dev/null | wc -l)
-	notud=$(tshark -r "$ours" $(tshark_no_ulp) -Y 'infiniband && !(infiniband.bth.opcode == 100 || infiniband.bth.opcode == 101)' 2>/dev/null | wc -l)
-	ackreq=$(tshark -r "$ours" $(tshark_no_ulp) -Y 'infiniband.bth.a == 1' 2>/dev/null | wc -l)
-	qkey=$(tshark -r "$ours" $(tshark_no_ulp) -Y 'infiniband && !(infiniband.deth.q_key == 0x11111111)' 2>/dev/null | wc -l)
-	sqps=$(tshark -r "$ours" $(tshark_no_ulp) -Y 'infiniband.deth' -T fields -e infiniband.deth.srcqp 2>/dev/null | sort -u | wc -l)
+	local wire=$1 ours=$2 sends=$3 cm=${4:-0} n notud ackreq qkey other sqps
+	local sel='infiniband' want=0x11111111
+	if [ "$cm" = 1 ]; then
+		sel='infiniband.deth && infiniband.bth.destqp != 1'
+		want=0x01234567
+	fi
+	n=$(tshark -r "$ours" $(tshark_no_ulp) -Y "$sel" 2>/dev/null | wc -l)
+	notud=$(tshark -r "$ours" $(tshark_no_ulp) -Y "$sel && !(infiniband.bth.opcode == 100 || infiniband.bth.opcode == 101)" 2>/dev/null | wc -l)
+	ackreq=$(tshark -r "$ours" $(tshark_no_ulp) -Y "$sel && infiniband.bth.a == 1" 2>/dev/null | wc -l)
+	qkey=$(tshark -r "$ours" $(tshark_no_ulp) -Y "$sel && !(infiniband.deth.q_key == $want)" 2>/dev/null | wc -l)
+	sqps=$(tshark -r "$ours" $(tshark_no_ulp) -Y "$sel" -T fields -e infiniband.deth.srcqp 2>/dev/null | sort -u | wc -l)
 	other=$(tshark -r "$wire" $(tshark_no_ulp) -Y 'udp.dstport == 4791 && (infiniband.bth.opcode < 100 || infiniband.bth.opcode > 101 || infiniband.aeth)' 2>/dev/null | wc -l)
 	if [ "$sends" = 1 ]; then
 		[ "$n" -gt 0 ] || fail "UD: no RoCE frame of ours"
@@ -94,14 +103,18 @@ check_ud() {
 	fi
 	[ "$notud" -eq 0 ] || fail "UD: $notud of our frames carry no UD SEND opcode (tshark)"
 	[ "$ackreq" -eq 0 ] || fail "UD: $ackreq of our frames ask for an ACK (tshark)"
-	[ "$qkey" -eq 0 ] || fail "UD: $qkey of our frames carry another DETH Q_Key than 0x11111111 (tshark)"
+	[ "$qkey" -eq 0 ] || fail "UD: $qkey of our frames carry another DETH Q_Key than $want (tshark)"
+	[ "$(counter "$RUN_DIR/counters.txt" drop_qp_type drop_qkey)" -eq 0 ] ||
+		fail "UD: our counters show datagrams dropped for their Q_Key or transport"
+	if [ "$cm" = 1 ]; then
+		note "UD: $n datagrams of ours, all UD SENDs with Q_Key $want, no AckReq (tshark; the exchange is RC)"
+		return
+	fi
 	[ "$other" -eq 0 ] || fail "UD: $other frames of another transport (ACKs, NAKs) on the wire (tshark)"
 	[ "$(counter "$RUN_DIR/counters.txt" acks_tx naks_tx_psn_seq_err naks_tx_rnr \
 		naks_tx_invalid_req naks_tx_remote_access naks_tx_remote_op)" -eq 0 ] ||
 		fail "UD: our counters show ACKs or NAKs sent (counters.txt)"
-	[ "$(counter "$RUN_DIR/counters.txt" drop_qp_type drop_qkey)" -eq 0 ] ||
-		fail "UD: our counters show datagrams dropped for their Q_Key or transport"
-	note "UD: $n frames of ours, all UD SENDs with Q_Key 0x11111111, no AckReq; no ACK or NAK on the wire (tshark)"
+	note "UD: $n frames of ours, all UD SENDs with Q_Key $want, no AckReq; no ACK or NAK on the wire (tshark)"
 }
 
 # check_uc WIRE OURS SENDS_DATA: a UC run (ibv_uc_pingpong, perftest -c

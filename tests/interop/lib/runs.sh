@@ -89,7 +89,9 @@ run_ours() { # id tool role mtu size iters loss extra
 	if is_ud "$tool" "$extra"; then
 		# a UD receiver answers nothing either
 		[ "$sends" = 0 ] || check_wire "$RUN_DIR/ours.pcap" ours "$mtu" "$size" "$sends"
-		check_ud "$RUN_DIR/wire.pcap" "$RUN_DIR/ours.pcap" "$sends"
+		local cm=0
+		case " $extra " in *" -R "*) cm=1 ;; esac
+		check_ud "$RUN_DIR/wire.pcap" "$RUN_DIR/ours.pcap" "$sends" "$cm"
 	elif is_uc "$tool" "$extra"; then
 		# a UC receiver answers nothing: no frame to check but none
 		[ "$sends" = 0 ] || check_wire "$RUN_DIR/ours.pcap" ours "$mtu" "$size" "$sends"
