@@ -54,7 +54,7 @@ static void usage(FILE *f)
 "\t-a addr\t\taddress\n"
 "\t-p port\t\tport (default 7174)\n"
 "\t-P\t\tpersistent server mode: one connection after another\n"
-"\t-q\t\taccepted; the CM moves the QP either way\n"
+"\t-q\t\tuse self-created, self-modified QP\n"
 "\t--netdev=IF\tthe interface to send RoCE v2 frames on (required)\n"
 "\t--link=packet|xdp  its port: AF_PACKET (default) or AF_XDP\n"
 "\t--xdp-mode=auto|native|generic  XDP mode for --link xdp\n"
@@ -188,6 +188,49 @@ static int resolve(void *arg, int family, const uint8_t *addr, unsigned ms, uint
 	return perf_ep_resolve6(ep, addr, mac);
 }
 
+/* -q: a QP of rping's own, to INIT with no rights (rping_create_qp's
+   self_create_qp branch); the CM's attributes move it on */
+static int create_own_qp(struct rping *r, const struct roce_qp_init_attr *qa)
+{
+	struct roce_qp_attr at = { .qp_state = ROCE_QPS_INIT, .pkey = 0xFFFF };
+	int rc = roce_create_qp_status(r->ep.pd, qa, &r->qp);
+
+	if (rc == ROCE_OK)
+		rc = roce_modify_qp(r->qp, &at,
+				    ROCE_QP_STATE | ROCE_QP_PKEY_INDEX | ROCE_QP_ACCESS_FLAGS);
+	return rc;
+}
+
+/* rping_self_modify_qp: INIT, RTR and RTS with what rdma_init_qp_attr gives */
+static int self_modify_qp(struct rping *r, struct roce_cm_id *id)
+{
+	static const enum roce_qp_state steps[] = { ROCE_QPS_INIT, ROCE_QPS_RTR, ROCE_QPS_RTS };
+
+	for (unsigned i = 0; i < 3; i++) {
+		struct roce_qp_attr at = { .qp_state = steps[i] };
+		unsigned mask;
+		int rc = roce_cm_init_qp_attr(id, &at, &mask);
+
+		if (rc == ROCE_OK)
+			rc = roce_modify_qp(r->qp, &at, mask);
+		if (rc != ROCE_OK) {
+			fprintf(stderr, "rping_modify_qp: %s\n", roce_status_str(rc));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The QP of id: the CM's, or with -q rping's own */
+static void destroy_qp(struct rping *r, struct roce_cm_id *id)
+{
+	if (r->self_qp && r->qp)
+		roce_destroy_qp(r->qp);
+	else
+		roce_cm_destroy_qp(id);
+	r->qp = NULL;
+}
+
 /* What rping_setup_qp makes: an RC QP, 16 sends, 2 receives, on the one CQ */
 static int setup_qp(struct rping *r, struct roce_cm_id *id)
 {
@@ -196,13 +239,14 @@ static int setup_qp(struct rping *r, struct roce_cm_id *id)
 		.cap = { .max_send_wr = 16, .max_recv_wr = 2, .max_send_sge = 1,
 			 .max_recv_sge = 1 },
 	};
-	int rc = roce_cm_create_qp(id, r->ep.pd, &qa);
+	int rc = r->self_qp ? create_own_qp(r, &qa) : roce_cm_create_qp(id, r->ep.pd, &qa);
 
 	if (rc) {
 		fprintf(stderr, "setup_qp failed: %s\n", roce_status_str(rc));
 		return -1;
 	}
-	r->qp = roce_cm_id_qp(id);
+	if (!r->self_qp)
+		r->qp = roce_cm_id_qp(id);
 	DEBUG_LOG(r, "created qp %p\n", (void *)r->qp);
 	if (rping_post_recv(r)) {
 		fprintf(stderr, "ibv_post_recv failed\n");
@@ -211,10 +255,24 @@ static int setup_qp(struct rping *r, struct roce_cm_id *id)
 	return 0;
 }
 
-/* rping's rping_init_conn_param */
-static const struct roce_conn_param conn_param = {
-	.responder_resources = 1, .initiator_depth = 1, .retry_count = 7, .rnr_retry_count = 7,
-};
+/* rping's rping_init_conn_param (-q: with the QP's number) */
+static struct roce_conn_param conn_param(const struct rping *r)
+{
+	return (struct roce_conn_param){
+		.responder_resources = 1, .initiator_depth = 1, .retry_count = 7,
+		.rnr_retry_count = 7, .qp_num = r->self_qp ? roce_qp_num(r->qp) : 0,
+	};
+}
+
+/* rping_disconnect: -q moves its QP to ERR first */
+static void disconnect(struct rping *r, struct roce_cm_id *id)
+{
+	struct roce_qp_attr at = { .qp_state = ROCE_QPS_ERR };
+
+	if (r->self_qp && r->qp)
+		roce_modify_qp(r->qp, &at, ROCE_QP_STATE);
+	roce_cm_disconnect(id);
+}
 
 /* Waits (up to ms) for event want; anything else in between is handled. */
 static int wait_event(struct rping *r, int want, unsigned ms, struct roce_cm_id **child)
@@ -241,9 +299,13 @@ static int run_server_once(struct rping *r)
 	r->child = child;
 	r->disconnected = false;
 	rc = setup_qp(r, child);
+	if (!rc && r->self_qp)
+		rc = self_modify_qp(r, child);
 	if (!rc) {
+		struct roce_conn_param cp = conn_param(r);
+
 		DEBUG_LOG(r, "accepting client connection request\n");
-		if (roce_cm_accept(child, &conn_param) ||
+		if (roce_cm_accept(child, &cp) ||
 		    wait_event(r, ROCE_CM_EVENT_ESTABLISHED, 10000, NULL)) {
 			fprintf(stderr, "connect error %d\n", -1);
 			rc = -1;
@@ -251,13 +313,12 @@ static int run_server_once(struct rping *r)
 	}
 	if (!rc && (rc = rping_test_server(r)) != 0)
 		fprintf(stderr, "rping server failed: %d\n", rc);
-	roce_cm_disconnect(child);
+	disconnect(r, child);
 	if (!r->disconnected)
 		wait_event(r, ROCE_CM_EVENT_DISCONNECTED, 3000, NULL);
-	roce_cm_destroy_qp(child);
+	destroy_qp(r, child);
 	roce_cm_destroy_id(child);
 	r->child = NULL;
-	r->qp = NULL;
 	return rc;
 }
 
@@ -304,12 +365,17 @@ static int run_client(struct rping *r)
 	DEBUG_LOG(r, "rdma_resolve_addr - rdma_resolve_route successful\n");
 	if (setup_qp(r, r->id))
 		return -1;
-	if ((rc = roce_cm_connect(r->id, &conn_param)) != 0) {
+	struct roce_conn_param cp = conn_param(r);
+
+	if ((rc = roce_cm_connect(r->id, &cp)) != 0) {
 		fprintf(stderr, "rdma_connect: %s\n", roce_status_str(rc));
 		return -1;
 	}
-	/* the REQ's resends take up to ~70 s (rdma_cm's 15 of 4.6 s) */
-	if (wait_event(r, ROCE_CM_EVENT_ESTABLISHED, 80000, NULL)) {
+	/* the REQ's resends take up to ~70 s (rdma_cm's 15 of 4.6 s); -q:
+	   CONNECT_RESPONSE, then the QP moved and rdma_establish */
+	if (wait_event(r, r->self_qp ? ROCE_CM_EVENT_CONNECT_RESPONSE : ROCE_CM_EVENT_ESTABLISHED,
+		       80000, NULL) ||
+	    (r->self_qp && (self_modify_qp(r, r->id) || roce_cm_establish(r->id)))) {
 		fprintf(stderr, "connect error %d\n", -1);
 		rc = -1;
 	} else {
@@ -317,7 +383,7 @@ static int run_client(struct rping *r)
 		rc = rping_test_client(r);
 		if (rc)
 			fprintf(stderr, "rping client failed: %d\n", rc);
-		roce_cm_disconnect(r->id);
+		disconnect(r, r->id);
 		if (!r->disconnected)
 			wait_event(r, ROCE_CM_EVENT_DISCONNECTED, 3000, NULL);
 	}
@@ -375,7 +441,7 @@ int main(int argc, char **argv)
 	} else {
 		DEBUG_LOG(r, "created cm_id %p\n", (void *)r->id);
 		rc = r->server ? run_server(r) : run_client(r);
-		roce_cm_destroy_qp(r->id);
+		destroy_qp(r, r->id);
 		DEBUG_LOG(r, "destroy cm_id %p\n", (void *)r->id);
 		roce_cm_destroy_id(r->id);
 	}

@@ -82,6 +82,11 @@ struct roce_conn_param {
 	uint8_t flow_control;
 	uint8_t retry_count;           /* ignored when accepting */
 	uint8_t rnr_retry_count;
+	/* connect/accept without roce_cm_create_qp: the number of a QP the
+	   caller made and moves itself (roce_cm_init_qp_attr; the active side
+	   then gets CONNECT_RESPONSE and calls roce_cm_establish), as
+	   librdmacm's conn_param.qp_num; 0 with a QP of the ID's */
+	uint32_t qp_num;
 };
 
 struct roce_cm_id;
@@ -196,6 +201,16 @@ int roce_cm_accept(struct roce_cm_id *id, const struct roce_conn_param *param);
 /* rdma_reject: REJ reason 28 with the private data (a UDP ID's: a
    SIDR_REP of status 2). */
 int roce_cm_reject(struct roce_cm_id *id, const void *private_data, uint8_t len);
+/* rdma_init_qp_attr: the attributes (and mask) to move a QP the caller
+   made to attr->qp_state (INIT, RTR or RTS) as the CM would: RTR and RTS
+   on the passive side from CONNECT_REQUEST on (the REQ and the REP to
+   come), on the active side from CONNECT_RESPONSE. ROCE_E_STATE before,
+   ROCE_E_INVAL for another state, ROCE_E_NOENT when the peer's MAC does
+   not resolve. */
+int roce_cm_init_qp_attr(struct roce_cm_id *id, struct roce_qp_attr *attr, unsigned *mask);
+/* rdma_establish: the active side's RTU after CONNECT_RESPONSE, once the
+   caller's QP is in RTS. */
+int roce_cm_establish(struct roce_cm_id *id);
 /* rdma_disconnect: QP to ERR, DREQ; DISCONNECTED follows. A UDP ID's:
    QP to ERR only, no event (as the kernel's rdma_disconnect there). */
 int roce_cm_disconnect(struct roce_cm_id *id);

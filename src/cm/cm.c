@@ -146,6 +146,13 @@ enum cm_state cm_conn_state(const struct cm *cm, int conn)
 	return cm->conns[conn].state;
 }
 
+const struct cm_req *cm_conn_req(const struct cm *cm, int conn)
+{
+	if (conn < 0 || (unsigned)conn >= cm->cfg.max_conns || cm->conns[conn].state == CM_IDLE)
+		return NULL;
+	return &cm->conns[conn].req;
+}
+
 int cm_conn_info(struct cm *cm, int conn, struct cm_conn_info *out)
 {
 	const struct cm_conn *c;
@@ -318,9 +325,11 @@ int cm_connect(struct cm *cm, const struct cm_connect_param *p)
 	c = cm_conn_alloc(cm);
 	if (!c)
 		return -ROCE_E_FULL;
-	if (cm->ops.modify_qp(cm->ops.ctx, p->qpn, CM_QP_INIT, &(struct cm_qp_attr){ 0 }) != 0)
+	if (!p->user_qp &&
+	    cm->ops.modify_qp(cm->ops.ctx, p->qpn, CM_QP_INIT, &(struct cm_qp_attr){ 0 }) != 0)
 		return -ROCE_E_IO; /* the slot is still idle */
 	c->active = true;
+	c->user_qp = p->user_qp;
 	c->peer = p->peer;
 	c->local_qpn = p->qpn;
 	c->local_psn = p->starting_psn;
@@ -371,48 +380,109 @@ int cm_connect(struct cm *cm, const struct cm_connect_param *p)
 	return cm_conn_index(cm, c);
 }
 
-int cm_accept(struct cm *cm, int conn, const struct cm_accept_param *p)
+void cm_passive_qp_attr(const struct cm_conn *c, const struct cm_accept_param *p,
+			struct cm_qp_attr *a)
 {
-	struct cm_conn *c = conn_get(cm, conn);
-	struct cm_qp_attr a = { 0 };
-	struct cm_msg m;
-	struct cm_rep *r = &m.u.rep;
-	const struct cm_req *q;
+	const struct cm_req *q = &c->req;
 
-	if (!c || !p || p->private_len > CM_REP_PRIVATE || (p->private_len && !p->private_data) ||
-	    p->qpn > 0xFFFFFF || p->starting_psn > 0xFFFFFF || p->rnr_retry_count > 7 ||
-	    p->target_ack_delay > 31)
-		return -ROCE_E_INVAL;
-	if (c->active || (c->state != CM_REQ_RCVD && c->state != CM_MRA_REQ_SENT))
-		return -ROCE_E_STATE;
-	q = &c->req;
+	memset(a, 0, sizeof(*a));
 	/*
 	 * As rdma_cm's cma_accept_ib: INIT, RTR with the REQ's side of the
 	 * path, RTS, then the REP. The REQ's retry and RNR retry counts are
 	 * what the active side asks of our QP (the kernel's cm_req_handler
 	 * keeps them for cm_init_qp_rts_attr).
 	 */
-	a.dest_qpn = q->local_qpn;
+	a->dest_qpn = q->local_qpn;
 	/* A message's starting PSN is the PSN its sender's QP receives
 	   first: the peer sends from it. rxe_rping.pcap shows it: the
 	   client's first SEND carries the REP's starting PSN, the server's
 	   first READ the REQ's; rxe NAKs a SEND from the REQ's. */
-	a.rq_psn = p->starting_psn;
-	a.sq_psn = q->starting_psn;
-	a.path_mtu = q->path_mtu;
-	a.max_dest_rd_atomic = p->responder_resources;
-	a.max_rd_atomic = p->initiator_depth;
-	a.timeout = q->primary.local_ack_timeout;
-	a.retry_cnt = q->retry_count;
-	a.rnr_retry = q->rnr_retry_count;
-	memcpy(a.dgid, q->primary.local_gid, 16);
-	a.flow_label = q->primary.flow_label;
-	a.traffic_class = q->primary.traffic_class;
-	a.hop_limit = q->primary.hop_limit;
-	if (cm->ops.modify_qp(cm->ops.ctx, p->qpn, CM_QP_INIT, &a) != 0 ||
-	    cm->ops.modify_qp(cm->ops.ctx, p->qpn, CM_QP_RTR, &a) != 0 ||
-	    cm->ops.modify_qp(cm->ops.ctx, p->qpn, CM_QP_RTS, &a) != 0)
+	a->rq_psn = p->starting_psn;
+	a->sq_psn = q->starting_psn;
+	a->path_mtu = q->path_mtu;
+	a->max_dest_rd_atomic = p->responder_resources;
+	a->max_rd_atomic = p->initiator_depth;
+	a->timeout = q->primary.local_ack_timeout;
+	a->retry_cnt = q->retry_count;
+	a->rnr_retry = q->rnr_retry_count;
+	memcpy(a->dgid, q->primary.local_gid, 16);
+	a->flow_label = q->primary.flow_label;
+	a->traffic_class = q->primary.traffic_class;
+	a->hop_limit = q->primary.hop_limit;
+}
+
+static bool accept_param_ok(const struct cm_accept_param *p)
+{
+	return p && p->private_len <= CM_REP_PRIVATE && (!p->private_len || p->private_data) &&
+	       p->qpn <= 0xFFFFFF && p->starting_psn <= 0xFFFFFF && p->rnr_retry_count <= 7 &&
+	       p->target_ack_delay <= 31;
+}
+
+static bool passive_open(const struct cm_conn *c)
+{
+	return c && !c->active && (c->state == CM_REQ_RCVD || c->state == CM_MRA_REQ_SENT);
+}
+
+int cm_passive_attr(struct cm *cm, int conn, const struct cm_accept_param *p,
+		    struct cm_qp_attr *out)
+{
+	struct cm_conn *c = conn_get(cm, conn);
+
+	if (!c || !accept_param_ok(p) || !out)
+		return -ROCE_E_INVAL;
+	if (!passive_open(c))
+		return -ROCE_E_STATE;
+	cm_passive_qp_attr(c, p, out);
+	return ROCE_OK;
+}
+
+int cm_active_attr(struct cm *cm, int conn, struct cm_qp_attr *out)
+{
+	struct cm_conn *c = conn_get(cm, conn);
+
+	if (!c || !out)
+		return -ROCE_E_INVAL;
+	if (!c->active || !c->user_qp || (c->state != CM_REP_RCVD && c->state != CM_ESTABLISHED))
+		return -ROCE_E_STATE;
+	*out = c->qa;
+	return ROCE_OK;
+}
+
+int cm_establish(struct cm *cm, int conn)
+{
+	struct cm_conn *c = conn_get(cm, conn);
+	struct cm_msg rtu;
+
+	if (!c)
+		return -ROCE_E_INVAL;
+	if (!c->active || c->state != CM_REP_RCVD)
+		return -ROCE_E_STATE;
+	cm_msg_init(&rtu, CM_ATTR_RTU, c->tid);
+	rtu.u.rtu.local_comm_id = c->local_id;
+	rtu.u.rtu.remote_comm_id = c->remote_id;
+	cm_set_state(cm, c, CM_ESTABLISHED);
+	cm_send_msg(cm, &c->peer, &rtu, c->mad);
+	return ROCE_OK;
+}
+
+int cm_accept(struct cm *cm, int conn, const struct cm_accept_param *p)
+{
+	struct cm_conn *c = conn_get(cm, conn);
+	struct cm_qp_attr a;
+	struct cm_msg m;
+	struct cm_rep *r = &m.u.rep;
+
+	if (!c || !accept_param_ok(p))
+		return -ROCE_E_INVAL;
+	if (!passive_open(c))
+		return -ROCE_E_STATE;
+	cm_passive_qp_attr(c, p, &a);
+	if (!p->user_qp &&
+	    (cm->ops.modify_qp(cm->ops.ctx, p->qpn, CM_QP_INIT, &a) != 0 ||
+	     cm->ops.modify_qp(cm->ops.ctx, p->qpn, CM_QP_RTR, &a) != 0 ||
+	     cm->ops.modify_qp(cm->ops.ctx, p->qpn, CM_QP_RTS, &a) != 0))
 		return -ROCE_E_IO;
+	c->user_qp = p->user_qp;
 	c->local_qpn = p->qpn;
 	c->local_psn = p->starting_psn;
 	if (p->user)

@@ -64,7 +64,8 @@ struct cm_qp_attr {
 	X(CM_TIMEWAIT, "timewait")         \
 	X(CM_SIDR_REQ_SENT, "sidr_req_sent") \
 	X(CM_SIDR_REQ_RCVD, "sidr_req_rcvd") \
-	X(CM_SIDR_REP_SENT, "sidr_rep_sent")
+	X(CM_SIDR_REP_SENT, "sidr_rep_sent") \
+	X(CM_REP_RCVD, "rep_rcvd")
 
 enum cm_state {
 #define CM_X_ENUM(code, name) code,
@@ -95,6 +96,8 @@ enum cm_event_type {
 	CM_EV_TIMEWAIT_EXIT,   /* the connection's slot is free again */
 	CM_EV_SIDR_REQUEST,    /* passive: a SIDR_REQ for a listener; answer it */
 	CM_EV_SIDR_REPLY,      /* active: the SIDR_REP (its status says how) */
+	CM_EV_CONNECT_RESPONSE, /* active, a QP its owner moves: REP taken;
+				   cm_establish() sends the RTU */
 };
 
 /* SIDR_REP status (IBA Table 118; ib_cm.h's enum ib_cm_sidr_status) */
@@ -172,6 +175,9 @@ struct cm_connect_param {
 	const void *private_data;  /* up to CM_REQ_PRIVATE bytes */
 	size_t private_len;
 	void *user;
+	/* the QP's owner moves it (cm_active_attr, cm_establish), as a
+	   librdmacm consumer whose QP rdma_create_qp did not make */
+	bool user_qp;
 };
 
 struct cm_accept_param {
@@ -182,6 +188,7 @@ struct cm_accept_param {
 	const void *private_data;  /* up to CM_REP_PRIVATE bytes */
 	size_t private_len;
 	void *user;
+	bool user_qp;              /* moved by its owner (cm_passive_attr) */
 };
 
 /* Service ID resolution for UD QPs (IBA 12.11): one SIDR_REQ, resent on
@@ -227,6 +234,15 @@ int cm_sidr_req(struct cm *cm, const struct cm_sidr_param *p);
    CM_SIDR_SUCCESS), and the slot freed. */
 int cm_sidr_rep(struct cm *cm, int conn, enum cm_sidr_status status, uint32_t qpn,
 		uint32_t qkey, const void *private_data, size_t len);
+/* Active, after CM_EV_CONNECT_RESPONSE: the RTU (rdma_establish). */
+int cm_establish(struct cm *cm, int conn);
+/* The attributes the CM would move a QP with, for its owner to move it
+   (rdma_init_qp_attr): active, from the REQ and the REP (after
+   CM_EV_CONNECT_RESPONSE); passive, from the REQ and what the REP is to
+   say (p: as cm_accept will be called). ROCE_E_STATE before that. */
+int cm_active_attr(struct cm *cm, int conn, struct cm_qp_attr *out);
+int cm_passive_attr(struct cm *cm, int conn, const struct cm_accept_param *p,
+		    struct cm_qp_attr *out);
 /* Either side, established: QP to ERR, DREQ, then timewait. */
 int cm_disconnect(struct cm *cm, int conn);
 
@@ -238,6 +254,8 @@ void cm_poll(struct cm *cm);
 uint64_t cm_next_deadline(const struct cm *cm);
 
 enum cm_state cm_conn_state(const struct cm *cm, int conn);
+/* The REQ of a live connection (sent or received), NULL otherwise. */
+const struct cm_req *cm_conn_req(const struct cm *cm, int conn);
 
 /* One connection as a user debugging it wants to see it: where it is,
    since when, and what it waits for. */

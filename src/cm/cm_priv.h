@@ -20,6 +20,8 @@ struct cm_conn {
 	uint8_t local_ack_timeout;  /* also the timewait's length */
 	uint8_t retry_count;        /* ours (active) or the REQ's (passive) */
 	struct cm_req req;          /* passive: the REQ, until the REP */
+	bool user_qp;               /* its owner moves the QP */
+	struct cm_qp_attr qa;       /* active, user_qp: from the REQ and REP */
 	void *user;
 	/* the last MAD sent: resent on timeout or on a duplicate */
 	uint8_t mad[MAD_SIZE];
@@ -69,6 +71,9 @@ void cm_send_rej(struct cm *cm, const struct cm_addr *to, uint64_t tid,
 void cm_emit(struct cm *cm, enum cm_event_type type, struct cm_conn *c, void *user,
 	     uint16_t reason, const struct cm_req *req, const uint8_t *priv, size_t len);
 void cm_backlog_release(struct cm *cm, struct cm_conn *c);
+/* cm.c: what an accept moves the QP with (cm_accept's, cm_passive_attr's) */
+void cm_passive_qp_attr(const struct cm_conn *c, const struct cm_accept_param *p,
+			struct cm_qp_attr *a);
 /* cm_recv.c */
 int cm_find_listener(struct cm *cm, uint64_t service_id);
 /* cm_sidr.c */

@@ -172,68 +172,77 @@ static struct roce_qp **qp_slot(struct cm_qp1 *p, uint32_t qpn)
 
 /* The kernel's cm_init_qp_init_attr, cm_init_qp_rtr_attr and
    cm_init_qp_rts_attr, on the attributes the CM took from the REQ/REP. */
+int cm_qp1_qp_attr(struct cm_qp1 *p, enum cm_qp_state state, const struct cm_qp_attr *a,
+		   struct roce_qp_attr *at, unsigned *mask)
+{
+	uint8_t mac[6];
+
+	memset(at, 0, sizeof(*at));
+	*mask = ROCE_QP_STATE;
+	switch (state) {
+	case CM_QP_INIT:
+		at->qp_state = ROCE_QPS_INIT;
+		at->pkey = 0xFFFF;
+		/* IB_ACCESS_REMOTE_WRITE, and READ and ATOMIC for a QP with
+		   responder resources (rdma_cm always asks for some) */
+		at->qp_access_flags = ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
+				      ROCE_ACCESS_REMOTE_READ | ROCE_ACCESS_REMOTE_ATOMIC;
+		*mask |= ROCE_QP_PKEY_INDEX | ROCE_QP_ACCESS_FLAGS;
+		break;
+	case CM_QP_RTR:
+		if (neigh_mac(p, a->dgid, mac) != ROCE_OK)
+			return ROCE_E_NOENT;
+		at->qp_state = ROCE_QPS_RTR;
+		at->path_mtu = (enum roce_mtu)a->path_mtu;
+		at->dest_qp_num = a->dest_qpn;
+		at->rq_psn = a->rq_psn;
+		at->max_dest_rd_atomic = a->max_dest_rd_atomic;
+		at->min_rnr_timer = 0; /* as cm_init_qp_rtr_attr: 655 ms */
+		ah_attr_for(p, a->dgid, mac, &at->ah_attr);
+		at->ah_attr.grh.flow_label = a->flow_label;
+		at->ah_attr.grh.traffic_class = a->traffic_class;
+		at->ah_attr.grh.hop_limit = a->hop_limit;
+		*mask |= ROCE_QP_AV | ROCE_QP_PATH_MTU | ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN |
+			 ROCE_QP_MAX_DEST_RD_ATOMIC | ROCE_QP_MIN_RNR_TIMER;
+		break;
+	case CM_QP_RTS:
+		at->qp_state = ROCE_QPS_RTS;
+		at->sq_psn = a->sq_psn;
+		at->timeout = a->timeout;
+		at->retry_cnt = a->retry_cnt;
+		at->rnr_retry = a->rnr_retry;
+		at->max_rd_atomic = a->max_rd_atomic;
+		*mask |= ROCE_QP_SQ_PSN | ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT | ROCE_QP_RNR_RETRY |
+			 ROCE_QP_MAX_QP_RD_ATOMIC;
+		break;
+	case CM_QP_ERR:
+	default:
+		at->qp_state = ROCE_QPS_ERR;
+		break;
+	}
+	return ROCE_OK;
+}
+
 static int op_modify_qp(void *ctx, uint32_t qpn, enum cm_qp_state state,
 			const struct cm_qp_attr *a)
 {
 	struct cm_qp1 *p = ctx;
 	struct roce_qp **qp = qp_slot(p, qpn);
-	struct roce_qp_attr at = { 0 };
-	unsigned mask = ROCE_QP_STATE;
-	uint8_t mac[6];
+	struct roce_qp_attr at;
+	unsigned mask;
 	int rc;
 
 	if (!qp)
 		return ROCE_E_NOENT;
-	switch (state) {
-	case CM_QP_INIT:
-		/* rdma_create_qp moves a QP to INIT at once (librdmacm's
-		   ucma_init_conn_qp), so receives may be posted before the
-		   connection: that QP stays as it is */
-		if (roce_query_qp(*qp, &at) == ROCE_OK && at.qp_state == ROCE_QPS_INIT)
-			return ROCE_OK;
-		memset(&at, 0, sizeof(at));
-		at.qp_state = ROCE_QPS_INIT;
-		at.pkey = 0xFFFF;
-		/* IB_ACCESS_REMOTE_WRITE, and READ and ATOMIC for a QP with
-		   responder resources (rdma_cm always asks for some) */
-		at.qp_access_flags = ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
-				     ROCE_ACCESS_REMOTE_READ | ROCE_ACCESS_REMOTE_ATOMIC;
-		mask |= ROCE_QP_PKEY_INDEX | ROCE_QP_ACCESS_FLAGS;
-		break;
-	case CM_QP_RTR:
-		if (neigh_mac(p, a->dgid, mac) != ROCE_OK) {
-			p->st.modify_failed++;
-			return ROCE_E_NOENT;
-		}
-		at.qp_state = ROCE_QPS_RTR;
-		at.path_mtu = (enum roce_mtu)a->path_mtu;
-		at.dest_qp_num = a->dest_qpn;
-		at.rq_psn = a->rq_psn;
-		at.max_dest_rd_atomic = a->max_dest_rd_atomic;
-		at.min_rnr_timer = 0; /* as cm_init_qp_rtr_attr: 655 ms */
-		ah_attr_for(p, a->dgid, mac, &at.ah_attr);
-		at.ah_attr.grh.flow_label = a->flow_label;
-		at.ah_attr.grh.traffic_class = a->traffic_class;
-		at.ah_attr.grh.hop_limit = a->hop_limit;
-		mask |= ROCE_QP_AV | ROCE_QP_PATH_MTU | ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN |
-			ROCE_QP_MAX_DEST_RD_ATOMIC | ROCE_QP_MIN_RNR_TIMER;
-		break;
-	case CM_QP_RTS:
-		at.qp_state = ROCE_QPS_RTS;
-		at.sq_psn = a->sq_psn;
-		at.timeout = a->timeout;
-		at.retry_cnt = a->retry_cnt;
-		at.rnr_retry = a->rnr_retry;
-		at.max_rd_atomic = a->max_rd_atomic;
-		mask |= ROCE_QP_SQ_PSN | ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT | ROCE_QP_RNR_RETRY |
-			ROCE_QP_MAX_QP_RD_ATOMIC;
-		break;
-	case CM_QP_ERR:
-	default:
-		at.qp_state = ROCE_QPS_ERR;
-		break;
-	}
-	rc = roce_modify_qp(*qp, &at, mask);
+	/* rdma_create_qp moves a QP to INIT at once (librdmacm's
+	   ucma_init_conn_qp), so receives may be posted before the
+	   connection: that QP stays as it is */
+	if (state == CM_QP_INIT && roce_query_qp(*qp, &at) == ROCE_OK &&
+	    at.qp_state == ROCE_QPS_INIT)
+		return ROCE_OK;
+	rc = cm_qp1_qp_attr(p, state, a, &at, &mask);
+	if (rc == ROCE_OK)
+		rc = roce_modify_qp(*qp, &at, mask);
 	if (rc != ROCE_OK)
 		p->st.modify_failed++;
 	return rc;
@@ -440,14 +449,11 @@ struct cm *cm_qp1_cm(struct cm_qp1 *p)
 /* INIT as the CM would move it (P_Key, access flags) */
 int cm_qp1_init_qp(struct cm_qp1 *p, struct roce_qp *qp)
 {
-	struct roce_qp_attr at = {
-		.qp_state = ROCE_QPS_INIT, .pkey = 0xFFFF,
-		.qp_access_flags = ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
-				   ROCE_ACCESS_REMOTE_READ | ROCE_ACCESS_REMOTE_ATOMIC,
-	};
+	struct roce_qp_attr at;
+	unsigned mask;
 
-	(void)p;
-	return roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX | ROCE_QP_ACCESS_FLAGS);
+	cm_qp1_qp_attr(p, CM_QP_INIT, NULL, &at, &mask);
+	return roce_modify_qp(qp, &at, mask);
 }
 
 int cm_qp1_add_qp(struct cm_qp1 *p, struct roce_qp *qp)

@@ -71,6 +71,11 @@ void cm_qp1_remove_qp(struct cm_qp1 *p, struct roce_qp *qp);
    read and atomic access); the CM's own INIT step then leaves it be. */
 int cm_qp1_init_qp(struct cm_qp1 *p, struct roce_qp *qp);
 
+/* The verbs attributes (and mask) of the CM's step to state with a:
+   what modify_qp applies and roce_cm_init_qp_attr gives. */
+int cm_qp1_qp_attr(struct cm_qp1 *p, enum cm_qp_state state, const struct cm_qp_attr *a,
+		   struct roce_qp_attr *at, unsigned *mask);
+
 /* The address vector to gid (its MAC from the cache or resolve_mac, our
    GID of its family): ROCE_E_NOENT when the MAC does not resolve. */
 int cm_qp1_ah_attr(struct cm_qp1 *p, const uint8_t gid[16], struct roce_ah_attr *aa);

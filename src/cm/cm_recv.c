@@ -153,6 +153,11 @@ static void recv_rep(struct cm *cm, const struct cm_msg *m)
 		cm_resend(cm, c);
 		return;
 	}
+	if (c->state == CM_REP_RCVD && r->local_comm_id == c->remote_id) {
+		/* the owner has not established yet: the RTU comes then */
+		cm->cnt.rx_dup_rep++;
+		return;
+	}
 	if (c->state != CM_REQ_SENT && c->state != CM_MRA_REQ_RCVD) {
 		cm->cnt.rx_stale++;
 		return;
@@ -187,6 +192,15 @@ static void recv_rep(struct cm *cm, const struct cm_msg *m)
 	a.flow_label = c->req.primary.flow_label;
 	a.traffic_class = c->req.primary.traffic_class;
 	a.hop_limit = c->req.primary.hop_limit;
+	if (c->user_qp) {
+		/* cma_rep_recv without a QP of its own: the owner moves it
+		   (rdma_init_qp_attr) and sends the RTU (rdma_establish) */
+		c->qa = a;
+		cm_set_state(cm, c, CM_REP_RCVD);
+		cm_emit(cm, CM_EV_CONNECT_RESPONSE, c, c->user, 0, NULL, r->private_data,
+			CM_REP_PRIVATE);
+		return;
+	}
 	if (cm->ops.modify_qp(cm->ops.ctx, c->local_qpn, CM_QP_RTR, &a) != 0 ||
 	    cm->ops.modify_qp(cm->ops.ctx, c->local_qpn, CM_QP_RTS, &a) != 0) {
 		void *user = c->user;

@@ -539,7 +539,8 @@ int roce_cm_connect(struct roce_cm_id *id, const struct roce_conn_param *param)
 		return ROCE_E_INVAL;
 	cm = id->cm;
 	pthread_mutex_lock(&cm->lock);
-	if (!id->route_resolved || !id->qp || id->conn >= 0 || id->listener >= 0) {
+	if (!id->route_resolved || (!id->qp && !param->qp_num) || id->conn >= 0 ||
+	    id->listener >= 0) {
 		pthread_mutex_unlock(&cm->lock);
 		return ROCE_E_STATE;
 	}
@@ -547,7 +548,9 @@ int roce_cm_connect(struct roce_cm_id *id, const struct roce_conn_param *param)
 	memcpy(p.peer.gid, id->dgid, 16);
 	memcpy(p.local_gid, sgid, 16);
 	p.service_id = CMA_SERVICE_ID(CMA_PS_TCP, rcm_sa_port(&id->dst));
-	p.qpn = roce_qp_num(id->qp);
+	p.qpn = id->qp ? roce_qp_num(id->qp) : param->qp_num;
+	p.user_qp = !id->qp;
+	id->user_qpn = p.user_qp ? p.qpn : 0;
 	p.starting_psn = rcm_rnd(cm) & 0xFFFFFF;
 	p.path_mtu = (uint8_t)id->mtu;
 	p.responder_resources = param->responder_resources;
@@ -607,12 +610,14 @@ int roce_cm_accept(struct roce_cm_id *id, const struct roce_conn_param *param)
 		pthread_mutex_unlock(&id->cm->lock);
 		return rc;
 	}
-	if (id->conn < 0 || !id->qp) {
+	if (id->conn < 0 || (!id->qp && !param->qp_num)) {
 		pthread_mutex_unlock(&id->cm->lock);
 		return ROCE_E_STATE;
 	}
-	p.qpn = roce_qp_num(id->qp);
-	p.starting_psn = rcm_rnd(id->cm) & 0xFFFFFF;
+	p.qpn = id->qp ? roce_qp_num(id->qp) : param->qp_num;
+	p.user_qp = !id->qp;
+	id->user_qpn = p.user_qp ? p.qpn : 0;
+	p.starting_psn = id->psn; /* chosen at the request: init_qp_attr's too */
 	p.responder_resources = param->responder_resources;
 	p.initiator_depth = param->initiator_depth;
 	p.rnr_retry_count = param->rnr_retry_count;
@@ -640,6 +645,66 @@ int roce_cm_reject(struct roce_cm_id *id, const void *private_data, uint8_t len)
 					       len);
 	if (rc == ROCE_OK)
 		id->conn = -1;
+	pthread_mutex_unlock(&id->cm->lock);
+	return rc;
+}
+
+/* The REQ's depths turned round, as the kernel's cm_req_handler keeps
+   them for a passive side's cm_init_qp_*_attr */
+static struct cm_accept_param passive_param(struct roce_cm_id *id, struct cm *c)
+{
+	struct cm_accept_param p = { .qpn = id->user_qpn, .starting_psn = id->psn };
+	const struct cm_req *q = cm_conn_req(c, id->conn);
+
+	if (q) {
+		p.responder_resources = q->initiator_depth;
+		p.initiator_depth = q->responder_resources;
+	}
+	return p;
+}
+
+int roce_cm_init_qp_attr(struct roce_cm_id *id, struct roce_qp_attr *attr, unsigned *mask)
+{
+	struct cm_qp_attr a = { 0 };
+	enum cm_qp_state st;
+	struct cm *c;
+	int rc;
+
+	if (!id || !attr || !mask)
+		return ROCE_E_INVAL;
+	switch (attr->qp_state) {
+	case ROCE_QPS_INIT: st = CM_QP_INIT; break;
+	case ROCE_QPS_RTR: st = CM_QP_RTR; break;
+	case ROCE_QPS_RTS: st = CM_QP_RTS; break;
+	default: return ROCE_E_INVAL;
+	}
+	pthread_mutex_lock(&id->cm->lock);
+	c = cm_qp1_cm(id->cm->port);
+	if (st == CM_QP_INIT) {
+		rc = ROCE_OK;
+	} else if (id->conn < 0) {
+		rc = ROCE_E_STATE;
+	} else if (cm_conn_state(c, id->conn) == CM_REP_RCVD) {
+		rc = -cm_active_attr(c, id->conn, &a);
+	} else {
+		struct cm_accept_param p = passive_param(id, c);
+
+		rc = -cm_passive_attr(c, id->conn, &p, &a);
+	}
+	if (rc == ROCE_OK)
+		rc = cm_qp1_qp_attr(id->cm->port, st, &a, attr, mask);
+	pthread_mutex_unlock(&id->cm->lock);
+	return rc;
+}
+
+int roce_cm_establish(struct roce_cm_id *id)
+{
+	int rc;
+
+	if (!id)
+		return ROCE_E_INVAL;
+	pthread_mutex_lock(&id->cm->lock);
+	rc = id->conn < 0 ? ROCE_E_STATE : -cm_establish(cm_qp1_cm(id->cm->port), id->conn);
 	pthread_mutex_unlock(&id->cm->lock);
 	return rc;
 }
@@ -689,6 +754,7 @@ static void connect_request(struct roce_cm *cm, const struct cm_event *ev)
 	rcm_gid_sa(ev->req->primary.remote_gid, rcm_sa_port(&lid->src), &id->src);
 	memcpy(id->dgid, ev->req->primary.local_gid, 16);
 	id->mtu = (enum roce_mtu)ev->req->path_mtu;
+	id->psn = rcm_rnd(cm) & 0xFFFFFF;
 	rcm_queue(id->ch, id, lid, ROCE_CM_EVENT_CONNECT_REQUEST, 0,
 		  ev->private_data + CMA_HDR_SIZE, ev->private_len - CMA_HDR_SIZE);
 	/* the peer's READ/atomic depths, as librdmacm reports them */
@@ -718,6 +784,9 @@ void rcm_cm_event(void *arg, const struct cm_event *ev)
 	switch (ev->type) {
 	case CM_EV_ESTABLISHED:
 		t = ROCE_CM_EVENT_ESTABLISHED;
+		break;
+	case CM_EV_CONNECT_RESPONSE:
+		t = ROCE_CM_EVENT_CONNECT_RESPONSE;
 		break;
 	case CM_EV_REJECTED:
 		t = ROCE_CM_EVENT_REJECTED;

@@ -27,6 +27,8 @@ struct roce_cm_id {
 	bool addr_resolved, route_resolved;
 	enum roce_mtu mtu;
 	struct roce_qp *qp;
+	uint32_t user_qpn;         /* a QP the caller moves (conn_param.qp_num) */
+	uint32_t psn;              /* passive: the REP's starting PSN */
 	unsigned events_out;       /* returned and not acknowledged */
 	struct roce_cm_id *next;   /* the CM's list */
 };

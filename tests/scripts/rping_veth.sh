@@ -33,12 +33,12 @@ if [ "$(id -u)" != 0 ] || ! command -v ip >/dev/null; then
 fi
 netns_pair "$NA" "$NB" "ra$$" "rb$$" 10.231.9.1/24 10.231.9.2/24 || { echo "FAIL: veth setup"; exit 1; }
 
-# run NAME SERVER_ADDR COUNT CLIENT_ARGS...: server -s -v, client -c -v
+# run NAME SERVER_ADDR COUNT CLIENT_ARGS...: server -s -v (and $SARGS), client -c -v
 # -C COUNT; both exit 0, each prints COUNT ping lines in rping's order
 run() {
 	local name=$1 addr=$2 count=$3; shift 3
 	ip netns exec "$NA" timeout 60 "$RP" --netdev "ra$$" -s -v -a "$addr" -C "$count" \
-		>"$TMP/srv" 2>&1 &
+		${SARGS:-} >"$TMP/srv" 2>&1 &
 	local sp=$!
 	pids+=("$sp")
 	sleep 0.5
@@ -58,6 +58,11 @@ run() {
 	# the server sees the client's DREQ; the client's own DISCONNECTED
 	# may come after it exits, as with rping (its CM thread prints it)
 	grep -q 'server DISCONNECT EVENT' "$TMP/srv" || why+=" server-disconnect"
+	# -q -d: the client's QP is its own: CONNECT_RESPONSE, not ESTABLISHED
+	case " $* " in *" -q -d "*)
+		grep -q '^CONNECT_RESPONSE' "$TMP/cli" || why+=" connect-response"
+		! grep -q '^ESTABLISHED' "$TMP/cli" || why+=" established" ;;
+	esac
 	[ -z "$why" ] || ok=0
 	if [ $ok = 1 ]; then
 		pass=$((pass + 1)); echo "ok   $name"
@@ -71,6 +76,8 @@ run() {
 run "ipv4 -v -V -C 10 -S 4096" 10.231.9.1 10 -V -S 4096
 run "ipv4 -v -C 5 (64 bytes)" 10.231.9.1 5
 run "ipv4 -V -C 3 -S 65535" 10.231.9.1 3 -V -S 65535
+# -q on both sides: QPs the tools make and move with the CM's attributes
+SARGS=-q run "ipv4 -q -V -C 5 (self-created QPs)" 10.231.9.1 5 -V -q -d
 
 # RoCE v2 over the link-local IPv6 addresses
 for ns in "$NA" "$NB"; do

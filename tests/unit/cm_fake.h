@@ -60,7 +60,8 @@ struct side {
 	unsigned sent_attr[16];
 	uint8_t last_sent[MAD_SIZE];
 	struct qp_rec qp[4];       /* by qpn - 0x20 */
-	enum { ANSWER_NONE, ANSWER_ACCEPT, ANSWER_REJECT, ANSWER_MRA } answer;
+	enum { ANSWER_NONE, ANSWER_ACCEPT, ANSWER_REJECT, ANSWER_MRA, ANSWER_ACCEPT_USER_QP } answer;
+	struct cm_qp_attr user_attr; /* ANSWER_ACCEPT_USER_QP: cm_passive_attr's */
 	uint32_t qpn, psn;
 };
 
@@ -134,12 +135,17 @@ static void fake_event(void *ctx, const struct cm_event *e)
 		return;
 	assert_non_null(e->req);
 	switch (s->answer) {
-	case ANSWER_ACCEPT: {
+	case ANSWER_ACCEPT:
+	case ANSWER_ACCEPT_USER_QP: {
 		struct cm_accept_param p = {
 			.qpn = s->qpn, .starting_psn = s->psn, .responder_resources = 4,
 			.initiator_depth = 2, .rnr_retry_count = 6, .target_ack_delay = 15,
 			.private_data = "rep", .private_len = 3,
+			.user_qp = s->answer == ANSWER_ACCEPT_USER_QP,
 		};
+		if (p.user_qp)
+			assert_int_equal(cm_passive_attr(s->cm, e->conn, &p, &s->user_attr),
+					 ROCE_OK);
 		assert_int_equal(cm_accept(s->cm, e->conn, &p), ROCE_OK);
 		break;
 	}

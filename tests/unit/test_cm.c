@@ -532,6 +532,73 @@ static void test_api_errors(void **state)
 	assert_int_equal(cm_next_deadline(A.cm), UINT64_MAX);
 }
 
+/*
+ * QPs their owners move (librdmacm's rdma_init_qp_attr, rping -q): no
+ * modify from the CM on either side; the active side gets
+ * CONNECT_RESPONSE at the REP and sends the RTU only at cm_establish; the
+ * attributes each side is given are those the CM would have used.
+ */
+static void test_user_moved_qp(void **state)
+{
+	uint8_t priv[CMA_HDR_SIZE];
+	struct cma_hdr h;
+	struct cm_connect_param p = {
+		.peer = B.addr, .service_id = SERVICE, .qpn = A.qpn, .starting_psn = A.psn,
+		.path_mtu = 3, .responder_resources = 1, .initiator_depth = 3, .retry_count = 7,
+		.rnr_retry_count = 5, .local_ack_timeout = 19, .hop_limit = 64,
+		.private_data = priv, .private_len = sizeof(priv), .user_qp = true,
+	};
+	struct cm_qp_attr a;
+	int ca, cb;
+
+	(void)state;
+	B.answer = ANSWER_ACCEPT_USER_QP;
+	cma_hdr_ipv4(&h, 0x0a00000b, 0x0a00000c, 40000);
+	cma_hdr_pack(&h, priv);
+	assert_true(cm_listen(B.cm, SERVICE, 8, NULL) >= 0);
+	ca = cm_connect(A.cm, &p);
+	assert_true(ca >= 0);
+	/* nothing to give before the REP */
+	assert_int_equal(cm_active_attr(A.cm, ca, &a), -ROCE_E_STATE);
+	run_ms(1);
+	assert_int_equal(A.qp[0].modifies + B.qp[1].modifies, 0);
+	assert_int_equal(last_ev(&A)->type, CM_EV_CONNECT_RESPONSE);
+	assert_int_equal(cm_conn_state(A.cm, ca), CM_REP_RCVD);
+	assert_int_equal(A.sent_attr[CM_ATTR_RTU - 0x10], 0);
+	assert_int_equal(count_ev(&B, CM_EV_ESTABLISHED), 0);
+	/* the server's: its QP to the client's, receiving from its own REP PSN */
+	assert_int_equal(B.user_attr.dest_qpn, A.qpn);
+	assert_int_equal(B.user_attr.rq_psn, B.psn);
+	assert_int_equal(B.user_attr.sq_psn, A.psn);
+	assert_int_equal(B.user_attr.path_mtu, 3);
+	assert_int_equal(B.user_attr.timeout, 19);
+	/* the client's, from its REQ and the REP */
+	assert_int_equal(cm_active_attr(A.cm, ca, &a), ROCE_OK);
+	assert_int_equal(a.dest_qpn, B.qpn);
+	assert_int_equal(a.rq_psn, A.psn);
+	assert_int_equal(a.sq_psn, B.psn);
+	assert_int_equal(a.rnr_retry, 6);
+	assert_int_equal(a.max_rd_atomic, 3 < 4 ? 3 : 4);
+	assert_memory_equal(a.dgid, B.addr.gid, 16);
+	/* the REP again before the RTU: counted, no RTU yet */
+	net->q[net->n].to = 0;
+	memcpy(net->q[net->n++].mad, B.last_sent, MAD_SIZE);
+	run_ms(1);
+	assert_int_equal(A.sent_attr[CM_ATTR_RTU - 0x10], 0);
+	assert_int_equal(cm_counters(A.cm)->rx_dup_rep, 1);
+	assert_int_equal(cm_establish(A.cm, ca), ROCE_OK);
+	assert_int_equal(cm_establish(A.cm, ca), -ROCE_E_STATE);
+	run_ms(1);
+	assert_int_equal(A.sent_attr[CM_ATTR_RTU - 0x10], 1);
+	assert_int_equal(count_ev(&B, CM_EV_ESTABLISHED), 1);
+	cb = last_ev(&B)->conn;
+	assert_int_equal(cm_conn_state(A.cm, ca), CM_ESTABLISHED);
+	assert_int_equal(cm_conn_state(B.cm, cb), CM_ESTABLISHED);
+	assert_int_equal(A.qp[0].modifies + B.qp[1].modifies, 0);
+	/* no such slot */
+	assert_int_equal(cm_establish(A.cm, 99), -ROCE_E_INVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -554,6 +621,7 @@ int main(void)
 		T(test_dreq_unknown_conn),
 		T(test_listener_flood),
 		T(test_api_errors),
+		T(test_user_moved_qp),
 #undef T
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,7 +8,8 @@
  * that never answers (UNREACHABLE after the retries), an address the
  * resolver does not know (ADDR_ERROR), the calls' bad input, and a close
  * that waits for a lost DREQ's resend to be answered; UD IDs (SIDR): accept,
- * a SEND by what ESTABLISHED gave, reject, a port nobody listens on.
+ * a SEND by what ESTABLISHED gave, reject, a port nobody listens on; QPs
+ * the callers make and move (init_qp_attr, CONNECT_RESPONSE, establish).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -682,6 +683,111 @@ static void test_ud(void **state)
 	pair_close(p);
 }
 
+/* A QP the caller made, to state st with the CM's attributes */
+static void move_own(struct roce_cm_id *id, struct roce_qp *qp, enum roce_qp_state st)
+{
+	struct roce_qp_attr at = { .qp_state = st };
+	unsigned mask;
+
+	assert_int_equal(roce_cm_init_qp_attr(id, &at, &mask), ROCE_OK);
+	assert_true(mask & ROCE_QP_STATE);
+	assert_int_equal(roce_modify_qp(qp, &at, mask), ROCE_OK);
+}
+
+/*
+ * QPs the callers make and move (rping -q): conn_param.qp_num instead of
+ * roce_cm_create_qp, roce_cm_init_qp_attr for INIT, RTR and RTS, the
+ * client's CONNECT_RESPONSE and roce_cm_establish; a SEND then goes
+ * through. roce_cm_init_qp_attr refuses RTR before there is anything to
+ * give, and a state it does not give.
+ */
+static void test_own_qps(void **state)
+{
+	struct pair *p = open_pair(false);
+	struct side c = { 0 }, s = { 0 };
+	struct roce_cm_id *lid, *cid, *sid;
+	struct roce_cm_event *ev;
+	struct roce_qp_init_attr qa = {
+		.send_cq = p->a.scq, .recv_cq = p->a.rcq, .qp_type = ROCE_QPT_RC,
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4, .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct roce_qp *cqp, *sqp;
+	struct roce_qp_attr at = { .qp_state = ROCE_QPS_RTR };
+	unsigned mask;
+	struct roce_wc wc;
+
+	(void)state;
+	side_open(p, &c, &p->a, 15, AF_INET);
+	side_open(p, &s, &p->b, 15, AF_INET);
+	lid = server_listen(&s);
+	assert_int_equal(roce_cm_create_id(c.ch, &cid, &c, ROCE_PS_TCP), ROCE_OK);
+	struct sockaddr_storage dst;
+
+	addr_of(&s, PORT, &dst);
+	assert_int_equal(roce_cm_resolve_addr(cid, NULL, (struct sockaddr *)&dst, 1000), ROCE_OK);
+	ack(expect(&c, ROCE_CM_EVENT_ADDR_RESOLVED, 2000));
+	assert_int_equal(roce_cm_resolve_route(cid, 1000), ROCE_OK);
+	ack(expect(&c, ROCE_CM_EVENT_ROUTE_RESOLVED, 2000));
+	assert_int_equal(roce_create_qp_status(p->a.pd, &qa, &cqp), ROCE_OK);
+	qa.send_cq = p->b.scq, qa.recv_cq = p->b.rcq;
+	assert_int_equal(roce_create_qp_status(p->b.pd, &qa, &sqp), ROCE_OK);
+	/* nothing to give yet but INIT */
+	assert_int_equal(roce_cm_init_qp_attr(cid, &at, &mask), ROCE_E_STATE);
+	at.qp_state = ROCE_QPS_SQD;
+	assert_int_equal(roce_cm_init_qp_attr(cid, &at, &mask), ROCE_E_INVAL);
+	move_own(cid, cqp, ROCE_QPS_INIT);
+	struct roce_conn_param cp = { .retry_count = 7, .rnr_retry_count = 7,
+				      .qp_num = roce_qp_num(cqp) };
+
+	assert_int_equal(roce_cm_connect(cid, &cp), ROCE_OK);
+	ev = expect(&s, ROCE_CM_EVENT_CONNECT_REQUEST, 3000);
+	sid = ev->id;
+	ack(ev);
+	move_own(sid, sqp, ROCE_QPS_INIT);
+	move_own(sid, sqp, ROCE_QPS_RTR);
+	move_own(sid, sqp, ROCE_QPS_RTS);
+	cp.qp_num = roce_qp_num(sqp);
+	assert_int_equal(roce_cm_accept(sid, &cp), ROCE_OK);
+	ack(expect(&c, ROCE_CM_EVENT_CONNECT_RESPONSE, 3000));
+	move_own(cid, cqp, ROCE_QPS_RTR);
+	move_own(cid, cqp, ROCE_QPS_RTS);
+	assert_int_equal(roce_query_qp(cqp, &at), ROCE_OK);
+	assert_int_equal(at.qp_state, ROCE_QPS_RTS);
+	assert_int_equal(at.dest_qp_num, roce_qp_num(sqp));
+	assert_int_equal(roce_cm_establish(cid), ROCE_OK);
+	assert_int_equal(roce_cm_establish(cid), ROCE_E_STATE);
+	ack(expect(&s, ROCE_CM_EVENT_ESTABLISHED, 3000));
+
+	struct roce_sge rs = { (uint64_t)(uintptr_t)p->b.buf, 128, p->b.mr->lkey };
+	struct roce_recv_wr rw = { .wr_id = 1, .sg_list = &rs, .num_sge = 1 };
+	struct roce_sge ss = { (uint64_t)(uintptr_t)p->a.buf, 128, p->a.mr->lkey };
+	struct roce_send_wr sw = { .wr_id = 2, .sg_list = &ss, .num_sge = 1,
+				   .opcode = ROCE_WR_SEND, .send_flags = ROCE_SEND_SIGNALED };
+	struct roce_send_wr *bad;
+
+	pair_pattern(p->a.buf, 128, 3);
+	memset(p->b.buf, 0, 128);
+	assert_int_equal(roce_post_recv(sqp, &rw, NULL), ROCE_OK);
+	assert_int_equal(roce_post_send(cqp, &sw, &bad), ROCE_OK);
+	assert_int_equal(pair_wait(p, p->b.rcq, &wc, 1, 5000), 1);
+	assert_int_equal(wc.status, ROCE_WC_SUCCESS);
+	assert_memory_equal(p->a.buf, p->b.buf, 128);
+	assert_int_equal(pair_wait(p, p->a.scq, &wc, 1, 5000), 1);
+	assert_int_equal(wc.status, ROCE_WC_SUCCESS);
+
+	assert_int_equal(roce_cm_disconnect(cid), ROCE_OK);
+	ack(expect(&c, ROCE_CM_EVENT_DISCONNECTED, 3000));
+	ack(expect(&s, ROCE_CM_EVENT_DISCONNECTED, 3000));
+	assert_int_equal(roce_cm_destroy_id(cid), ROCE_OK);
+	assert_int_equal(roce_cm_destroy_id(sid), ROCE_OK);
+	assert_int_equal(roce_cm_destroy_id(lid), ROCE_OK);
+	assert_int_equal(roce_destroy_qp(cqp), ROCE_OK);
+	assert_int_equal(roce_destroy_qp(sqp), ROCE_OK);
+	side_close(&c);
+	side_close(&s);
+	pair_close(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -692,6 +798,7 @@ int main(void)
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_close_lingers),
 		cmocka_unit_test(test_ud),
+		cmocka_unit_test(test_own_qps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -44,6 +44,9 @@ int rping_cm_event(struct rping *r, unsigned ms, struct roce_cm_id **child)
 	case ROCE_CM_EVENT_ESTABLISHED:
 		DEBUG_LOG(r, "ESTABLISHED\n");
 		break;
+	case ROCE_CM_EVENT_CONNECT_RESPONSE:
+		DEBUG_LOG(r, "CONNECT_RESPONSE\n");
+		break;
 	case ROCE_CM_EVENT_DISCONNECTED:
 		fprintf(stderr, "%s DISCONNECT EVENT...\n", r->server ? "server" : "client");
 		r->disconnected = true;
