@@ -49,6 +49,12 @@ for t in write_bw read_bw send_bw write_lat; do
 done
 pat='^ 4096 +300 '
 check "write_bw -R -q 3" "$PERF" write_bw -R -q 3 --memlink-selftest -n 100 -s 4096 --timeout 20
+# -R -c UD: the UD QPs through SIDR (the latency test's server learns the
+# client's QPN from its first datagram)
+pat='content check: passed'
+check "send_bw -R -c UD" "$PERF" send_bw -R -c UD --memlink-selftest -n 200 -s 1024 --check --timeout 20
+pat='t_typical\[usec\]'
+check "send_lat -R -c UD" "$PERF" send_lat -R -c UD --memlink-selftest -n 200 -s 256 --timeout 20
 pat='^ 8388608 +5 '
 check "write_bw -a" "$PERF" write_bw --memlink-selftest -a -n 5 --check --timeout 20
 pat='content check: passed'
@@ -217,8 +223,6 @@ pat='message size cannot be changed'
 check "atomic size" "$PERF" atomic_bw -s 64 --memlink-selftest
 pat='UC is not supported in librdmacm'
 check "-R -c UC" "$PERF" send_bw -R -c UC --memlink-selftest
-pat='-R with UD is not supported'
-check "-R -c UD" "$PERF" send_bw -R -c UD --memlink-selftest
 pat='-R and --mmap cannot go together'
 check "-R --mmap" "$PERF" write_bw -R --mmap /dev/null --memlink-selftest
 pat='--netdev'

@@ -2,7 +2,7 @@
 /*
  * MAD and CM message codec (src/cm/mad.c, cm_msg.c, cma.c):
  *   - every CM MAD of rxe's captures (tests/vectors/captures/rxe_rping*.pcap,
- *     rxe_write_bw_R.pcap) parses, every field equals Wireshark's
+ *     rxe_write_bw_R.pcap, rxe_send_lat_R_ud.pcap) parses, every field equals Wireshark's
  *     dissection (tests/vectors/expected/cm/, made by cm_fields.py;
  *     cm_fields_current.sh checks they are current), the rdma_cm header of
  *     each REQ too, and the message packs back into the same 256 bytes;
@@ -280,6 +280,18 @@ static void test_golden_write_bw_R(void **state)
 	assert_int_equal(golden_capture("rxe_write_bw_R", HANDSHAKE), 10);
 }
 
+/* self_send_R_ud: ib_send_lat -R -c UD, the exchange's connection and the
+ * UD QP's SIDR_REQ and SIDR_REP (Wireshark dissects only their MAD
+ * header: their fields are checked by re-packing and by test_cm_golden) */
+static void test_golden_send_lat_R_ud(void **state)
+{
+	(void)state;
+	assert_int_equal(golden_capture("rxe_send_lat_R_ud",
+					HANDSHAKE | 1u << (CM_ATTR_SIDR_REQ & 31) |
+						1u << (CM_ATTR_SIDR_REP & 31)),
+			 7);
+}
+
 /* ---- the tables ------------------------------------------------------------ */
 
 static const uint16_t all_attrs[] = {
@@ -497,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_golden_rping_cm),
 		cmocka_unit_test(test_golden_rping),
 		cmocka_unit_test(test_golden_write_bw_R),
+		cmocka_unit_test(test_golden_send_lat_R_ud),
 		cmocka_unit_test(test_fields_disjoint),
 		cmocka_unit_test(test_roundtrip_random),
 		cmocka_unit_test(test_req_bits),
