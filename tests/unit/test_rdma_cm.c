@@ -114,10 +114,11 @@ static void addr_of(const struct side *d, uint16_t port, struct sockaddr_storage
 	}
 }
 
-static void make_qp(struct side *d, struct roce_cm_id *id)
+/* An RC QP through the CM (a UD one on a UDP ID: ready at once) */
+static void make_qp_of(struct side *d, struct roce_cm_id *id, enum roce_qp_type type)
 {
 	struct roce_qp_init_attr qa = {
-		.send_cq = d->s->scq, .recv_cq = d->s->rcq, .qp_type = ROCE_QPT_RC,
+		.send_cq = d->s->scq, .recv_cq = d->s->rcq, .qp_type = type,
 		.cap = { .max_send_wr = 16, .max_recv_wr = 16, .max_send_sge = 1,
 			 .max_recv_sge = 1 },
 	};
@@ -125,18 +126,32 @@ static void make_qp(struct side *d, struct roce_cm_id *id)
 	assert_int_equal(roce_cm_create_qp(id, d->s->pd, &qa), ROCE_OK);
 }
 
-/* Client c resolves server s's address:port and route, makes its QP. */
-static struct roce_cm_id *client_ready(struct side *c, struct side *s, uint16_t port)
+static void make_qp(struct side *d, struct roce_cm_id *id)
+{
+	make_qp_of(d, id, ROCE_QPT_RC);
+}
+
+/* Client c's ID of port space ps, resolved to server s's address:port */
+static struct roce_cm_id *client_id(struct side *c, struct side *s, uint16_t port,
+				    enum roce_port_space ps)
 {
 	struct sockaddr_storage dst;
 	struct roce_cm_id *id;
 
 	addr_of(s, port, &dst);
-	assert_int_equal(roce_cm_create_id(c->ch, &id, c, ROCE_PS_TCP), ROCE_OK);
+	assert_int_equal(roce_cm_create_id(c->ch, &id, c, ps), ROCE_OK);
 	assert_int_equal(roce_cm_resolve_addr(id, NULL, (struct sockaddr *)&dst, 1000), ROCE_OK);
 	ack(expect(c, ROCE_CM_EVENT_ADDR_RESOLVED, 2000));
 	assert_int_equal(roce_cm_resolve_route(id, 1000), ROCE_OK);
 	ack(expect(c, ROCE_CM_EVENT_ROUTE_RESOLVED, 2000));
+	return id;
+}
+
+/* Client c resolves server s's address:port and route, makes its QP. */
+static struct roce_cm_id *client_ready(struct side *c, struct side *s, uint16_t port)
+{
+	struct roce_cm_id *id = client_id(c, s, port, ROCE_PS_TCP);
+
 	make_qp(c, id);
 	return id;
 }
@@ -531,32 +546,6 @@ static void test_close_lingers(void **state)
 	pair_close(p);
 }
 
-/* A UD QP on a UDP ID: ready at once, with rdma_cm's Q_Key */
-static void make_ud_qp(struct side *d, struct roce_cm_id *id)
-{
-	struct roce_qp_init_attr qa = {
-		.send_cq = d->s->scq, .recv_cq = d->s->rcq, .qp_type = ROCE_QPT_UD,
-		.cap = { .max_send_wr = 16, .max_recv_wr = 16, .max_send_sge = 1,
-			 .max_recv_sge = 1 },
-	};
-
-	assert_int_equal(roce_cm_create_qp(id, d->s->pd, &qa), ROCE_OK);
-}
-
-/* The client's UDP ID, resolved to the server's port */
-static struct roce_cm_id *ud_client(struct side *c, struct side *s, uint16_t port)
-{
-	struct sockaddr_storage dst;
-	struct roce_cm_id *id;
-
-	addr_of(s, port, &dst);
-	assert_int_equal(roce_cm_create_id(c->ch, &id, c, ROCE_PS_UDP), ROCE_OK);
-	assert_int_equal(roce_cm_resolve_addr(id, NULL, (struct sockaddr *)&dst, 1000), ROCE_OK);
-	ack(expect(c, ROCE_CM_EVENT_ADDR_RESOLVED, 2000));
-	assert_int_equal(roce_cm_resolve_route(id, 1000), ROCE_OK);
-	ack(expect(c, ROCE_CM_EVENT_ROUTE_RESOLVED, 2000));
-	return id;
-}
 
 /*
  * UD through the CM (SIDR): the client's connect reaches the server as
@@ -586,13 +575,13 @@ static void test_ud(void **state)
 	assert_int_equal(roce_cm_create_id(s.ch, &lid, &s, ROCE_PS_UDP), ROCE_OK);
 	assert_int_equal(roce_cm_bind_addr(lid, (struct sockaddr *)&a), ROCE_OK);
 	assert_int_equal(roce_cm_listen(lid, 4), ROCE_OK);
-	cid = ud_client(&c, &s, PORT);
+	cid = client_id(&c, &s, PORT, ROCE_PS_UDP);
 	/* an RC QP on a UDP ID is refused */
 	struct roce_qp_init_attr rc_attr = { .send_cq = c.s->scq, .recv_cq = c.s->rcq,
 					     .qp_type = ROCE_QPT_RC,
 					     .cap = { .max_send_wr = 1, .max_recv_wr = 1 } };
 	assert_int_equal(roce_cm_create_qp(cid, c.s->pd, &rc_attr), ROCE_E_INVAL);
-	make_ud_qp(&c, cid);
+	make_qp_of(&c, cid, ROCE_QPT_UD);
 	assert_int_equal(roce_query_qp(roce_cm_id_qp(cid), &at), ROCE_OK);
 	assert_int_equal(at.qp_state, ROCE_QPS_RTS);
 	assert_int_equal(at.qkey, ROCE_UDP_QKEY);
@@ -608,7 +597,7 @@ static void test_ud(void **state)
 	assert_memory_equal(ev->ud.ah_attr.grh.dgid, p->a.gid, 16);
 	assert_memory_equal(ev->ud.ah_attr.dest_mac, p->b.peer_mac, 6);
 	ack(ev);
-	make_ud_qp(&s, sid);
+	make_qp_of(&s, sid, ROCE_QPT_UD);
 	sqpn = roce_qp_num(roce_cm_id_qp(sid));
 	/* the server's receive first, then its answer */
 	struct roce_sge rs = { (uint64_t)(uintptr_t)p->b.buf, ROCE_GRH_LEN + 256, p->b.mr->lkey };
@@ -657,7 +646,7 @@ static void test_ud(void **state)
 	assert_int_equal(roce_cm_destroy_id(sid), ROCE_OK);
 
 	/* the consumer says no: UNREACHABLE, status 2, its private data */
-	cid = ud_client(&c, &s, PORT);
+	cid = client_id(&c, &s, PORT, ROCE_PS_UDP);
 	assert_int_equal(roce_cm_connect(cid, &cp), ROCE_OK);
 	ev = expect(&s, ROCE_CM_EVENT_CONNECT_REQUEST, 3000);
 	sid = ev->id;
@@ -671,7 +660,7 @@ static void test_ud(void **state)
 	assert_int_equal(roce_cm_destroy_id(cid), ROCE_OK);
 
 	/* nobody on PORT + 1: status 1 */
-	cid = ud_client(&c, &s, PORT + 1);
+	cid = client_id(&c, &s, PORT + 1, ROCE_PS_UDP);
 	assert_int_equal(roce_cm_connect(cid, &cp), ROCE_OK);
 	ev = expect(&c, ROCE_CM_EVENT_UNREACHABLE, 3000);
 	assert_int_equal(ev->status, 1);
@@ -720,14 +709,7 @@ static void test_own_qps(void **state)
 	side_open(p, &c, &p->a, 15, AF_INET);
 	side_open(p, &s, &p->b, 15, AF_INET);
 	lid = server_listen(&s);
-	assert_int_equal(roce_cm_create_id(c.ch, &cid, &c, ROCE_PS_TCP), ROCE_OK);
-	struct sockaddr_storage dst;
-
-	addr_of(&s, PORT, &dst);
-	assert_int_equal(roce_cm_resolve_addr(cid, NULL, (struct sockaddr *)&dst, 1000), ROCE_OK);
-	ack(expect(&c, ROCE_CM_EVENT_ADDR_RESOLVED, 2000));
-	assert_int_equal(roce_cm_resolve_route(cid, 1000), ROCE_OK);
-	ack(expect(&c, ROCE_CM_EVENT_ROUTE_RESOLVED, 2000));
+	cid = client_id(&c, &s, PORT, ROCE_PS_TCP);
 	assert_int_equal(roce_create_qp_status(p->a.pd, &qa, &cqp), ROCE_OK);
 	qa.send_cq = p->b.scq, qa.recv_cq = p->b.rcq;
 	assert_int_equal(roce_create_qp_status(p->b.pd, &qa, &sqp), ROCE_OK);
