@@ -168,6 +168,29 @@ static struct roce_cm_id *server_listen(struct side *s)
 	return id;
 }
 
+/* A SEND of len bytes from A's QP aq to B's QP bq, the data checked */
+static void send_over(struct pair *p, struct roce_qp *aq, struct roce_qp *bq, uint32_t len)
+{
+	struct roce_sge rs = { (uint64_t)(uintptr_t)p->b.buf, len, p->b.mr->lkey };
+	struct roce_recv_wr rw = { .wr_id = 1, .sg_list = &rs, .num_sge = 1 };
+	struct roce_sge ss = { (uint64_t)(uintptr_t)p->a.buf, len, p->a.mr->lkey };
+	struct roce_send_wr sw = { .wr_id = 2, .sg_list = &ss, .num_sge = 1,
+				   .opcode = ROCE_WR_SEND, .send_flags = ROCE_SEND_SIGNALED };
+	struct roce_send_wr *bad;
+	struct roce_wc wc;
+
+	pair_pattern(p->a.buf, len, 9);
+	memset(p->b.buf, 0, len);
+	assert_int_equal(roce_post_recv(bq, &rw, NULL), ROCE_OK);
+	assert_int_equal(roce_post_send(aq, &sw, &bad), ROCE_OK);
+	assert_int_equal(pair_wait(p, p->b.rcq, &wc, 1, 5000), 1);
+	assert_int_equal(wc.status, ROCE_WC_SUCCESS);
+	assert_int_equal(wc.qp_num, roce_qp_num(bq));
+	assert_int_equal(pair_wait(p, p->a.scq, &wc, 1, 5000), 1);
+	assert_int_equal(wc.status, ROCE_WC_SUCCESS);
+	assert_memory_equal(p->a.buf, p->b.buf, len);
+}
+
 static struct pair *open_pair(bool ipv6)
 {
 	struct pair_opts o = { .ipv6 = ipv6,
@@ -194,7 +217,6 @@ static void cycle(bool ipv6)
 				      .responder_resources = 1, .initiator_depth = 1,
 				      .rnr_retry_count = 7 };
 	struct sockaddr_storage want;
-	struct roce_wc wc;
 
 	side_open(p, &c, &p->a, 15, af);
 	side_open(p, &s, &p->b, 15, af);
@@ -231,24 +253,7 @@ static void cycle(bool ipv6)
 	ack(ev);
 	ack(expect(&s, ROCE_CM_EVENT_ESTABLISHED, 3000));
 
-	/* a SEND over the connected QPs */
-	struct roce_sge rs = { (uint64_t)(uintptr_t)p->b.buf, 256, p->b.mr->lkey };
-	struct roce_recv_wr rw = { .wr_id = 1, .sg_list = &rs, .num_sge = 1 };
-	struct roce_sge ss = { (uint64_t)(uintptr_t)p->a.buf, 256, p->a.mr->lkey };
-	struct roce_send_wr sw = { .wr_id = 2, .sg_list = &ss, .num_sge = 1,
-				   .opcode = ROCE_WR_SEND, .send_flags = ROCE_SEND_SIGNALED };
-	struct roce_send_wr *bad;
-
-	pair_pattern(p->a.buf, 256, 9);
-	memset(p->b.buf, 0, 256);
-	assert_int_equal(roce_post_recv(roce_cm_id_qp(sid), &rw, NULL), ROCE_OK);
-	assert_int_equal(roce_post_send(roce_cm_id_qp(cid), &sw, &bad), ROCE_OK);
-	assert_int_equal(pair_wait(p, p->b.rcq, &wc, 1, 5000), 1);
-	assert_int_equal(wc.status, ROCE_WC_SUCCESS);
-	assert_int_equal(wc.qp_num, roce_qp_num(roce_cm_id_qp(sid)));
-	assert_int_equal(pair_wait(p, p->a.scq, &wc, 1, 5000), 1);
-	assert_int_equal(wc.status, ROCE_WC_SUCCESS);
-	assert_memory_equal(p->a.buf, p->b.buf, 256);
+	send_over(p, roce_cm_id_qp(cid), roce_cm_id_qp(sid), 256);
 
 	assert_int_equal(roce_cm_disconnect(cid), ROCE_OK);
 	ack(expect(&c, ROCE_CM_EVENT_DISCONNECTED, 3000));
@@ -703,7 +708,6 @@ static void test_own_qps(void **state)
 	struct roce_qp *cqp, *sqp;
 	struct roce_qp_attr at = { .qp_state = ROCE_QPS_RTR };
 	unsigned mask;
-	struct roce_wc wc;
 
 	(void)state;
 	side_open(p, &c, &p->a, 15, AF_INET);
@@ -740,22 +744,7 @@ static void test_own_qps(void **state)
 	assert_int_equal(roce_cm_establish(cid), ROCE_E_STATE);
 	ack(expect(&s, ROCE_CM_EVENT_ESTABLISHED, 3000));
 
-	struct roce_sge rs = { (uint64_t)(uintptr_t)p->b.buf, 128, p->b.mr->lkey };
-	struct roce_recv_wr rw = { .wr_id = 1, .sg_list = &rs, .num_sge = 1 };
-	struct roce_sge ss = { (uint64_t)(uintptr_t)p->a.buf, 128, p->a.mr->lkey };
-	struct roce_send_wr sw = { .wr_id = 2, .sg_list = &ss, .num_sge = 1,
-				   .opcode = ROCE_WR_SEND, .send_flags = ROCE_SEND_SIGNALED };
-	struct roce_send_wr *bad;
-
-	pair_pattern(p->a.buf, 128, 3);
-	memset(p->b.buf, 0, 128);
-	assert_int_equal(roce_post_recv(sqp, &rw, NULL), ROCE_OK);
-	assert_int_equal(roce_post_send(cqp, &sw, &bad), ROCE_OK);
-	assert_int_equal(pair_wait(p, p->b.rcq, &wc, 1, 5000), 1);
-	assert_int_equal(wc.status, ROCE_WC_SUCCESS);
-	assert_memory_equal(p->a.buf, p->b.buf, 128);
-	assert_int_equal(pair_wait(p, p->a.scq, &wc, 1, 5000), 1);
-	assert_int_equal(wc.status, ROCE_WC_SUCCESS);
+	send_over(p, cqp, sqp, 128);
 
 	assert_int_equal(roce_cm_disconnect(cid), ROCE_OK);
 	ack(expect(&c, ROCE_CM_EVENT_DISCONNECTED, 3000));
