@@ -91,7 +91,7 @@ void roce_mr_table_destroy(struct roce_mr_table *t);
 /*
  * Apply e to entry index atomically. e->valid false invalidates the entry
  * (other fields ignored). For a valid entry returns ROCE_E_NOENT (index >=
- * ROCE_MAX_MR), ROCE_E_INVAL (len 0, unknown access bits), ROCE_E_ACCESS
+ * ROCE_MAX_MR), ROCE_E_INVAL (len 0, unknown access bits or space), ROCE_E_ACCESS
  * (remote write/atomic without local write, IBA 10.6.3.1), ROCE_E_BOUNDS
  * (VA range wraps; a DDR entry's PA range outside device memory, a HOST
  * entry's beyond ROCE_MR_HOST_PA_LIMIT: whether host memory is mapped

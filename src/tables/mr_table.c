@@ -66,7 +66,7 @@ void roce_mr_table_destroy(struct roce_mr_table *t)
 static int mr_check(const struct roce_mr_table *t, uint32_t index,
 		    const struct roce_mr_entry *e)
 {
-	if (e->access & ~MR_ACCESS_ALL)
+	if ((e->access & ~MR_ACCESS_ALL) || e->space > ROCE_MR_SPACE_HOST)
 		return ROCE_E_INVAL;
 	/* IBA 10.6.3.1: remote write or atomic needs local write too */
 	if ((e->access & (ROCE_ACCESS_REMOTE_WRITE | ROCE_ACCESS_REMOTE_ATOMIC)) &&

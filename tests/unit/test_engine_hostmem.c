@@ -304,6 +304,84 @@ static void test_register_file_host_entry_refused(void **state)
 	}
 }
 
+/* The same forged entry as an L_Key: a receive WQE scattering into it
+ * completes with a local protection error and the host pointer it names
+ * is not written; a SEND gathering from it fails the same way. */
+static void test_register_file_host_lkey_refused(void **state)
+{
+	struct pair_opts o = { .virtual_time = true };
+	struct pair *p = pair_open(&o);
+	struct hbuf victim;
+	struct roce_mr_ctx e;
+	struct roce_drv *drv;
+	const uint32_t index = ROCE_MAX_MR - 2;
+	struct roce_sge sb, sa;
+	struct roce_send_wr wr = { 0 };
+	struct roce_wc wc;
+
+	(void)state;
+	victim.raw = malloc(4096 + 2 * GUARD);
+	assert_non_null(victim.raw);
+	memset(victim.raw, GUARD_BYTE, 4096 + 2 * GUARD);
+	victim.p = victim.raw + GUARD;
+	victim.len = 4096;
+	for (int side = 0; side < 2; side++) {
+		struct pair_side *s = side ? &p->b : &p->a;
+
+		drv = roce_context_driver(s->ctx);
+		assert_int_equal(roce_drv_mr_read(drv, s->mr->index, &e), ROCE_OK);
+		e.index = index;
+		e.lkey = e.rkey = ROCE_MR_KEY(index, 0x77);
+		e.space = ROCE_MR_SPACE_HOST;
+		e.va = (uint64_t)(uintptr_t)victim.p;
+		e.pa = (uint64_t)(uintptr_t)victim.p;   /* "physical = virtual" */
+		e.len = 4096;
+		assert_int_equal(roce_drv_mr_write(drv, &e), ROCE_OK);
+	}
+	sb = (struct roce_sge){ (uint64_t)(uintptr_t)victim.p, 4096, e.lkey };
+	post_recv(&p->b, &sb, 1, 31);
+	pair_pattern(p->a.buf, 512, 11);
+	sa = (struct roce_sge){ (uint64_t)(uintptr_t)p->a.buf, 512, p->a.mr->lkey };
+	wr.wr_id = 4;
+	wr.opcode = ROCE_WR_SEND;
+	wr.sg_list = &sa;
+	wr.num_sge = 1;
+	wr.send_flags = ROCE_SEND_SIGNALED;
+	{
+		struct roce_send_wr *bad;
+
+		assert_int_equal(roce_post_send(p->a.qp, &wr, &bad), ROCE_OK);
+	}
+	assert_int_equal(pair_wait(p, p->b.rcq, &wc, 1, 10000), 1);
+	assert_int_equal(wc.wr_id, 31);
+	assert_int_equal(wc.status, ROCE_WC_LOC_PROT_ERR);
+	for (unsigned i = 0; i < 4096 + 2 * GUARD; i++)
+		assert_int_equal(victim.raw[i], GUARD_BYTE);
+	pair_close(p);
+
+	/* gathering from it on a fresh pair */
+	p = pair_open(&o);
+	drv = roce_context_driver(p->a.ctx);
+	assert_int_equal(roce_drv_mr_read(drv, p->a.mr->index, &e), ROCE_OK);
+	e.index = index;
+	e.lkey = e.rkey = ROCE_MR_KEY(index, 0x77);
+	e.space = ROCE_MR_SPACE_HOST;
+	e.va = e.pa = (uint64_t)(uintptr_t)victim.p;
+	e.len = 4096;
+	assert_int_equal(roce_drv_mr_write(drv, &e), ROCE_OK);
+	sa = (struct roce_sge){ (uint64_t)(uintptr_t)victim.p, 512, e.lkey };
+	wr.send_flags = 0;
+	wr.opcode = ROCE_WR_RDMA_WRITE;
+	wr.wr.rdma.remote_addr = (uint64_t)(uintptr_t)p->b.buf;
+	wr.wr.rdma.rkey = p->b.mr->rkey;
+	memset(p->b.buf, 0, 512);
+	pair_post_wait(p, &p->a, &wr, ROCE_WC_LOC_PROT_ERR);
+	for (unsigned i = 0; i < 512; i++)
+		assert_int_equal(p->b.buf[i], 0);
+	pair_close(p);
+	free(victim.raw);
+}
+
 /* Dereg unmaps the window: the stale R_Key is NAKed and the buffer, still
  * allocated, is not touched; a WRITE before the dereg was. */
 static void test_stale_rkey_after_dereg(void **state)
@@ -384,6 +462,37 @@ static void test_mixed_sge_list(void **state)
 	guards_intact(&hb);
 	hbuf_free(&ha);
 	hbuf_free(&hb);
+	pair_close(p);
+}
+
+/* Windows mapped and unmapped while both engines run on their own
+ * threads (the engine lock orders them against the DMA: TSan runs this
+ * too): each round registers a fresh host buffer on B, WRITEs into it
+ * from A's host memory, checks it and deregisters it; every window is
+ * unmapped (no window left at the end). */
+static void test_windows_under_running_engines(void **state)
+{
+	struct pair_opts o = { .timeout = PAIR_THREAD_TIMEOUT };
+	struct pair *p = pair_open(&o);
+	struct hbuf ha, hb;
+	struct roce_sge sa;
+
+	(void)state;
+	assert_int_equal(pair_start(&p->a, -1), ROCE_OK);
+	assert_int_equal(pair_start(&p->b, -1), ROCE_OK);
+	hbuf_reg(&p->a, &ha, 3000);
+	for (uint32_t round = 0; round < 40; round++) {
+		hbuf_reg(&p->b, &hb, 3000);
+		pair_pattern(ha.p, 3000, 100 + round);
+		sa = sge_of(&ha, 0, 3000);
+		rdma(p, ROCE_WR_RDMA_WRITE, &sa, (uint64_t)(uintptr_t)hb.p, hb.mr->rkey,
+		     ROCE_WC_SUCCESS);
+		assert_memory_equal(hb.p, ha.p, 3000);
+		guards_intact(&hb);
+		hbuf_free(&hb);
+	}
+	assert_int_equal(iommu_count(p->b.ctx->iommu), 0);
+	hbuf_free(&ha);
 	pair_close(p);
 }
 
@@ -516,10 +625,12 @@ int main(void)
 		cmocka_unit_test(test_ops_in_host_memory),
 		cmocka_unit_test(test_write_one_past_host_mr),
 		cmocka_unit_test(test_register_file_host_entry_refused),
+		cmocka_unit_test(test_register_file_host_lkey_refused),
 		cmocka_unit_test(test_stale_rkey_after_dereg),
 		cmocka_unit_test(test_mixed_sge_list),
 		cmocka_unit_test(test_reg_host_mr_errors),
 		cmocka_unit_test(test_trace_host_dma),
+		cmocka_unit_test(test_windows_under_running_engines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -138,6 +138,10 @@ static void test_table_host_entry(void **state)
 	assert_int_equal(roce_mr_table_commit(t, 3, &e), ROCE_E_BOUNDS);
 	e.pa = UINT64_MAX - 100;                        /* wraps */
 	assert_int_equal(roce_mr_table_commit(t, 3, &e), ROCE_E_BOUNDS);
+	/* a space the entry has no value for */
+	e.pa = IOMMU_IOVA_BASE;
+	e.space = 2;
+	assert_int_equal(roce_mr_table_commit(t, 3, &e), ROCE_E_INVAL);
 	/* the same range as DDR: outside the device memory */
 	e.space = ROCE_MR_SPACE_DDR;
 	e.pa = IOMMU_IOVA_BASE;
