@@ -202,12 +202,13 @@ check_v6() {
 
 # pcap_stats PCAP: "naks=N retrans=N" of the RoCE frames in PCAP. A NAK is
 # an AETH syndrome 0x60-0x7f (IBA 9.7.5.1), a retransmission a packet
-# other than an ACK (0x11) or atomic ACK (0x12) whose PSN already went by:
+# other than an ACK (0x11), atomic ACK (0x12) or CNP (0x81, always PSN 0)
+# whose PSN already went by:
 # requests and READ responses carry one PSN each, ACKs repeat theirs.
 pcap_stats() {
 	roce_tsv "$1" | awk -F'\t' '
 		$10 != "" && $10 >= 96 && $10 < 128 { naks++ }
-		$2 != 17 && $2 != 18 {
+		$2 != 17 && $2 != 18 && $2 != 129 {
 			if ($4 in seen) retrans++; seen[$4] = 1 }
 		END { printf "naks=%d retrans=%d\n", naks, retrans }'
 }
