@@ -29,7 +29,8 @@ static const struct {
 };
 
 enum { OPT_NETDEV = 256, OPT_IP, OPT_IP6, OPT_CHECK, OPT_TIMEOUT, OPT_SELFTEST, OPT_COUNTERS,
-       OPT_LINK, OPT_XDP_MODE, OPT_REPORT_GBITS, OPT_REPORT_BOTH, OPT_TCLASS, OPT_CC };
+       OPT_LINK, OPT_XDP_MODE, OPT_REPORT_GBITS, OPT_REPORT_BOTH, OPT_TCLASS, OPT_CC,
+       OPT_WINDOW, OPT_ADAPTIVE_RTO };
 enum { OPT_MMAP = 320, OPT_MMAP_OFFSET };
 
 const char *perf_test_name(enum perf_verb v, enum perf_tst t)
@@ -105,6 +106,10 @@ void perf_usage(FILE *f, const char *argv0)
 "                           our packets ECN-capable (ECT(0)), a CNP for each\n"
 "                           CE-marked one received (at most one per QP per 4 us),\n"
 "                           DCQCN with ConnectX's defaults on the CNPs we get\n"
+"  --window=KB              each RC QP keeps at most KB unacknowledged (go-back-N\n"
+"                           resends at most that per loss; 1..1048576)\n"
+"  --adaptive-rto           retransmit after the measured round trip (floor\n"
+"                           100 us, tail-loss probes), not the QP's timeout\n"
 "  --timeout=SEC            bound of every wait (default %u)\n",
 		argv0, PERF_MIN_QP, PERF_MAX_QP, perf_ep_qp_limit(NULL), ROCE_PT_VERSION,
 		PERF_TIMEOUT_S_DEFAULT);
@@ -242,6 +247,8 @@ static const struct option longopts[] = {
 	{ "report-both", 0, NULL, OPT_REPORT_BOTH },
 	{ "tclass", 1, NULL, OPT_TCLASS },
 	{ "cc", 0, NULL, OPT_CC },
+	{ "window", 1, NULL, OPT_WINDOW },
+	{ "adaptive-rto", 0, NULL, OPT_ADAPTIVE_RTO },
 	{ "help", 0, NULL, 'h' },       { "netdev", 1, NULL, OPT_NETDEV },
 	{ "link", 1, NULL, OPT_LINK },  { "xdp-mode", 1, NULL, OPT_XDP_MODE },
 	{ "ip", 1, NULL, OPT_IP },      { "check", 0, NULL, OPT_CHECK },
@@ -335,6 +342,9 @@ static int one_opt(int c, const char *a, struct perf_opts *o, FILE *out, FILE *e
 	case OPT_TCLASS: if (!num(a, 0, 255, &v)) return bad(err, "traffic class", a, "not 0..255");
 		o->tclass = (int)v; return 0;
 	case OPT_CC: o->cc = true; return 0;
+	case OPT_WINDOW: if (!num(a, 1, 1u << 20, &v)) return bad(err, "--window", a, "not 1..1048576 KB");
+		o->window_kb = (uint32_t)v; return 0;
+	case OPT_ADAPTIVE_RTO: o->adaptive_rto = true; return 0;
 	case 'V': fprintf(out, "Version: %s\n", ROCE_PT_VERSION); return 1;
 	case 'h': perf_usage(out, "roce-perf"); return 1;
 	case OPT_NETDEV: o->netdev = a; return 0;

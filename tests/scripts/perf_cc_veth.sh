@@ -7,8 +7,10 @@
 # (np_ecn_marked_roce_packets) and answers with CNPs (np_cnp_sent: BTH
 # opcode 0x81, DSCP 48 and ECT(1) on the wire, tshark dissects them clean),
 # the client's DCQCN acts on them (rp_cnp_handled) and both sides finish.
-# Without --cc nothing is ECN-capable and no CNP is sent. Then the option
-# errors (exit 2).
+# Without --cc nothing is ECN-capable and no CNP is sent. Then --window 64
+# --adaptive-rto under 5 % random loss on the bridge: the run completes,
+# resends, and tail-loss probes end some stalls (tail_probes). The option
+# errors first (exit 2).
 # Usage: perf_cc_veth.sh BUILD_DIR SOURCE_DIR
 set -u
 . "$(dirname "$0")/lib/netns.sh"
@@ -26,6 +28,8 @@ expect "--tclass out of range" 2 "traffic class '256': not 0..255" "$PERF" write
 expect "--tclass with -R" 2 "--tclass with -R is not supported" "$PERF" write_bw -R --tclass 96
 expect "--help documents --cc" 0 "--cc " "$PERF" --help
 expect "--help documents --tclass" 0 "--tclass=" "$PERF" --help
+expect "--window 0" 2 "--window '0': not 1..1048576 KB" "$PERF" write_bw --window 0
+expect "--help documents --adaptive-rto" 0 "--adaptive-rto" "$PERF" --help
 
 if [ "$(id -u)" != 0 ] || ! command -v ip >/dev/null || ! command -v nft >/dev/null ||
    ! command -v tcpdump >/dev/null || ! command -v tshark >/dev/null; then
@@ -135,6 +139,26 @@ else
 	fail "without --cc: $n_ect ECN-capable frames, $sent CNPs counted, $n_cnp on the wire"
 fi
 ce_rule off
+
+# loss recovery with the adaptive timer: 5 % of the RoCE frames dropped on
+# the bridge, both ways
+ip netns exec "$NM" nft -f - <<EOF || { echo "FAIL: nft cannot install the loss rule"; exit 1; }
+table bridge rcc_loss {
+	chain forward {
+		type filter hook forward priority filter; policy accept;
+		udp dport 4791 numgen random mod 100 < 5 counter drop
+	}
+}
+EOF
+run lossy -s 65536 -n 200 --window 64 --adaptive-rto
+ip netns exec "$NM" nft delete table bridge rcc_loss
+retx=$(cnt "$TMP/lossy.cli" retransmissions)
+probes=$(cnt "$TMP/lossy.cli" tail_probes)
+if [ "$retx" -gt 0 ] && [ "$probes" -gt 0 ]; then
+	ok "5 % loss, --window 64 --adaptive-rto: $retx resent, $probes tail-loss probes"
+else
+	fail "5 % loss, --window 64 --adaptive-rto: $retx resent, $probes tail-loss probes"
+fi
 
 echo "$pass passed, $fails failed"
 [ $fails -eq 0 ]
