@@ -248,8 +248,7 @@ void cc_rtt_acked(struct roce_engine *e, struct eng_qp *qp, uint32_t new_una)
 }
 
 /*
- * Tail-loss probe (TCP's TLP, RFC 8985 7; ConnectX's adaptive
- * retransmission probes a stalled QP likewise): when a QP has had nothing
+ * Tail-loss probe (TCP's, RFC 8985 section 7): when a QP has had nothing
  * acknowledged and sent nothing new for two smoothed round trips while
  * PSNs are outstanding, the last packet it sent goes out again, with
  * AckReq. A lost tail (the message's last packet, whose AckReq was to

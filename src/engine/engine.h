@@ -710,7 +710,8 @@ void cc_rtt_acked(struct roce_engine *e, struct eng_qp *qp, uint32_t new_una);
 /* A new packet went out or una moved: the tail-loss probe is due two
    round trips from now (adaptive retransmission only) */
 void cc_probe_arm(struct roce_engine *e, struct eng_qp *qp);
-/* The probe's time came (comp.c's timer): resend the last packet sent */
+/* The probe's time came (comp.c's timer): resend the last packet sent,
+   or after a NAK, a timeout or a first probe, from una */
 void cc_probe(struct roce_engine *e, struct eng_qp *qp);
 /* req.c: go back to the last PSN sent, if a SEND or WRITE carries it,
    the packet it sends next with AckReq; with from_una, to una (all that
