@@ -11,6 +11,9 @@
  *            QP beside idle ones, all of them busy, and the time to
  *            create and connect them;
  *   veth     raw-frame rate of a veth pair and the engines over it;
+ *   loss     64 KB WRITE goodput under 0.01 .. 10 % random loss on a
+ *            virtual clock, go-back-N as IBA says and with the default
+ *            CC config's recovery, and each point / 0.01 %;
  * then the performance targets with their gaps. scripts/bench builds it,
  * sets up the veth pair and runs it; see docs/performance.md.
  *
@@ -26,13 +29,15 @@
 
 #include "lib/engine.h"
 #include "lib/limits.h"
+#include "lib/loss.h"
 #include "lib/report.h"
 #include "lib/scale.h"
 #include "lib/targets.h"
 #include "lib/traffic.h"
 #include "lib/veth.h"
 
-enum { S_LIMITS = 1, S_ENGINE = 2, S_LATENCY = 4, S_VETH = 8, S_SCALE = 16, S_ALL = 31 };
+enum { S_LIMITS = 1, S_ENGINE = 2, S_LATENCY = 4, S_VETH = 8, S_SCALE = 16, S_LOSS = 32,
+       S_ALL = 63 };
 
 struct opts {
 	struct bench_cfg cfg;
@@ -55,14 +60,15 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: bench_suite [options]\n"
-"The benchmark suite: limits, engine goodput matrix, latency, scale, veth;\n"
-"one table.\n"
+"The benchmark suite: limits, engine goodput matrix, latency, scale, veth,\n"
+"loss; one table.\n"
 "  --quick               short run (subset of the matrix, fewer repeats)\n"
 "  --reps N              repeats per matrix cell (1..%d; default 3, quick 1)\n"
 "  --key-reps N          repeats of the figures targets use (default 5, quick 3)\n"
 "  --seconds S           measured time per repeat (default 0.2, quick 0.1)\n"
 "  --key-seconds S       the same for key figures (default 0.5, quick 0.2)\n"
-"  --only LIST           sections: limits,engine,latency,scale,veth (default all)\n"
+"  --only LIST           sections: limits,engine,latency,scale,veth,loss (default\n"
+"                        all)\n"
 "  --op OP --size N --mtu N --qps N --cores N\n"
 "                        run only these matrix cells (e.g. for a profile);\n"
 "                        --cores also narrows the latency section\n"
@@ -123,6 +129,7 @@ static int parse_sections(const char *s, unsigned *out)
 		else if (!strcmp(tok, "latency")) *out |= S_LATENCY;
 		else if (!strcmp(tok, "veth")) *out |= S_VETH;
 		else if (!strcmp(tok, "scale")) *out |= S_SCALE;
+		else if (!strcmp(tok, "loss")) *out |= S_LOSS;
 		else return -1;
 	}
 	return *out ? 0 : -1;
@@ -227,7 +234,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'o':
 			if (parse_sections(optarg, &o->sections))
-				return bad("--only", optarg, "limits,engine,latency,scale,veth");
+				return bad("--only", optarg, "limits,engine,latency,scale,veth,loss");
 			break;
 		case 'O':
 			if (parse_op(optarg, &o->op))
@@ -399,6 +406,12 @@ int main(int argc, char **argv)
 		else if (printf("veth ...\n"), !veth_run(&o.cfg, &o.veth, why, sizeof(why)))
 			printf("veth: not measured: %s\n", why);
 		bench_print_veth(stdout);
+	}
+
+	if (o.sections & S_LOSS) {
+		printf("loss ...\n");
+		loss_run(&o.cfg);
+		bench_print_loss(stdout);
 	}
 
 	bench_print_ratios(stdout);

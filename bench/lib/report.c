@@ -261,6 +261,24 @@ void bench_print_veth(FILE *out)
 	}
 }
 
+void bench_print_loss(FILE *out)
+{
+	bool any = false;
+
+	for (unsigned i = 0; i < n_rows; i++) {
+		const struct bench_row *r = &rows[i];
+
+		if (strcmp(r->section, "loss"))
+			continue;
+		if (!any)
+			fprintf(out, "\n== Loss: 64 KB WRITE, MTU 4096, 128 in flight, random "
+				"loss on the link, virtual time (a 100 Gbit/s wire)\n");
+		any = true;
+		fprintf(out, "  %-14s %-4s %6.2f %% %9.3f %-7s %s\n", r->name, r->cond,
+			r->qps / 1e4, r->st.best, r->unit, r->note);
+	}
+}
+
 void bench_print_ratios(FILE *out)
 {
 	char sp[24];

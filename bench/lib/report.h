@@ -90,6 +90,7 @@ void bench_print_engine(FILE *out);
 void bench_print_latency(FILE *out);
 void bench_print_scale(FILE *out);
 void bench_print_veth(FILE *out);
+void bench_print_loss(FILE *out);
 void bench_print_ratios(FILE *out);
 void bench_print_targets(FILE *out);
 void bench_print_machine(FILE *out, const struct bench_run_info *ri);

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/loss.h"
 #include "lib/report.h"
 #include "lib/scale.h"
 #include "lib/targets.h"
@@ -229,6 +230,36 @@ static void scale_targets(void)
 	}
 }
 
+/* Issue 16: loss recovery with the default CC config (loss.c) */
+static void loss_targets(void)
+{
+	static const struct {
+		uint32_t ppm;
+		double want;
+		const char *what, *text;
+	} pts[] = {
+		{ 10000, 0.8, "WRITE 64 KB goodput, 1 % loss / 0.01 %, CC config", ">= 0.80" },
+		{ 50000, 0.4, "WRITE 64 KB goodput, 5 % loss / 0.01 %, CC config", ">= 0.40" },
+	};
+
+	for (unsigned i = 0; i < sizeof(pts) / sizeof(pts[0]); i++) {
+		const struct bench_row *r = bench_row_find("loss", LOSS_ROW_RATIO, "WRITE", "cc",
+							   KEY_MSG, 0, pts[i].ppm, 0);
+		const struct bench_row *f = bench_row_find("loss", LOSS_ROW_RATIO, "WRITE", "iba",
+							   KEY_MSG, 0, pts[i].ppm, 0);
+		struct bench_target *t = want(pts[i].what, pts[i].text, pts[i].want, false);
+
+		if (!r) {
+			missing(t, "loss section not run");
+			continue;
+		}
+		got(t, r->st.best, "%.2f", r->st.best);
+		snprintf(t->note, sizeof(t->note), "virtual time; window 64 KB, adaptive RTO "
+			 "(floor 100 us), tail-loss probes; IBA's fixed timeout: %.2f",
+			 f ? f->st.best : 0);
+	}
+}
+
 void targets_compute(const char *veth_why)
 {
 	write_targets();
@@ -236,4 +267,5 @@ void targets_compute(const char *veth_why)
 	latency_targets();
 	scale_targets();
 	veth_targets(veth_why);
+	loss_targets();
 }

@@ -110,7 +110,9 @@
 	  "RoCE packets received with ECN Congestion Experienced (notification point)") \
 	X(NP_CNP_SENT, "np_cnp_sent", "CNPs sent for CE-marked packets (notification point)") \
 	X(RP_CNP_HANDLED, "rp_cnp_handled", "CNPs received and acted on by DCQCN (reaction point)") \
-	X(RP_CNP_IGNORED, "rp_cnp_ignored", "CNPs received with the reaction point off for the QP's priority")
+	X(RP_CNP_IGNORED, "rp_cnp_ignored", "CNPs received with the reaction point off for the QP's priority") \
+	X(TAIL_PROBES, "tail_probes",                                         \
+	  "packets sent again as a tail-loss probe (adaptive retransmission)")
 
 enum roce_cnt {
 #define ROCE_X_CNT(id, name, desc) ROCE_CNT_##id,

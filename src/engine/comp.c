@@ -134,6 +134,12 @@ static void progress(struct roce_engine *e, struct eng_qp *qp, uint32_t new_una)
 	cc_rtt_acked(e, qp, new_una);
 	if (qp->comp.timer && qp->cfg.timeout)
 		qp->comp.timer = engine_now(e) + cc_rto_ns(e, qp);
+	/* progress ends a stall: the next one may be probed again */
+	qp->comp.probes = 0;
+	qp->comp.nak_back = false;
+	qp->comp.probe_at = 0;
+	if (e->cc.adaptive_rto && roce_psn_cmp(new_una, qp->req.psn_max) < 0)
+		cc_probe_arm(e, qp);
 }
 
 /*
@@ -210,6 +216,7 @@ static void on_nak(struct roce_engine *e, struct eng_qp *qp, uint32_t psn,
 		/* the responder is alive and says where to resume: this
 		 * costs no retry (the retry count is for a silent peer) */
 		qp->comp.go_back = true;
+		qp->comp.nak_back = true;       /* what a stall now means: cc.c */
 		req_go_back(e, qp, psn);
 		return;
 	case ROCE_NAK_INVALID_REQ:
@@ -336,6 +343,8 @@ void comp_response(struct roce_engine *e, struct eng_qp *qp, const struct roce_p
 
 void comp_timers(struct roce_engine *e, struct eng_qp *qp)
 {
+	if (qp->comp.probe_at && !qp->flushed && engine_now(e) >= qp->comp.probe_at)
+		cc_probe(e, qp);
 	if (!qp->comp.timer || qp->flushed || engine_now(e) < qp->comp.timer)
 		return;
 	roce_cnt_inc(e->cnt, ROCE_CNT_TIMEOUTS);
@@ -362,6 +371,13 @@ void comp_timers(struct roce_engine *e, struct eng_qp *qp)
 	qp->comp.go_back = true;
 	/* Karn: no sample across a resend; the adaptive timer backs off */
 	qp->comp.rtt_on = false;
+	/* the resend may be lost too: one probe from una, two round trips
+	   on (cc.c), before the backed-off timer */
+	qp->comp.probes = 0;
+	qp->comp.nak_back = true;
+	qp->comp.probe_at = 0;
+	if (e->cc.adaptive_rto)
+		cc_probe_arm(e, qp);
 	if (qp->comp.backoff < 16)
 		qp->comp.backoff++;
 	qp->comp.timer = engine_now(e) + cc_rto_ns(e, qp);
@@ -413,4 +429,5 @@ void comp_flush(struct roce_engine *e, struct eng_qp *qp)
 	atomic_store_explicit(&qp->rq.cons, cons, memory_order_release);
 	srq_flush(e, qp);
 	qp->comp.timer = 0;
+	qp->comp.probe_at = 0;
 }

@@ -132,6 +132,8 @@ struct req_ctx {
 	uint32_t noack;                 /* packets since the last AckReq */
 	uint32_t rd_atomic;             /* READ/atomic WQEs outstanding */
 	uint64_t dma_deadline;          /* WRITE_DATA: local DMA timeout */
+	bool probe;                     /* the next packet is a tail-loss
+					 * probe: AckReq on it (cc.c) */
 };
 
 /* ---- the completer -------------------------------------------------------- */
@@ -152,6 +154,12 @@ struct comp_ctx {
 	uint32_t rtt_psn;
 	uint64_t rtt_sent;
 	uint64_t srtt, rttvar;          /* ns; srtt 0: no sample yet */
+	/* tail-loss probes (cc.c): due when nothing was sent or acked for
+	   two round trips; at most CC_PROBES per stall (until an ACK moves
+	   una or the timer fires) */
+	uint64_t probe_at;              /* 0 = none */
+	uint8_t probes;                 /* sent in this stall */
+	bool nak_back;                  /* went back on a NAK, nothing acked since */
 };
 
 /* ---- the responder -------------------------------------------------------- */
@@ -722,6 +730,16 @@ uint64_t cc_rto_ns(const struct roce_engine *e, const struct eng_qp *qp);
 void cc_rtt_sent(struct roce_engine *e, struct eng_qp *qp, uint32_t psn);
 /* una moved to new_una by an ACK (comp.c): maybe the sample's end */
 void cc_rtt_acked(struct roce_engine *e, struct eng_qp *qp, uint32_t new_una);
+/* A new packet went out or una moved: the tail-loss probe is due two
+   round trips from now (adaptive retransmission only) */
+void cc_probe_arm(struct roce_engine *e, struct eng_qp *qp);
+/* The probe's time came (comp.c's timer): resend the last packet sent,
+   or after a NAK, a timeout or a first probe, from una */
+void cc_probe(struct roce_engine *e, struct eng_qp *qp);
+/* req.c: go back to the last PSN sent, if a SEND or WRITE carries it,
+   the packet it sends next with AckReq; with from_una, to una (all that
+   is outstanding). True if it went back. */
+bool req_probe(struct roce_engine *e, struct eng_qp *qp, bool from_una);
 
 static inline struct swqe *sq_at(struct eng_qp *qp, uint32_t i)
 {

@@ -72,10 +72,13 @@ static void req_fail(struct roce_engine *e, struct eng_qp *qp,
 
 static void sent_one(struct roce_engine *e, struct eng_qp *qp, bool ackreq)
 {
-	if (roce_psn_cmp(qp->req.psn, qp->req.psn_max) < 0)
+	if (roce_psn_cmp(qp->req.psn, qp->req.psn_max) < 0) {
 		roce_cnt_inc(e->cnt, ROCE_CNT_RETRANSMISSIONS);
-	else if (ackreq && e->cc.adaptive_rto)
-		cc_rtt_sent(e, qp, qp->req.psn);
+	} else if (e->cc.adaptive_rto && !qp_unreliable(qp)) {
+		if (ackreq)
+			cc_rtt_sent(e, qp, qp->req.psn);
+		cc_probe_arm(e, qp);
+	}
 	qp->req.psn = roce_psn_add(qp->req.psn, 1);
 	if (roce_psn_cmp(qp->req.psn, qp->req.psn_max) > 0)
 		qp->req.psn_max = qp->req.psn;
@@ -91,7 +94,8 @@ static bool want_ack(struct eng_qp *qp, bool last)
 {
 	if (qp_unreliable(qp))
 		return false;
-	if (last || ++qp->req.noack >= ROCE_ACKREQ_EVERY) {
+	if (last || qp->req.probe || ++qp->req.noack >= ROCE_ACKREQ_EVERY) {
+		qp->req.probe = false;
 		qp->req.noack = 0;
 		return true;
 	}
@@ -411,6 +415,36 @@ void req_tx(struct roce_engine *e, struct eng_qp *qp)
 		    (next == REQ_WRITE_DATA && prev == REQ_WRITE_DATA))
 			return;
 	}
+}
+
+bool req_probe(struct roce_engine *e, struct eng_qp *qp, bool from_una)
+{
+	uint32_t last = roce_psn_add(qp->req.psn_max, -1u);
+	uint32_t i = atomic_load_explicit(&qp->sq.cons, memory_order_relaxed);
+	uint32_t prod = atomic_load_explicit(&qp->sq.prod, memory_order_acquire);
+
+	if (from_una) {
+		/* as the timer goes back (comp_timers): stale responses to
+		   the copies before are ignored */
+		qp->comp.go_back = true;
+		req_go_back(e, qp, qp->comp.una);
+		return true;
+	}
+	for (; i != prod; i++) {
+		struct swqe *w = sq_at(qp, i);
+
+		if (w->state == SWQE_POSTED || w->state == SWQE_DONE ||
+		    roce_psn_dist(w->first_psn, last) >= w->npsn)
+			continue;
+		/* a READ or atomic request is resent whole by the timer: its
+		   responses are the acknowledgement */
+		if (is_rd_atomic(w))
+			return false;
+		req_go_back(e, qp, last);
+		qp->req.probe = true;
+		return true;
+	}
+	return false;
 }
 
 /*

@@ -53,6 +53,8 @@ static uint64_t next_deadline(const struct roce_engine *e, const struct eng_qp *
 		return 0;
 	if (qp->comp.timer)
 		d = qp->comp.timer;
+	if (qp->comp.probe_at && (!d || qp->comp.probe_at < d))
+		d = qp->comp.probe_at;   /* the tail-loss probe (cc.c) */
 	if (qp->cfg.state != ROCE_QPS_RTS)
 		return d;
 	if (qp->comp.rnr_until && (!d || qp->comp.rnr_until < d))

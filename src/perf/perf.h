@@ -104,6 +104,12 @@ struct perf_opts {
 	const char *mmap_file;          /* --mmap: the buffer in this file */
 	uint64_t mmap_offset;           /* --mmap-offset */
 	bool counters;                  /* --counters */
+	int tclass;                     /* --tclass: the QPs' IP traffic class
+					 * (TOS); -1: none given (0) */
+	bool cc;                        /* --cc: ECN marking, CNPs and DCQCN on
+					 * every priority (roce/cc.h) */
+	uint32_t window_kb;             /* --window: go-back-N's bound; 0 none */
+	bool adaptive_rto;              /* --adaptive-rto */
 	bool events;                    /* -e: sleep on a completion channel */
 	bool rdma_cm;                   /* -R: connect through the RDMA CM, the
 					 * exchange over a CM-connected QP */

@@ -29,7 +29,8 @@ static const struct {
 };
 
 enum { OPT_NETDEV = 256, OPT_IP, OPT_IP6, OPT_CHECK, OPT_TIMEOUT, OPT_SELFTEST, OPT_COUNTERS,
-       OPT_LINK, OPT_XDP_MODE, OPT_REPORT_GBITS, OPT_REPORT_BOTH };
+       OPT_LINK, OPT_XDP_MODE, OPT_REPORT_GBITS, OPT_REPORT_BOTH, OPT_TCLASS, OPT_CC,
+       OPT_WINDOW, OPT_ADAPTIVE_RTO };
 enum { OPT_MMAP = 320, OPT_MMAP_OFFSET };
 
 const char *perf_test_name(enum perf_verb v, enum perf_tst t)
@@ -83,6 +84,8 @@ void perf_usage(FILE *f, const char *argv0)
 "                           connected instead of TCP (RC only; give it to both)\n"
 "      --report_gbits       bandwidth in Gb/sec (10^9 bits) instead of MB/sec\n"
 "      --report-both        with -b, also the local and remote results apart\n"
+"      --tclass=<value>     the QPs' IP traffic class (TOS byte, 0..255; its DSCP\n"
+"                           >> 3 is the QP's priority for --cc); not with -R\n"
 "      --mmap=FILE          the buffer in FILE (mapped shared), so another process\n"
 "                           can see it; with --memlink-selftest, the server's\n"
 "      --mmap-offset=N      from byte N of FILE on (a multiple of the page size)\n"
@@ -99,6 +102,14 @@ void perf_usage(FILE *f, const char *argv0)
 "                           answers neighbour discovery for it)\n"
 "  --check                  receiver verifies a known pattern (both sides ours)\n"
 "  --counters               print the engine's non-zero counters at the end\n"
+"  --cc                     congestion control on every priority (docs/cc.md):\n"
+"                           our packets ECN-capable (ECT(0)), a CNP for each\n"
+"                           CE-marked one received (at most one per QP per 4 us),\n"
+"                           DCQCN with ConnectX's defaults on the CNPs we get\n"
+"  --window=KB              each RC QP keeps at most KB unacknowledged (go-back-N\n"
+"                           resends at most that per loss; 1..1048576)\n"
+"  --adaptive-rto           retransmit after the measured round trip (floor\n"
+"                           100 us, tail-loss probes), not the QP's timeout\n"
 "  --timeout=SEC            bound of every wait (default %u)\n",
 		argv0, PERF_MIN_QP, PERF_MAX_QP, perf_ep_qp_limit(NULL), ROCE_PT_VERSION,
 		PERF_TIMEOUT_S_DEFAULT);
@@ -214,6 +225,7 @@ static void defaults(struct perf_opts *o)
 	o->port = ROCE_OOB_PORT_DEFAULT;
 	o->atomic = PERF_FETCH_AND_ADD;
 	o->timeout_s = PERF_TIMEOUT_S_DEFAULT;
+	o->tclass = -1;
 }
 
 static const struct option longopts[] = {
@@ -233,6 +245,10 @@ static const struct option longopts[] = {
 	{ "rdma_cm", 0, NULL, 'R' },
 	{ "report_gbits", 0, NULL, OPT_REPORT_GBITS },
 	{ "report-both", 0, NULL, OPT_REPORT_BOTH },
+	{ "tclass", 1, NULL, OPT_TCLASS },
+	{ "cc", 0, NULL, OPT_CC },
+	{ "window", 1, NULL, OPT_WINDOW },
+	{ "adaptive-rto", 0, NULL, OPT_ADAPTIVE_RTO },
 	{ "help", 0, NULL, 'h' },       { "netdev", 1, NULL, OPT_NETDEV },
 	{ "link", 1, NULL, OPT_LINK },  { "xdp-mode", 1, NULL, OPT_XDP_MODE },
 	{ "ip", 1, NULL, OPT_IP },      { "check", 0, NULL, OPT_CHECK },
@@ -321,6 +337,14 @@ static int one_opt(int c, const char *a, struct perf_opts *o, FILE *out, FILE *e
 	/* accepted by every test, as perftest does; only bw tables show them */
 	case OPT_REPORT_GBITS: o->report_fmt = PERF_GBS; return 0;
 	case OPT_REPORT_BOTH: o->report_both = true; return 0;
+	/* perftest: CHECK_VALUE(traffic_class, uint16_t, ...), used as
+	 * ah_attr.grh.traffic_class, a byte */
+	case OPT_TCLASS: if (!num(a, 0, 255, &v)) return bad(err, "traffic class", a, "not 0..255");
+		o->tclass = (int)v; return 0;
+	case OPT_CC: o->cc = true; return 0;
+	case OPT_WINDOW: if (!num(a, 1, 1u << 20, &v)) return bad(err, "--window", a, "not 1..1048576 KB");
+		o->window_kb = (uint32_t)v; return 0;
+	case OPT_ADAPTIVE_RTO: o->adaptive_rto = true; return 0;
 	case 'V': fprintf(out, "Version: %s\n", ROCE_PT_VERSION); return 1;
 	case 'h': perf_usage(out, "roce-perf"); return 1;
 	case OPT_NETDEV: o->netdev = a; return 0;
@@ -364,6 +388,11 @@ static int depend(struct perf_opts *o, FILE *err)
 	 * an --mmap file, since the CM's exchange needs memory before it */
 	if (o->rdma_cm && o->conn == ROCE_QPT_UC) {
 		fprintf(err, "roce-perf: UC is not supported in librdmacm (-R)\n");
+		return 2;
+	}
+	if (o->rdma_cm && o->tclass >= 0) {
+		fprintf(err, "roce-perf: --tclass with -R is not supported here (the CM "
+			"sets the path's traffic class)\n");
 		return 2;
 	}
 	if (o->rdma_cm && o->mmap_file) {

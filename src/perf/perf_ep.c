@@ -24,6 +24,7 @@
 #include "roce/counters.h"
 #include "roce/device.h"
 #include "roce/driver.h"
+#include "roce/gid.h"
 #include "roce/params.h"
 #include "roce/status.h"
 #include "roce/tables.h"
@@ -560,6 +561,25 @@ int perf_ep_connect(struct perf_ep *ep, unsigned i, const struct perf_conn *c)
 		at.ah_attr.is_global = true;
 		at.ah_attr.grh.sgid_index = c->sgid_index;
 		memcpy(at.ah_attr.grh.dgid, c->dgid, 16);
+	}
+	if (c->tclass > 0) {
+		/* only a GRH carries a traffic class (ibverbs' too): without
+		 * -x, one from our IPv4 GID to the peer's IPv4 address, the
+		 * same RoCE v2 over IPv4 on the wire */
+		if (!c->grh) {
+			uint8_t g[16];
+			int idx;
+
+			roce_gid_from_ipv4(ep->ip, g);
+			idx = roce_gid_table_find(roce_context_gids(ep->ctx), g);
+			if (idx < 0)
+				return perf_ep_fail(ep, ROCE_E_INVAL, "--tclass: no IPv4 GID "
+						    "of ours to send from");
+			at.ah_attr.is_global = true;
+			at.ah_attr.grh.sgid_index = (uint8_t)idx;
+			roce_gid_from_ipv4(c->peer_ip, at.ah_attr.grh.dgid);
+		}
+		at.ah_attr.grh.traffic_class = (uint8_t)c->tclass;
 	}
 	if (c->grh && !roce_gid_is_v4mapped(c->dgid))
 		st = perf_ep_resolve6(ep, c->dgid, at.ah_attr.dest_mac);

@@ -125,6 +125,9 @@ struct perf_conn {
 	enum roce_mtu mtu;
 	uint8_t timeout, min_rnr_timer;
 	uint8_t max_rd_atomic, max_dest_rd_atomic;
+	int tclass;                     /* the IP traffic class (TOS) of the
+					 * QP's packets (perftest's --tclass);
+					 * < 0 or 0: none */
 };
 
 /* The Q_Key of the tools' UD QPs and of their WRs: ibv_ud_pingpong's

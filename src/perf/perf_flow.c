@@ -39,6 +39,7 @@
 
 #include "perf/perf_cm.h"
 #include "perf/perf_run.h"
+#include "roce/cc.h"
 #include "roce/params.h"
 #include "roce/status.h"
 
@@ -238,6 +239,21 @@ static int open_ep(struct perf_run *r, struct roce_memlink *ml)
 	c.qp_access = most.qp_access;
 	if ((st = perf_ep_open(&r->ep, &c)) != ROCE_OK)
 		return perf_fail(r, st, "%s", r->ep.err);
+	if (o->cc || o->window_kb || o->adaptive_rto) {
+		/* --cc: the NP and the RP on every priority, whatever
+		   --tclass makes the QPs' (docs/cc.md); DCQCN's knobs and
+		   the ECN codepoint at their defaults. --window and
+		   --adaptive-rto: loss recovery, with or without it */
+		struct roce_cc_config cc;
+
+		roce_cc_config_default(&cc);
+		if (o->cc)
+			cc.np_prio_mask = cc.rp_prio_mask = 0xFF;
+		cc.window_kb = o->window_kb;
+		cc.adaptive_rto = o->adaptive_rto;
+		if ((st = roce_context_set_cc(r->ep.ctx, &cc)) != ROCE_OK)
+			return perf_fail(r, st, "congestion control: %s", roce_status_str(st));
+	}
 	/* the exchange keeps the engine running, unless its thread does */
 	r->oob.idle = r->ep.thread ? NULL : perf_ep_progress;
 	r->oob.idle_arg = &r->ep;
@@ -360,6 +376,7 @@ static int connect_qps(struct perf_run *r)
 			.dest_qpn = rem->qpn, .rq_psn = rem->psn, .sq_psn = r->my[i].psn,
 			.mtu = (enum roce_mtu)r->mtu, .timeout = (uint8_t)r->o->qp_timeout,
 			.min_rnr_timer = PERF_MIN_RNR_TIMER,
+			.tclass = r->o->tclass,
 			.max_dest_rd_atomic = (uint8_t)r->my[i].out_reads,
 			.max_rd_atomic = (uint8_t)(rem->out_reads < ROCE_MAX_RD_ATOMIC ?
 						   rem->out_reads : ROCE_MAX_RD_ATOMIC),

@@ -18,7 +18,7 @@ fail() { echo "bench_suite.sh: $*" >&2; exit 1; }
 for bad in "--reps 0" "--reps 17" "--seconds 0" "--seconds x" "--only nothing" \
            "--op fetch" "--size 0" "--size 2000000" "--mtu 1000" "--qps 17" \
            "--cores 3" "--cpus 0" "--veth a,b,c" "--scale-qps 1" "--scale-qps 16368" \
-           "--scale-busy 1" \
+           "--scale-busy 1" "--only loss,bogus" \
            "--only scale,bogus" "--bogus" "extra"; do
   # shellcheck disable=SC2086
   if "$SUITE" $bad >"$tmp/out" 2>"$tmp/err"; then
@@ -70,6 +70,23 @@ done
 grep -q '^| scale: 64 B WRITE on 100 QPs, all busy' "$tmp/scale.md" || fail "scale: Markdown row"
 grep -q '"target":"64 B WRITE rate, 16367 QPs all busy / 1 QP","want":">= 0.50","measured":false' \
   "$tmp/lat.json" || fail "scale targets of a run without the section must say so"
+
+# the loss curve (virtual time, so its figures are the same anywhere): a
+# goodput and a ratio row per point and recovery, and the two loss targets
+# of the default CC config met (1 % >= 0.8, 5 % >= 0.4 of 0.01 %)
+timeout 300 "$SUITE" --only loss --quick --json "$tmp/loss.json" >"$tmp/out" ||
+  fail "loss run failed: $(tail -3 "$tmp/out")"
+[ "$(grep -o '"section":"loss","name":"loss goodput"' "$tmp/loss.json" | wc -l)" -eq 12 ] &&
+  [ "$(grep -o '"section":"loss","name":"loss / 0.01 %"' "$tmp/loss.json" | wc -l)" -eq 12 ] ||
+  fail "loss: want 12 goodput and 12 ratio rows"
+for t in '1 % loss / 0.01 %, CC config' '5 % loss / 0.01 %, CC config'; do
+  python3 - "$tmp/loss.json" "WRITE 64 KB goodput, $t" <<'PY' || fail "loss target '$t' not met"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = [x for x in d["targets"] if x["target"] == sys.argv[2]]
+assert len(t) == 1 and t[0]["measured"] and t[0]["met"], t
+PY
+done
 
 # --scale-busy: that one configuration alone (a profile's run)
 timeout 120 "$SUITE" --only scale --scale-busy 100 --key-reps 1 --key-seconds 0.02 \

@@ -215,12 +215,13 @@ check_v6() {
 
 # pcap_stats PCAP: "naks=N retrans=N" of the RoCE frames in PCAP. A NAK is
 # an AETH syndrome 0x60-0x7f (IBA 9.7.5.1), a retransmission a packet
-# other than an ACK (0x11) or atomic ACK (0x12) whose PSN already went by:
+# other than an ACK (0x11), atomic ACK (0x12) or CNP (0x81, always PSN 0)
+# whose PSN already went by:
 # requests and READ responses carry one PSN each, ACKs repeat theirs.
 pcap_stats() {
 	roce_tsv "$1" | awk -F'\t' '
 		$10 != "" && $10 >= 96 && $10 < 128 { naks++ }
-		$2 != 17 && $2 != 18 {
+		$2 != 17 && $2 != 18 && $2 != 129 {
 			if ($4 in seen) retrans++; seen[$4] = 1 }
 		END { printf "naks=%d retrans=%d\n", naks, retrans }'
 }
@@ -229,7 +230,7 @@ pcap_stats() {
 # whatever the tool's format ("name value", "name=value", "name: value",
 # JSON "name": value); the last value of a name wins.
 counters_parse() {
-	grep -oE '"?(tx_|rx_|acks_|naks_|retransmissions|timeouts|rnr_|icrc_|drop_|dup|completions|error_completions|cq_events)[a-z0-9_]*"?[[:space:]]*[:=]?[[:space:]]*[0-9]+' "$1" 2>/dev/null |
+	grep -oE '"?(tx_|rx_|acks_|naks_|retransmissions|timeouts|rnr_|icrc_|drop_|dup|completions|error_completions|cq_events|np_|rp_|tail_)[a-z0-9_]*"?[[:space:]]*[:=]?[[:space:]]*[0-9]+' "$1" 2>/dev/null |
 		sed -E 's/"//g; s/[[:space:]]*[:=]?[[:space:]]*([0-9]+)$/ \1/' |
 		awk '{ v[$1] = $2 } END { for (k in v) print k, v[k] }' | sort
 }
@@ -287,11 +288,58 @@ check_loss_counters() {
 	fi
 	local v
 	v=$(counter "$c" $names)
+	# ours:--adaptive-rto: how many stalls its tail-loss probes took on
+	[ "$(counter "$c" tail_probes)" -gt 0 ] && note "our tail-loss probes: $(counter "$c" tail_probes)"
 	if [ "$v" -gt 0 ]; then
 		note "our counters: $(echo $names | tr ' ' '+') = $v"
 	else
 		fail "our counters show no recovery under loss: $(echo $names | tr ' ' '+') = 0 (see counters.txt)"
 	fi
+}
+
+# check_ecn OURS: a run of ours with --cc (docs/cc.md): every RoCE frame
+# of ours is ECN-capable, the data, ACKs and requests ECT(0) (ECN field
+# 2, what ConnectX sends), our CNPs (BTH opcode 0x81) ECT(1); tshark
+# dissects them all (check_wire). rxe has no congestion control: that the
+# run passed shows the marks break nothing.
+check_ecn() {
+	local pcap=$1 ect0 other
+	ect0=$(tshark -r "$pcap" $(tshark_no_ulp) -Y 'infiniband && ip.dsfield.ecn == 2' 2>/dev/null | wc -l)
+	other=$(tshark -r "$pcap" $(tshark_no_ulp) -Y 'infiniband && !(ip.dsfield.ecn == 2 || (infiniband.bth.opcode == 129 && ip.dsfield.ecn == 1))' \
+		2>/dev/null | wc -l)
+	if [ "$ect0" -gt 0 ] && [ "$other" -eq 0 ]; then
+		note "--cc: all $ect0 RoCE frames of ours but CNPs ECT(0)"
+	else
+		fail "--cc: $ect0 RoCE frames of ours ECT(0), $other with another ECN field"
+	fi
+}
+
+# check_ce_rx PORT OURS: the bridge set CE on rxe's frames to us (ce:rx),
+# with our tool's --cc: our port received CE-marked frames (PORT, captured
+# on our side of the bridge), our notification point counted them
+# (np_ecn_marked_roce_packets) and sent CNPs (np_cnp_sent); on the wire
+# (OURS) our CNPs, BTH opcode 0x81, go to the QP our other frames go to
+# (rxe's), dissected without error (check_wire).
+check_ce_rx() {
+	local port=$1 pcap=$2 c=$RUN_DIR/counters.txt ce marked sent cnps qps stray
+	ce=$(tshark -r "$port" $(tshark_no_ulp) -Y 'infiniband && ip.dsfield.ecn == 3' 2>/dev/null | wc -l)
+	[ "$ce" -gt 0 ] || fail "ce:rx: no CE-marked RoCE frame reached our port"
+	marked=$(counter "$c" np_ecn_marked_roce_packets)
+	sent=$(counter "$c" np_cnp_sent)
+	[ "$marked" -gt 0 ] || fail "ce:rx: np_ecn_marked_roce_packets is 0 (counters.txt)"
+	[ "$sent" -gt 0 ] || fail "ce:rx: np_cnp_sent is 0 (counters.txt)"
+	cnps=$(tshark -r "$pcap" $(tshark_no_ulp) -Y 'infiniband.bth.opcode == 129' \
+		-T fields -e infiniband.bth.destqp 2>/dev/null | sort | uniq -c)
+	qps=$(tshark -r "$pcap" $(tshark_no_ulp) -Y 'infiniband && infiniband.bth.opcode != 129' \
+		-T fields -e infiniband.bth.destqp 2>/dev/null | sort -u)
+	if [ -z "$cnps" ]; then
+		fail "ce:rx: no CNP of ours on the wire"
+		return
+	fi
+	stray=$(awk 'NR == FNR { q[$1] = 1; next } !($2 in q)' <(echo "$qps") <(echo "$cnps"))
+	[ -z "$stray" ] || fail "ce:rx: CNPs to a QP our other frames do not go to: $(tr -s ' \n' ' ' <<<"$stray")"
+	note "ce:rx: $ce CE frames received, np_ecn_marked_roce_packets $marked, np_cnp_sent $sent;" \
+		"CNPs on the wire (count QP): $(tr -s ' \n' ' ' <<<"$cnps")"
 }
 
 # check_garbage JSON: every bad frame the sender reports is counted: each

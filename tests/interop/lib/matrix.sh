@@ -48,6 +48,14 @@ matrix_lines() {
 		if [[ " $extra " == *" ours:"* ]] && [ "$peer" != ours ]; then
 			echo "$where: ours:FLAG in a group without our tool" >&2; err=1; continue
 		fi
+		local w
+		for w in $extra; do
+			case "$w" in
+			ce:rx) [ "$peer" = ours ] ||
+				{ echo "$where: ce:rx in a group without our tool" >&2; err=1; continue 2; } ;;
+			ce:*) echo "$where: '$w': the bridge sets CE on rx only (ce:rx)" >&2; err=1; continue 2 ;;
+			esac
+		done
 		if [[ " $extra " == *" ours:--link=xdp "* ]] && [[ ",$mtus," == *",4096,"* ]]; then
 			echo "$where: ours:--link=xdp needs path MTU 1024 (AF_XDP refuses MTU 9000)" >&2
 			err=1; continue

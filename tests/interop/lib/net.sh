@@ -96,6 +96,31 @@ table bridge rni_loss {
 EOF
 }
 
+# net_ce on|off: the bridge sets ECN CE (11b) on every RoCE v2 frame it
+# forwards to our port, as a congested switch does to ECN-capable traffic
+# (RFC 3168; docs/cc.md), whatever the frame's ECN field was: rxe sends
+# Not-ECT, which no switch would mark, but our notification point reads
+# the field only. nftables rewrites the IPv4 header checksum with it; the
+# ICRC leaves the field out (IBA A17.8). IPv4 only (the ip expression).
+net_ce() {
+	in_wire nft delete table bridge rni_ce 2>/dev/null
+	[ "$1" = off ] && return 0
+	in_wire nft -f - <<EOF
+table bridge rni_ce {
+	chain forward {
+		type filter hook forward priority filter; policy accept;
+		ether daddr $NET_US_MAC udp dport 4791 ip ecn set ce counter
+	}
+}
+EOF
+}
+
+# net_ce_count: frames the CE rule marked so far
+net_ce_count() {
+	in_wire nft list table bridge rni_ce 2>/dev/null |
+		sed -n 's/.*counter packets \([0-9]*\) .*/\1/p' | head -n1
+}
+
 # net_loss_count: frames the loss rule dropped so far
 net_loss_count() {
 	in_wire nft list table bridge rni_loss 2>/dev/null |

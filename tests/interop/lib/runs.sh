@@ -42,7 +42,8 @@ run_ours() { # id tool role mtu size iters loss extra
 		return
 	fi
 	capture_start br0 wire
-	[ "$loss" != 0 ] && capture_start us-br ours-port
+	# what our port received: after the loss or the CE rule
+	{ [ "$loss" != 0 ] || [ -n "$(ce_mode "$extra")" ]; } && capture_start us-br ours-port
 	if [ "$role" = server ]; then
 		ours_start "$(ours_cmd "$perf_tool" "$size" "$iters" "$mtu" "$extra")" "$RUN_DIR/ours.log"
 		if ! ours_listening "$(uses_cm "$tool $extra" && echo cm)"; then
@@ -133,6 +134,8 @@ run_ours() { # id tool role mtu size iters loss extra
 			"$(v6_our_gid "$extra")" "$(v6_rxe_gid "$extra" "$A")" \
 			"$(is_ud "$tool" "$extra" && echo ud)"
 	fi
+	uses_cc "$extra" && check_ecn "$RUN_DIR/ours.pcap"
+	[ "$(ce_mode "$extra")" = rx ] && check_ce_rx "$RUN_DIR/ours-port.pcap" "$RUN_DIR/ours.pcap"
 	[ "$tool" = garbage ] && check_garbage "$RUN_DIR/garbage.json"
 	[ "$tool" = rights ] && check_rights_wire "$role"
 	[ -z "$mfile" ] || check_mmap "$mfile" "$(mmap_offset "$extra")" "$RUN_DIR/ours.log" \
@@ -206,6 +209,9 @@ run_one() { # id peer tool role mtu size iters loss extra
 		net_loss "$loss" "$([ "$peer" = ours ] && uses_cm "$tool $extra" && echo "$NET_US_MAC")" ||
 			fail "cannot install the loss rule"
 	fi
+	if [ -n "$(ce_mode "$extra")" ]; then
+		net_ce on || fail "cannot install the CE rule"
+	fi
 	if [ "$peer" = rxe ]; then
 		run_rxe_pair "$id" "$tool" "$mtu" "$size" "$iters" "$extra"
 	else
@@ -219,6 +225,16 @@ run_one() { # id peer tool role mtu size iters loss extra
 			note "the bridge dropped $dropped RoCE frames ($loss % loss)"
 		else
 			fail "the loss rule dropped nothing: the run did not test loss"
+		fi
+	fi
+	if [ -n "$(ce_mode "$extra")" ]; then
+		local marked
+		marked=$(net_ce_count)
+		net_ce off
+		if [ "${marked:-0}" -gt 0 ]; then
+			note "the bridge set CE on $marked RoCE frames to us"
+		else
+			fail "the CE rule marked nothing: the run did not test CE"
 		fi
 	fi
 	# rxe's side of the story: its port counters that moved in this run

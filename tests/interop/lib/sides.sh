@@ -8,7 +8,8 @@
 # on the AF_XDP port), with @RUN_DIR@ in it made the run's directory
 # (ours:--mmap=@RUN_DIR@/ours.mmap: our buffer in a file of the run, made
 # by mmap_prepare). A word v6:ll or v6:global makes the run RoCE v2 over
-# IPv6 (v6_mode); it goes to neither side as a flag.
+# IPv6 (v6_mode); it goes to neither side as a flag, nor does ce:rx
+# (ce_mode: the bridge sets CE on the frames to us).
 
 OOB_PORT=18515  # ibv_rc_pingpong's and perftest's default TCP port
 
@@ -24,7 +25,7 @@ extra_for() {
 	for w in ${words[@]+"${words[@]}"}; do
 		case "$w" in
 		ours:*) if [ "$who" = ours ]; then w=${w#ours:}; out+=("${w//@RUN_DIR@/${RUN_DIR:-}}"); fi ;;
-		v6:*) ;;
+		v6:*|ce:*) ;;
 		*) out+=("$w") ;;
 		esac
 	done
@@ -64,6 +65,24 @@ m = [int(x, 16) for x in sys.argv[1].split(':')]
 b = bytes([0xfe, 0x80, 0, 0, 0, 0, 0, 0, m[0] ^ 2, m[1], m[2], 0xff, 0xfe, m[3], m[4], m[5]])
 print(ipaddress.IPv6Address(b))
 PY
+}
+
+# ce_mode EXTRA: where the bridge sets ECN CE during the run: rx (on the
+# RoCE frames to our port, rxe's data to us: our notification point's
+# input); empty for none. It goes to neither side as a flag.
+ce_mode() {
+	local w
+	for w in $1; do
+		case "$w" in ce:*) echo "${w#ce:}" ;; esac
+	done
+}
+
+# uses_cc EXTRA: does our side run with congestion control (ours:--cc)?
+uses_cc() {
+	case " $(extra_for ours "$1") " in
+	*" --cc "*) return 0 ;;
+	esac
+	return 1
 }
 
 # uses_xdp EXTRA: does our side run on the AF_XDP port?

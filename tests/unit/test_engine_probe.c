@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The tail-loss probe of adaptive retransmission (src/engine/cc.c), one
+ * engine against a scripted peer on the virtual clock (stage.h), MTU 256,
+ * a measured round trip of 10 us (srtt 10 us, so 2 srtt = 20 us; the
+ * timer's floor is 100 us):
+ *   - a lost tail: the message's last packet goes out again with AckReq
+ *     at 2 srtt, its ACK completes the WRITE: no timeout;
+ *   - after a NAK the stall is probed from the NAKed PSN (the resent
+ *     packet may be lost again, and the responder drops what follows it
+ *     in silence);
+ *   - a lost probe: a second one, from una, at 4 srtt; then the timer;
+ *   - probes spend no retry (IBA 9.7.6.1.3): a silent peer still ends the
+ *     QP after retry_cnt timeouts, no sooner;
+ *   - none with the IBA timer alone (adaptive retransmission off).
+ */
+#include "stage.h"
+#include "roce/cc.h"
+
+#define REMOTE_VA 0x10000ull
+#define REMOTE_RKEY 0x4242u
+#define NAK_SEQ (ROCE_AETH_NAK | ROCE_NAK_PSN_SEQ_ERR)
+
+static void set_rto(struct stage *st, bool adaptive)
+{
+	struct roce_cc_config c;
+
+	roce_cc_config_default(&c);
+	c.adaptive_rto = adaptive;
+	assert_int_equal(roce_context_set_cc(st->ctx, &c), ROCE_OK);
+}
+
+static void post_write(struct stage *st, uint64_t wr_id, uint32_t len)
+{
+	struct roce_sge sge;
+	struct roce_send_wr wr = stage_wr(st, &sge, wr_id, ROCE_WR_RDMA_WRITE, 0, len);
+
+	wr.wr.rdma.remote_addr = REMOTE_VA;
+	wr.wr.rdma.rkey = REMOTE_RKEY;
+	stage_post(st, &wr);
+}
+
+/* A stage whose QP has measured one 10 us round trip (srtt 10 us). */
+static struct stage *measured(const struct stage_opts *o)
+{
+	struct stage *st = o ? stage_open(o) : stage_open_default();
+
+	set_rto(st, true);
+	post_write(st, 1, 64);
+	assert_int_equal(stage_run(st), 1);
+	st->vclock += 10000;
+	stage_inject_ack(st, st->rx[0].h.bth.psn, 0, 1);
+	assert_int_equal(stage_run(st), 0);
+	stage_expect_wc(st->scq, 1, ROCE_WC_SUCCESS, ROCE_WC_RDMA_WRITE, 64);
+	return st;
+}
+
+/* A three-packet WRITE out; its first PSN. */
+static uint32_t three(struct stage *st, uint64_t wr_id)
+{
+	post_write(st, wr_id, 3 * 256);
+	assert_int_equal(stage_run(st), 3);
+	assert_false(st->rx[1].h.bth.ackreq);
+	assert_true(st->rx[2].h.bth.ackreq);
+	return st->rx[0].h.bth.psn;
+}
+
+static void test_lost_tail(void **state)
+{
+	struct stage *st = measured(NULL);
+	uint32_t psn;
+
+	(void)state;
+	psn = three(st, 2);                     /* the last packet is lost */
+	assert_int_equal(stage_advance(st, 19000), 0);
+	assert_int_equal(stage_advance(st, 1000), 1);   /* at 2 srtt, not 100 us */
+	assert_int_equal(st->rx[0].h.bth.psn, psn + 2);
+	assert_int_equal(st->rx[0].h.bth.opcode, ROCE_OP_RC_WRITE_LAST);
+	assert_true(st->rx[0].h.bth.ackreq);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TAIL_PROBES), 1);
+	stage_inject_ack(st, psn + 2, 0, 2);
+	assert_int_equal(stage_run(st), 0);
+	stage_expect_wc(st->scq, 2, ROCE_WC_SUCCESS, ROCE_WC_RDMA_WRITE, 3 * 256);
+	/* nothing outstanding: no more probes, no timeout */
+	assert_int_equal(stage_advance(st, 1000000), 0);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TIMEOUTS), 0);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TAIL_PROBES), 1);
+	stage_close(st);
+}
+
+static void test_after_nak(void **state)
+{
+	struct stage *st = measured(NULL);
+	uint32_t psn;
+
+	(void)state;
+	psn = three(st, 2);
+	/* the first packet is lost: the responder NAKs it; the requester
+	   goes back and resends all three */
+	stage_inject_ack(st, psn, NAK_SEQ, 1);
+	assert_int_equal(stage_run(st), 3);
+	assert_int_equal(st->rx[0].h.bth.psn, psn);
+	/* ... and the resent first packet is lost again: silence. The probe
+	   goes back to the NAKed PSN, not to the last packet */
+	assert_int_equal(stage_advance(st, 19000), 0);
+	assert_int_equal(stage_advance(st, 1000), 3);
+	assert_int_equal(st->rx[0].h.bth.psn, psn);
+	assert_int_equal(st->rx[2].h.bth.psn, psn + 2);
+	stage_inject_ack(st, psn + 2, 0, 2);
+	assert_int_equal(stage_run(st), 0);
+	stage_expect_wc(st->scq, 2, ROCE_WC_SUCCESS, ROCE_WC_RDMA_WRITE, 3 * 256);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TIMEOUTS), 0);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TAIL_PROBES), 1);
+	stage_close(st);
+}
+
+static void test_lost_probe(void **state)
+{
+	struct stage *st = measured(NULL);
+	uint32_t psn;
+
+	(void)state;
+	psn = three(st, 2);
+	assert_int_equal(stage_advance(st, 20000), 1);  /* the last packet: lost */
+	assert_int_equal(st->rx[0].h.bth.psn, psn + 2);
+	/* no ACK two round trips on: once more, from una */
+	assert_int_equal(stage_advance(st, 19000), 0);
+	assert_int_equal(stage_advance(st, 1000), 3);
+	assert_int_equal(st->rx[0].h.bth.psn, psn);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TAIL_PROBES), 2);
+	/* lost as well: no third probe; the timer at 100 us (the floor),
+	   counted from the last packet sent new, then its own probes */
+	assert_int_equal(stage_advance(st, 59000), 0);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TIMEOUTS), 0);
+	assert_int_equal(stage_advance(st, 1000), 3);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TIMEOUTS), 1);
+	assert_int_equal(st->rx[0].h.bth.psn, psn);
+	stage_inject_ack(st, psn + 2, 0, 2);
+	assert_int_equal(stage_run(st), 0);
+	stage_expect_wc(st->scq, 2, ROCE_WC_SUCCESS, ROCE_WC_RDMA_WRITE, 3 * 256);
+	stage_close(st);
+}
+
+/* retry_cnt 2 and a peer that went away: the QP fails at the third
+   timeout, as without probes; the probes between spent nothing */
+static void test_no_retry_spent(void **state)
+{
+	const struct stage_opts o = { .retry_cnt = 2 };
+	struct stage *st = measured(&o);
+
+	(void)state;
+	three(st, 2);
+	for (int i = 0; i < 200 && stage_qp_state(st) != ROCE_QPS_ERR; i++)
+		stage_advance(st, 10000);
+	assert_int_equal(stage_qp_state(st), ROCE_QPS_ERR);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TIMEOUTS), 3);
+	/* two per stall: the first, and one after each of the two resends */
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TAIL_PROBES), 6);
+	stage_expect_wc(st->scq, 2, ROCE_WC_RETRY_EXC_ERR, ROCE_WC_RDMA_WRITE, 0);
+	stage_close(st);
+}
+
+static void test_off_without_adaptive(void **state)
+{
+	const struct stage_opts o = { .timeout = 5 };   /* 131 us */
+	struct stage *st = measured(&o);
+	uint32_t psn;
+
+	(void)state;
+	set_rto(st, false);
+	psn = three(st, 2);
+	assert_int_equal(stage_advance(st, 131000), 0);
+	assert_int_equal(stage_advance(st, 100), 3);    /* the IBA timer only */
+	assert_int_equal(st->rx[0].h.bth.psn, psn);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TAIL_PROBES), 0);
+	stage_close(st);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lost_tail),
+		cmocka_unit_test(test_after_nak),
+		cmocka_unit_test(test_lost_probe),
+		cmocka_unit_test(test_no_retry_spent),
+		cmocka_unit_test(test_off_without_adaptive),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
