@@ -13,6 +13,10 @@
  * and execs PROGRAM: its process is the program's, with the engine on a
  * thread of its own once the program opens the device (docs/verbs.md).
  *
+ * ROCE_RUN_PRELOAD, when set, goes before PROGRAM's LD_PRELOAD (and not
+ * into roce-run's own): a sanitized drop-in needs the sanitizer's runtime
+ * in a program built without it.
+ *
  * The lock: an flock on a file named for the network namespace and the
  * interface, inherited by PROGRAM across exec and released when it exits.
  */
@@ -132,6 +136,26 @@ static int take_lock(const char *ifname)
 	return fd;
 }
 
+/* ROCE_RUN_PRELOAD into PROGRAM's LD_PRELOAD, first. */
+static int preload(void)
+{
+	const char *pre = getenv("ROCE_RUN_PRELOAD"), *old = getenv("LD_PRELOAD");
+	size_t n;
+	char *p;
+
+	if (!pre || !*pre)
+		return 0;
+	n = strlen(pre) + (old ? strlen(old) : 0) + 2;
+	p = malloc(n);
+	if (!p)
+		return fail(RUN_SETUP, "out of memory%s%s", "", "");
+	snprintf(p, n, "%s%s%s", pre, old && *old ? ":" : "", old && *old ? old : "");
+	setenv("LD_PRELOAD", p, 1);
+	unsetenv("ROCE_RUN_PRELOAD");
+	free(p);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -213,6 +237,8 @@ int main(int argc, char **argv)
 	} else {
 		setenv("LD_LIBRARY_PATH", libdir, 1);
 	}
+	if ((s = preload()) != 0)
+		return s;
 	setenv("ROCE_RUN_NETDEV", netdev, 1);
 	setenv("ROCE_RUN_LINK", link, 1);
 	if (ip)

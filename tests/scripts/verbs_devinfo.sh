@@ -54,7 +54,7 @@ ip -n "$NA" link set "da$$" mtu 9000
 check_devinfo 9000 "4096 \\(5\\)"
 
 # the drop-in without roce-run: no device, and why
-ip netns exec "$NA" env ${RR_ENV[@]+"${RR_ENV[@]}"} LD_LIBRARY_PATH="$(dirname "$(find "$B" -path '*/roce/ibverbs/libibverbs.so.1' -print -quit)")" \
+ip netns exec "$NA" env ${RR_ENV[@]+"${RR_ENV[@]/ROCE_RUN_PRELOAD=/LD_PRELOAD=}"} LD_LIBRARY_PATH="$(dirname "$(find "$B" -path '*/roce/ibverbs/libibverbs.so.1' -print -quit)")" \
 	ibv_devices >"$TMP/none" 2>&1
 grep -q "roce0" "$TMP/none" && fail "the drop-in without ROCE_RUN_NETDEV lists roce0"
 grep -q "ROCE_RUN_NETDEV is not set" "$TMP/none" || fail "the drop-in without ROCE_RUN_NETDEV does not say why it has no device"
