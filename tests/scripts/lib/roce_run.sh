@@ -15,7 +15,7 @@ rr_setup() {
 	RR=$b/tools/roce-run
 	RR_ENV=()
 	lib=$(find "$b" -path '*/roce/ibverbs/libibverbs.so.1' -print -quit)
-	if [ -n "$lib" ] && nm -D "$lib" 2>/dev/null | grep -q ' U __asan_init'; then
+	if [ -n "$lib" ] && [[ "$(nm -D "$lib" 2>/dev/null)" == *" U __asan_init"* ]]; then
 		local rt
 		rt=$(clang -print-file-name=libclang_rt.asan-x86_64.so 2>/dev/null)
 		[ -f "$rt" ] || { echo "FAIL: the sanitized drop-in needs clang's libclang_rt.asan-x86_64.so" >&2; return 1; }
