@@ -7,7 +7,8 @@
  *     roce_sim_trace_open writes it) as a fresh model, makes the trace's
  *     calls on it at their times and checks every output the model makes
  *     against the trace: read data and responses, frames out, DMA, DDR
- *     reads, completions.
+ *     reads, completions. Host-memory DMA (hdmawr, hdmard) is left out:
+ *     the model replayed has no host memory.
  *   roce-replay --compare A B [--time-tolerance NS] [--skip KIND,...]
  *     compares the outputs of two traces (the model's and an RTL's).
  *
@@ -31,11 +32,12 @@ static void usage(FILE *f)
 "and checks every output against it; or compares the outputs of two traces.\n"
 "  --compare A B          compare the outputs of trace A and trace B, per NIC\n"
 "                         and per stream (registers, frames out, DMA writes,\n"
-"                         DDR reads, completions), in order\n"
+"                         host-memory DMA writes, DDR reads, completions),\n"
+"                         in order\n"
 "  --time-tolerance NS    with --compare: the times of matching outputs may\n"
 "                         differ by NS ns at most (default: times not compared)\n"
 "  --skip KIND,...        with --compare: leave out these kinds (wr, rd, fout,\n"
-"                         dmawr, memrd, cqe)\n"
+"                         dmawr, hdmawr, memrd, cqe)\n"
 "  -h, --help             this text\n"
 "Exit: 0 match, 1 mismatch (the first one shown, with the records around\n"
 "it), 2 usage error or a malformed trace (its line number shown).\n");

@@ -155,25 +155,45 @@ bool roce_qp_dgid_ipv6(const struct roce_qp_cfg *qp);
 /* ---- MR entry ---------------------------------------------------------- */
 
 /*
+ * The address space an MR entry's pa is in (MR_ACCESS.SPACE): the board's
+ * DDR, or host memory reached over PCIe through the IOMMU, whose windows
+ * only the host programs (src/engine/iommu.h; docs/design.md, "Host
+ * memory"). A HOST pa is an I/O virtual address: the data path translates
+ * it through the windows on every access and refuses it outside them.
+ */
+enum roce_mr_space {
+	ROCE_MR_SPACE_DDR = 0,
+	ROCE_MR_SPACE_HOST = 1,
+};
+/* A HOST entry's [pa, pa + len) lies below this (I/O virtual addresses
+ * have 63 bits; the table refuses others). */
+#define ROCE_MR_HOST_PA_LIMIT (1ull << 63)
+
+/*
  * One MR entry, shared by the MR table, the register window and the host
  * driver. index is MR_INDEX on the bus (the table is indexed by it).
  * Keys: bits 31:8 = MR index, bits 7:0 = key byte.
  */
 struct roce_mr_entry {
-	uint64_t va, pa, len;       /* pa: device memory address */
+	uint64_t va, pa, len;       /* pa: an address in space */
 	uint32_t index, rkey, lkey, pd;
 	uint32_t access;            /* enum roce_access bits */
 	bool valid;
+	uint8_t space;              /* enum roce_mr_space; 0 = DDR */
 };
 
 #define ROCE_MR_WORD(reg) (((reg) - ROCE_REG_MR_ACCESS) / 4u)
 #define ROCE_MR_NREGS (ROCE_MR_WORD(ROCE_REG_MR_PD) + 1u)
 
-/* MR_ACCESS: the access bits below VALID (the register accepts only the
- * enum roce_access bits; any other bit answers SLVERR). */
+/* MR_ACCESS: the access bits (the register accepts only the enum
+ * roce_access bits; any other bit answers SLVERR), SPACE above them and
+ * VALID on top. */
 #define ROCE_MR_ACCESS_WORD   ROCE_MR_WORD(ROCE_REG_MR_ACCESS)
 #define ROCE_MR_ACCESS_SHIFT  0
-#define ROCE_MR_ACCESS_WIDTH  31
+#define ROCE_MR_ACCESS_WIDTH  8
+#define ROCE_MR_SPACE_WORD    ROCE_MR_WORD(ROCE_REG_MR_ACCESS)
+#define ROCE_MR_SPACE_SHIFT   8
+#define ROCE_MR_SPACE_WIDTH   1
 #define ROCE_MR_VALID_WORD    ROCE_MR_WORD(ROCE_REG_MR_ACCESS)
 #define ROCE_MR_VALID_SHIFT   31
 #define ROCE_MR_VALID_WIDTH   1

@@ -114,7 +114,7 @@
 #define ROCE_REG_MR_INDEX        0x080u
 #define ROCE_REG_MR_COMMIT       0x084u
 #define ROCE_REG_MR_CMD_STATUS   0x088u
-#define ROCE_REG_MR_ACCESS       0x08Cu   /* enum roce_access bits, bit31 VALID */
+#define ROCE_REG_MR_ACCESS       0x08Cu   /* enum roce_access bits, bit8 SPACE, bit31 VALID */
 #define   ROCE_MR_VALID            (1u << 31)
 #define ROCE_REG_MR_VA_LOW       0x090u
 #define ROCE_REG_MR_VA_HIGH      0x094u

@@ -84,16 +84,18 @@ void roce_qp_table_reset_all(struct roce_qp_table *t);
 
 /* ---- MR table ---------------------------------------------------------- */
 
-/* mem_size: device memory; every valid MR's [pa, pa+len) lies inside it. */
+/* mem_size: device memory; every valid DDR MR's [pa, pa+len) lies inside it. */
 int roce_mr_table_create(size_t mem_size, struct roce_mr_table **out);
 void roce_mr_table_destroy(struct roce_mr_table *t);
 
 /*
  * Apply e to entry index atomically. e->valid false invalidates the entry
  * (other fields ignored). For a valid entry returns ROCE_E_NOENT (index >=
- * ROCE_MAX_MR), ROCE_E_INVAL (len 0, unknown access bits), ROCE_E_ACCESS
+ * ROCE_MAX_MR), ROCE_E_INVAL (len 0, unknown access bits or space), ROCE_E_ACCESS
  * (remote write/atomic without local write, IBA 10.6.3.1), ROCE_E_BOUNDS
- * (VA range wraps, PA range outside device memory), ROCE_E_RKEY /
+ * (VA range wraps; a DDR entry's PA range outside device memory, a HOST
+ * entry's beyond ROCE_MR_HOST_PA_LIMIT: whether host memory is mapped
+ * there is checked by the data path, not here), ROCE_E_RKEY /
  * ROCE_E_LKEY (key bits 31:8 are not the index). Because every key carries
  * its index, two valid entries can never share a key.
  */

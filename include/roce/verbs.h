@@ -11,8 +11,12 @@
  * the model is configured exactly as the board is.
  *
  * Buffers: the engine's memory is the device DDR. roce_mem_alloc() hands
- * out DDR; roce_reg_mr() registers a range of it. A virtual address is the
- * buffer's pointer value, as with ibverbs, so the peer uses it in RETHs.
+ * out DDR; roce_reg_mr() registers a range of it. roce_reg_host_mr()
+ * registers the program's own memory (malloc, mmap) instead: the engine
+ * reaches it through an IOMMU window the context maps for it alone, and
+ * nothing outside the window (docs/design.md, "Host memory"). A virtual
+ * address is the buffer's pointer value, as with ibverbs, so the peer
+ * uses it in RETHs.
  *
  * Threads: post_send, post_recv and poll_cq are lock-free (single producer,
  * single consumer queues) and may run on another thread than the engine.
@@ -156,6 +160,15 @@ struct roce_mr {
  * The key byte is random, so keys are not guessable from the index. */
 struct roce_mr *roce_reg_mr(struct roce_pd *pd, void *addr, size_t length,
 			    unsigned access);
+/* Host memory: [addr, addr + length) of the program's own, mapped into an
+ * IOMMU window for the engine, and an MR entry in the host space over it;
+ * va = addr, keys as roce_reg_mr's. The memory must stay allocated until
+ * roce_dereg_mr, which unmaps the window. NULL with errno: EINVAL (pd or
+ * addr NULL, length 0, access bits the entry refuses), EOVERFLOW (the
+ * range wraps or is longer than a window, 1 TiB less a page), ENOMEM (no
+ * window or MR entry free). */
+struct roce_mr *roce_reg_host_mr(struct roce_pd *pd, void *addr, size_t length,
+				 unsigned access);
 int roce_dereg_mr(struct roce_mr *mr);
 
 /* ---- completion queue --------------------------------------------------- */

@@ -65,6 +65,10 @@ static const struct kind_desc kinds[TR_KINDS] = {
 	[TR_CQE] = { "cqe", false, false, {
 		FLD("qpn", qpn, DEC), FLD("wr_id", wr_id, HEX), FLD("status", resp, SDEC),
 		FLD("opcode", op, DEC), FLD("len", len, DEC) } },
+	/* host memory through the IOMMU: addr is the IOVA; its own kinds, so
+	 * that a DDR stream compares alike whether buffers are in DDR or not */
+	[TR_HDMA_WR] = { "hdmawr", false, true, { FLD("addr", addr, HEX), FLD("len", len, DEC) } },
+	[TR_HDMA_RD] = { "hdmard", false, true, { FLD("addr", addr, HEX), FLD("len", len, DEC) } },
 };
 
 #define BYTES_MAX 4224u         /* ROCE_MAX_FRAME; DDR records are shorter */

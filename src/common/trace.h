@@ -31,6 +31,8 @@ enum trace_kind {
 	TR_POST_SEND,   /* a send work request and post_send's return */
 	TR_POST_RECV,   /* a receive work request and post_recv's return */
 	TR_CQE,         /* a completion */
+	TR_HDMA_WR,     /* the engine writes host memory (an IOVA) */
+	TR_HDMA_RD,     /* the engine reads host memory */
 	TR_KINDS
 };
 
@@ -39,7 +41,8 @@ struct trace_rec {
 	uint64_t t;             /* ns: virtual time, or real since the start */
 	uint32_t nic;
 	enum trace_kind kind;
-	uint64_t addr;          /* register or DDR address; post: laddr; create: mac */
+	uint64_t addr;          /* register or DDR address, host DMA: IOVA;
+				 * post: laddr; create: mac */
 	uint64_t wr_id;         /* post, cqe */
 	uint64_t raddr;         /* post_send */
 	uint32_t data;          /* register value; create: ip */

@@ -5,14 +5,21 @@
  * of the MR table, whose copies ctx.c drops when a COMMIT changes their
  * entry); the entry must be valid, its key match, its PD be the QP's (for
  * remote access), its rights cover the access and [va, va + len) lie in
- * it; the virtual range then translates to a DDR range. A DMA (an SGE
- * list) is resolved whole before a byte moves, so a failing gather or
- * scatter moves nothing. The QP's own remote rights are the responder's
- * (resp.c): they decide the NAK, not the MR.
+ * it; the virtual range then translates to a range of the entry's
+ * space: the DDR, or host memory through the IOMMU's windows (iommu.h),
+ * which only the host maps. A DMA (an SGE list) is resolved whole before
+ * a byte moves, so a failing gather or scatter moves nothing. The QP's
+ * own remote rights are the responder's (resp.c): they decide the NAK,
+ * not the MR.
+ *
+ * dma_ptr is the one way from a DMA address to bytes: every copy the
+ * engine makes (here, tx.c, resp.c, uc.c) asks it, so no path reaches
+ * host memory outside a window, nor DDR outside the device's.
  */
 #include <string.h>
 
 #include "engine/engine.h"
+#include "engine/iommu.h"
 #include "roce/status.h"
 
 static bool range_ok(uint64_t base, uint64_t size, uint64_t start, uint64_t len)
@@ -20,18 +27,44 @@ static bool range_ok(uint64_t base, uint64_t size, uint64_t start, uint64_t len)
 	return start >= base && len <= size && start - base <= size - len;
 }
 
-static int mem_check(struct roce_engine *e, const struct roce_mr_entry *mr,
-		     uint64_t va, uint64_t len, unsigned access, uint64_t *pa)
+uint8_t *dma_ptr(const struct roce_engine *e, uint64_t addr, uint64_t len)
 {
+	if (addr & DMA_HOST)
+		return iommu_translate(e->iommu, addr & ~DMA_HOST, len);
+	return range_ok(0, e->mem_size, addr, len) ? e->mem + addr : NULL;
+}
+
+/* The MR's rights and bounds, then [va, va + len) as a DMA address and
+ * its bytes (ptr may be NULL: the address alone, checked all the same). */
+static int mem_check(struct roce_engine *e, const struct roce_mr_entry *mr,
+		     uint64_t va, uint64_t len, unsigned access, uint64_t *pa,
+		     uint8_t **ptr)
+{
+	uint64_t addr;
+	uint8_t *p;
+
 	if ((mr->access & access) != access)
 		return ROCE_E_ACCESS;
 	if (!range_ok(mr->va, mr->len, va, len))
 		return ROCE_E_BOUNDS;
-	*pa = mr->pa + (va - mr->va);
-	/* the table guarantees [pa, pa + len) lies in the DDR; check anyway,
-	 * the data path must never trust a control-plane invariant blindly */
-	if (!range_ok(0, e->mem_size, *pa, len))
+	addr = mr->pa + (va - mr->va);
+	if (mr->space == ROCE_MR_SPACE_HOST) {
+		/* an IOVA: the table keeps it below bit 63, check anyway */
+		if (addr & DMA_HOST)
+			return ROCE_E_BOUNDS;
+		addr |= DMA_HOST;
+	} else if (mr->space != ROCE_MR_SPACE_DDR) {
 		return ROCE_E_BOUNDS;
+	}
+	/* DDR: the table guarantees the range lies in it; check anyway, the
+	 * data path must never trust a control-plane invariant blindly.
+	 * HOST: the IOMMU decides, only a window the host mapped passes */
+	p = dma_ptr(e, addr, len);
+	if (!p)
+		return ROCE_E_BOUNDS;
+	*pa = addr;
+	if (ptr)
+		*ptr = p;
 	return ROCE_OK;
 }
 
@@ -51,8 +84,8 @@ static const struct roce_mr_entry *mr_entry(struct roce_engine *e, uint32_t key)
 	return &c->e;
 }
 
-int mem_lkey(struct roce_engine *e, uint32_t lkey, uint64_t va, uint64_t len,
-	     unsigned access, uint64_t *pa)
+static int lkey_check(struct roce_engine *e, uint32_t lkey, uint64_t va, uint64_t len,
+		      unsigned access, uint64_t *pa, uint8_t **ptr)
 {
 	const struct roce_mr_entry *mr;
 
@@ -63,7 +96,13 @@ int mem_lkey(struct roce_engine *e, uint32_t lkey, uint64_t va, uint64_t len,
 	mr = mr_entry(e, lkey);
 	if (!mr || !mr->valid || mr->lkey != lkey)
 		return ROCE_E_LKEY;
-	return mem_check(e, mr, va, len, access, pa);
+	return mem_check(e, mr, va, len, access, pa, ptr);
+}
+
+int mem_lkey(struct roce_engine *e, uint32_t lkey, uint64_t va, uint64_t len,
+	     unsigned access, uint64_t *pa)
+{
+	return lkey_check(e, lkey, va, len, access, pa, NULL);
 }
 
 int mem_rkey(struct roce_engine *e, struct eng_qp *qp, uint32_t rkey,
@@ -79,13 +118,14 @@ int mem_rkey(struct roce_engine *e, struct eng_qp *qp, uint32_t rkey,
 	mr = mr_entry(e, rkey);
 	if (!mr || !mr->valid || mr->rkey != rkey || mr->pd != qp->cfg.pd)
 		return ROCE_E_RKEY;
-	return mem_check(e, mr, va, len, access, pa);
+	return mem_check(e, mr, va, len, access, pa, NULL);
 }
 
 /*
- * Resolve len bytes of an SGE list, starting off bytes into it, to device
- * ranges (at most one per SGE), checking every L_Key, right and bound
- * before a byte moves: a DMA that would fail moves nothing.
+ * Resolve len bytes of an SGE list, starting off bytes into it, to DMA
+ * ranges and their bytes (at most one per SGE), checking every L_Key,
+ * right, bound and window before a byte moves: a DMA that would fail
+ * moves nothing.
  */
 int mem_resolve(struct roce_engine *e, const struct roce_sge *sge,
 		       unsigned nsge, uint32_t off, uint32_t len, unsigned access,
@@ -104,7 +144,8 @@ int mem_resolve(struct roce_engine *e, const struct roce_sge *sge,
 		n = sge[i].length - off;
 		if (n > len)
 			n = len;
-		rc = mem_lkey(e, sge[i].lkey, sge[i].addr + off, n, access, &seg[k].pa);
+		rc = lkey_check(e, sge[i].lkey, sge[i].addr + off, n, access,
+				&seg[k].pa, &seg[k].ptr);
 		if (rc)
 			return rc;
 		seg[k++].len = n;
@@ -125,8 +166,8 @@ int mem_scatter(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge
 	if (rc)
 		return rc;
 	for (unsigned i = 0; i < nseg; i++) {
-		memcpy(e->mem + seg[i].pa, src, seg[i].len);
-		dma_note(e, true, seg[i].pa, seg[i].len);
+		memcpy(seg[i].ptr, src, seg[i].len);
+		dma_note(e, true, seg[i].pa, seg[i].ptr, seg[i].len);
 		src += seg[i].len;
 	}
 	return ROCE_OK;

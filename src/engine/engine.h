@@ -169,7 +169,7 @@ struct reply {
 	uint32_t psn;                   /* next PSN to send (READ: advances) */
 	uint32_t msn;
 	/* READ */
-	uint64_t pa;                    /* device address of the next byte */
+	uint64_t pa;                    /* DMA address of the next byte */
 	uint32_t resid;                 /* bytes left */
 	uint32_t first_psn, last_psn;
 	/* ATOMIC */
@@ -190,7 +190,7 @@ struct resp_ctx {
 	/* a multi-packet SEND or WRITE in progress */
 	bool in_send, in_write;
 	uint32_t rcv_offset;            /* SEND: bytes placed in the RWQE */
-	uint64_t write_pa;              /* WRITE: next device address */
+	uint64_t write_pa;              /* WRITE: next DMA address */
 	uint32_t write_resid;
 	/* replies in PSN order */
 	struct reply replies[ROCE_RESP_QUEUE];
@@ -330,8 +330,9 @@ struct engine_config {
 	void *clock_ctx;
 };
 
-/* An observer of the engine's DDR accesses (dma.c): write or read, the
- * device address, the bytes (after a write, as written). */
+/* An observer of the engine's memory accesses (dma.c): write or read, the
+ * DMA address (DMA_HOST set: host memory, the rest its IOVA; else a DDR
+ * address), the bytes (after a write, as written). */
 typedef void (*eng_dma_observer)(void *arg, bool write, uint64_t pa,
 				 const uint8_t *data, uint32_t len);
 
@@ -342,6 +343,9 @@ struct roce_engine {
 	struct roce_mr_table *mrt;
 	uint8_t *mem;                   /* device DDR */
 	uint64_t mem_size;
+	/* the IOMMU to host memory (engine/iommu.h): the host's, set by it;
+	 * NULL: no host memory (every HOST MR access is refused) */
+	struct iommu *iommu;
 	struct roce_port *port;
 	uint8_t mac[6];
 	uint32_t ip;
@@ -573,7 +577,7 @@ void tx_template(struct roce_engine *e, struct eng_qp *qp);
  * QP's own; ud.c a WQE's destination). */
 void tx_template_cfg(struct roce_engine *e, struct eng_qp *qp, const struct roce_qp_cfg *c);
 /* Build one packet for qp into the next staging slot; payload from
- * device memory at pa (len bytes, may be 0), or NULL source. */
+ * the DMA address pa (len bytes, may be 0), or NULL source. */
 struct tx_pkt {
 	uint8_t opcode;
 	uint32_t psn;
@@ -581,7 +585,7 @@ struct tx_pkt {
 	const struct roce_hdrs *ext;    /* RETH/AETH/... values (or NULL) */
 	const struct roce_sge *sge;     /* gather payload from SGEs ... */
 	uint32_t nsge, sge_off;         /* ... starting this far in */
-	uint64_t pa;                    /* ... or from one device range */
+	uint64_t pa;                    /* ... or from one DMA range */
 	uint32_t len;
 	const struct eng_av *av;        /* UD: the WQE's destination (qp->tmpl
 					 * holds its headers), else NULL */
@@ -590,30 +594,49 @@ struct tx_pkt {
 };
 int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p);
 
-/* dma.c: protection (keys, rights, bounds) and translation to DDR */
+/* dma.c: protection (keys, rights, bounds) and translation to DDR or,
+ * through the IOMMU, host memory */
 
-/* Watch the engine's DDR accesses (NULL to stop): called after each write
- * and each read with the device address and the bytes as they now are. */
+/*
+ * A DMA address: what the data path keeps between a key check and the
+ * bytes it moves (a READ's reply, a WRITE's next packet). Bit 63 clear:
+ * a DDR address; set: host memory, the low bits its IOVA (an MR entry's
+ * space and pa in one word; IOVAs stay below ROCE_MR_HOST_PA_LIMIT).
+ * Only dma_ptr turns one into a pointer.
+ */
+#define DMA_HOST (1ull << 63)
+
+/* The bytes at DMA address addr, len of them, or NULL when [addr, addr +
+ * len) is not all inside the DDR or inside one IOMMU window: every byte
+ * the engine moves goes through here, checked as it moves (a window may
+ * have gone since the key check). */
+uint8_t *dma_ptr(const struct roce_engine *e, uint64_t addr, uint64_t len);
+
+/* Watch the engine's memory accesses (NULL to stop): called after each
+ * write and each read with the DMA address and the bytes as they now are. */
 void engine_set_dma_observer(struct roce_engine *e, eng_dma_observer fn, void *arg);
 
-static inline void dma_note(struct roce_engine *e, bool write, uint64_t pa, uint32_t len)
+static inline void dma_note(struct roce_engine *e, bool write, uint64_t addr,
+			    const uint8_t *data, uint32_t len)
 {
 	if (__builtin_expect(e->dma_obs != NULL, 0))
-		e->dma_obs(e->dma_obs_arg, write, pa, e->mem + pa, len);
+		e->dma_obs(e->dma_obs_arg, write, addr, data, len);
 }
 
 struct dma_seg {                        /* one piece of a DMA */
-	uint64_t pa;
+	uint64_t pa;                    /* DMA address */
+	uint8_t *ptr;                   /* its bytes (dma_ptr) */
 	uint32_t len;
 };
 
-/* Resolve len bytes of an SGE list from byte off to DDR ranges (at most
- * one per SGE), every L_Key, right and bound checked first. */
+/* Resolve len bytes of an SGE list from byte off to DMA ranges and their
+ * bytes (at most one per SGE), every L_Key, right, bound and window
+ * checked first. */
 int mem_resolve(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge,
 		uint32_t off, uint32_t len, unsigned access, struct dma_seg *seg,
 		unsigned *nseg);
 /* Translate [va, va + len) under lkey with the given access; returns the
- * device address or a status (ROCE_E_LKEY, ROCE_E_BOUNDS, ROCE_E_ACCESS). */
+ * DMA address or a status (ROCE_E_LKEY, ROCE_E_BOUNDS, ROCE_E_ACCESS). */
 int mem_lkey(struct roce_engine *e, uint32_t lkey, uint64_t va, uint64_t len,
 	     unsigned access, uint64_t *pa);
 int mem_rkey(struct roce_engine *e, struct eng_qp *qp, uint32_t rkey,

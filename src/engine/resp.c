@@ -253,6 +253,7 @@ static bool do_write(struct roce_engine *e, struct eng_qp *qp,
 	struct resp_ctx *r = &qp->resp;
 	uint8_t pos = p->op->pos;
 	bool imm = roce_op_has(p->op, ROCE_HDR_IMMDT);
+	uint8_t *dst;
 
 	if (pos & ROCE_POS_FIRST) {
 		const struct roce_reth *reth = roce_pkt_reth(p);
@@ -296,8 +297,17 @@ static bool do_write(struct roce_engine *e, struct eng_qp *qp,
 		rnr(e, qp, psn);
 		return false;
 	}
-	memcpy(e->mem + r->write_pa, roce_pkt_payload(p), p->payload_len);
-	dma_note(e, true, r->write_pa, p->payload_len);
+	/* checked at the FIRST packet; its window may have gone since */
+	dst = dma_ptr(e, r->write_pa, p->payload_len);
+	if (p->payload_len && !dst) {
+		r->in_write = false;
+		resp_error(e, qp, psn, ROCE_NAK_REMOTE_ACCESS, ROCE_E_BOUNDS);
+		return false;
+	}
+	if (p->payload_len) {
+		memcpy(dst, roce_pkt_payload(p), p->payload_len);
+		dma_note(e, true, r->write_pa, dst, p->payload_len);
+	}
 	r->write_pa += p->payload_len;
 	r->write_resid -= p->payload_len;
 	if (pos & ROCE_POS_LAST) {
@@ -365,6 +375,7 @@ static bool do_atomic(struct roce_engine *e, struct eng_qp *qp,
 	uint32_t rkey = roce_atomiceth_rkey(a);
 	struct atomic_saved *s;
 	struct reply *x;
+	uint8_t *word;
 	int rc;
 
 	if (rep_count(&qp->resp) >= ROCE_RESP_QUEUE - 1) {
@@ -387,15 +398,21 @@ static bool do_atomic(struct roce_engine *e, struct eng_qp *qp,
 		return false;
 	}
 	/* one engine thread owns the DDR: the read-modify-write is atomic
-	 * with respect to every other request */
-	memcpy(&orig, e->mem + pa, 8);
-	dma_note(e, false, pa, 8);
+	 * with respect to every other request (in host memory too; against
+	 * the host's own CPU accesses it is not, as IBV_ATOMIC_HCA says) */
+	word = dma_ptr(e, pa, 8);       /* DDR or a host window: mem_rkey checked it */
+	if (!word) {
+		resp_error(e, qp, psn, ROCE_NAK_REMOTE_ACCESS, ROCE_E_BOUNDS);
+		return false;
+	}
+	memcpy(&orig, word, 8);
+	dma_note(e, false, pa, word, 8);
 	if (p->opcode == ROCE_OP_RC_CMP_SWAP)
 		val = orig == roce_atomiceth_compare(a) ? roce_atomiceth_swap_add(a) : orig;
 	else
 		val = orig + roce_atomiceth_swap_add(a);
-	memcpy(e->mem + pa, &val, 8);
-	dma_note(e, true, pa, 8);
+	memcpy(word, &val, 8);
+	dma_note(e, true, pa, word, 8);
 
 	/* kept for a duplicate request, which must not execute again */
 	s = &qp->resp.atomics[qp->resp.atomic_next++ % ROCE_ATOMIC_REPLAY];

@@ -166,9 +166,14 @@ int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p)
 		if (rc)
 			return rc;
 	} else if (p->len) {
+		/* a READ response's range, checked at the request: its window
+		 * may have gone since (dma_ptr) */
 		seg[0].pa = p->pa;
+		seg[0].ptr = dma_ptr(e, p->pa, p->len);
 		seg[0].len = p->len;
 		nseg = 1;
+		if (!seg[0].ptr)
+			return ROCE_E_BOUNDS;
 	}
 	hlen = l4 + ROCE_UDP_HLEN + op->hdr_len;
 	udp_len = ROCE_UDP_HLEN + op->hdr_len + p->len + pad + ROCE_ICRC_LEN;
@@ -201,17 +206,16 @@ int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p)
 		crc = roce_crc32(crc, buf + l4 + ROCE_UDP_HLEN + ROCE_BTH_LEN,
 				 op->hdr_len - ROCE_BTH_LEN);
 		for (unsigned i = 0; i < nseg; at += seg[i].len, i++) {
-			crc = roce_crc32_copy(crc, buf + at, e->mem + seg[i].pa,
-					      seg[i].len);
-			dma_note(e, false, seg[i].pa, seg[i].len);
+			crc = roce_crc32_copy(crc, buf + at, seg[i].ptr, seg[i].len);
+			dma_note(e, false, seg[i].pa, seg[i].ptr, seg[i].len);
 		}
 		memset(buf + at, 0, pad);
 		crc = roce_crc32(crc, buf + at, pad);
 	} else {
 		/* short: gather, then one ICRC call over the frame */
 		for (unsigned i = 0; i < nseg; at += seg[i].len, i++) {
-			memcpy(buf + at, e->mem + seg[i].pa, seg[i].len);
-			dma_note(e, false, seg[i].pa, seg[i].len);
+			memcpy(buf + at, seg[i].ptr, seg[i].len);
+			dma_note(e, false, seg[i].pa, seg[i].ptr, seg[i].len);
 		}
 		memset(buf + at, 0, pad);
 		crc = roce_icrc(buf + l3, l3len + udp_len - ROCE_ICRC_LEN);

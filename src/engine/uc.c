@@ -126,6 +126,7 @@ static bool uc_write(struct roce_engine *e, struct eng_qp *qp, const struct roce
 	struct resp_ctx *r = &qp->resp;
 	uint8_t pos = p->op->pos;
 	bool imm = roce_op_has(p->op, ROCE_HDR_IMMDT);
+	uint8_t *dst;
 
 	/* the QP must enable remote writes, for every packet (rxe
 	 * check_op_valid drops the UC message otherwise) */
@@ -151,8 +152,14 @@ static bool uc_write(struct roce_engine *e, struct eng_qp *qp, const struct roce
 	 * dropped before it writes (what came before stays) */
 	if ((pos & ROCE_POS_LAST) && imm && !rwqe_take(e, qp))
 		return drop(e, qp, ROCE_E_NO_RWQE);
-	memcpy(e->mem + r->write_pa, roce_pkt_payload(p), p->payload_len);
-	dma_note(e, true, r->write_pa, p->payload_len);
+	/* checked at the FIRST packet; its window may have gone since */
+	dst = dma_ptr(e, r->write_pa, p->payload_len);
+	if (p->payload_len && !dst)
+		return drop(e, qp, ROCE_E_BOUNDS);
+	if (p->payload_len) {
+		memcpy(dst, roce_pkt_payload(p), p->payload_len);
+		dma_note(e, true, r->write_pa, dst, p->payload_len);
+	}
 	r->write_pa += p->payload_len;
 	r->write_resid -= p->payload_len;
 	if (pos & ROCE_POS_LAST) {

@@ -26,6 +26,9 @@ void roce_mr_to_regs(const struct roce_mr_entry *mr,
 	r[ROCE_MR_ACCESS_WORD] =
 		(mr->access & ROCE_FIELD_MASK(ROCE_MR_ACCESS_WIDTH))
 			<< ROCE_MR_ACCESS_SHIFT;
+	r[ROCE_MR_SPACE_WORD] |= ((uint32_t)mr->space &
+				  ROCE_FIELD_MASK(ROCE_MR_SPACE_WIDTH))
+				 << ROCE_MR_SPACE_SHIFT;
 	r[ROCE_MR_VALID_WORD] |= (uint32_t)(mr->valid ? 1u : 0u)
 				 << ROCE_MR_VALID_SHIFT;
 	put64(r, ROCE_MR_VA_LOW_WORD, mr->va);
@@ -43,6 +46,8 @@ void roce_mr_from_regs(uint32_t index, const uint32_t r[ROCE_MR_NREGS],
 	mr->index = index;
 	mr->access = (r[ROCE_MR_ACCESS_WORD] >> ROCE_MR_ACCESS_SHIFT) &
 		     ROCE_FIELD_MASK(ROCE_MR_ACCESS_WIDTH);
+	mr->space = (uint8_t)((r[ROCE_MR_SPACE_WORD] >> ROCE_MR_SPACE_SHIFT) &
+			      ROCE_FIELD_MASK(ROCE_MR_SPACE_WIDTH));
 	mr->valid = (r[ROCE_MR_VALID_WORD] >> ROCE_MR_VALID_SHIFT) &
 		    ROCE_FIELD_MASK(ROCE_MR_VALID_WIDTH);
 	mr->va = get64(r, ROCE_MR_VA_LOW_WORD);

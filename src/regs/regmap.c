@@ -185,6 +185,10 @@ static const struct roce_reg_field f_mr_access[] = {
 	F("REMOTE_WRITE", 1, 1, "peers may RDMA WRITE into the region"),
 	F("REMOTE_READ", 2, 1, "peers may RDMA READ the region"),
 	F("REMOTE_ATOMIC", 3, 1, "peers may run atomics on the region"),
+	MF("SPACE", SPACE, "where PA is: 0 = device DDR, 1 = host memory "
+	  "(PA is an I/O virtual address the host's IOMMU translates; the "
+	  "engine refuses every access outside a window the host mapped, "
+	  "whatever the entry says)"),
 	MF("VALID", VALID, "1 = COMMIT registers the region, 0 = COMMIT "
 	  "invalidates the entry"),
 };
@@ -348,15 +352,17 @@ static const struct roce_reg regmap[] = {
 	REG(ROCE_REG_MR_CMD_STATUS, "MR_CMD_STATUS", RO, 0, f_cmd_status,
 	    "Result of the last MR command"),
 	REG(ROCE_REG_MR_ACCESS, "MR_ACCESS", RW, 0, f_mr_access,
-	    "Shadow: access rights and VALID"),
+	    "Shadow: access rights, address space and VALID"),
 	REG(ROCE_REG_MR_VA_LOW, "MR_VA_LOW", RW, 0, f_low64,
 	    "Shadow: virtual base address (what peers put in RETH.VA)"),
 	REG(ROCE_REG_MR_VA_HIGH, "MR_VA_HIGH", RW, 0, f_high64,
 	    "Shadow: virtual base address; VA + LEN must fit in 64 bits"),
 	REG(ROCE_REG_MR_PA_LOW, "MR_PA_LOW", RW, 0, f_low64,
-	    "Shadow: physical base address in device memory"),
+	    "Shadow: physical base address in device memory (SPACE 0) or "
+	    "I/O virtual address in host memory (SPACE 1)"),
 	REG(ROCE_REG_MR_PA_HIGH, "MR_PA_HIGH", RW, 0, f_high64,
-	    "Shadow: physical base address; PA + LEN <= MEM_SIZE_KB * 1024"),
+	    "Shadow: physical base address; SPACE 0: PA + LEN <= "
+	    "MEM_SIZE_KB * 1024; SPACE 1: PA + LEN <= 2^63"),
 	REG(ROCE_REG_MR_LEN_LOW, "MR_LEN_LOW", RW, 0, f_low64,
 	    "Shadow: region length in bytes"),
 	REG(ROCE_REG_MR_LEN_HIGH, "MR_LEN_HIGH", RW, 0, f_high64,

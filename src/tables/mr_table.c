@@ -66,7 +66,7 @@ void roce_mr_table_destroy(struct roce_mr_table *t)
 static int mr_check(const struct roce_mr_table *t, uint32_t index,
 		    const struct roce_mr_entry *e)
 {
-	if (e->access & ~MR_ACCESS_ALL)
+	if ((e->access & ~MR_ACCESS_ALL) || e->space > ROCE_MR_SPACE_HOST)
 		return ROCE_E_INVAL;
 	/* IBA 10.6.3.1: remote write or atomic needs local write too */
 	if ((e->access & (ROCE_ACCESS_REMOTE_WRITE | ROCE_ACCESS_REMOTE_ATOMIC)) &&
@@ -76,8 +76,17 @@ static int mr_check(const struct roce_mr_table *t, uint32_t index,
 		return ROCE_E_INVAL;
 	if (e->va + e->len < e->va)
 		return ROCE_E_BOUNDS;
-	if (e->pa > t->mem_size || e->len > t->mem_size - e->pa)
+	/* DDR: the range lies in the device memory. HOST: the device cannot
+	 * see the host's IOMMU, so whether the range is mapped is the data
+	 * path's question, asked at every access (engine/iommu.h), as a
+	 * board's DMA meets an IOMMU fault; here only its width */
+	if (e->space == ROCE_MR_SPACE_HOST) {
+		if (e->pa > ROCE_MR_HOST_PA_LIMIT ||
+		    e->len > ROCE_MR_HOST_PA_LIMIT - e->pa)
+			return ROCE_E_BOUNDS;
+	} else if (e->pa > t->mem_size || e->len > t->mem_size - e->pa) {
 		return ROCE_E_BOUNDS;
+	}
 	if (ROCE_MR_KEY_INDEX(e->rkey) != index)
 		return ROCE_E_RKEY;
 	if (ROCE_MR_KEY_INDEX(e->lkey) != index)

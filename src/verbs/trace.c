@@ -145,8 +145,10 @@ static const struct roce_port_ops tap_port_ops = {
 
 static void on_dma(void *arg, bool write, uint64_t pa, const uint8_t *data, uint32_t len)
 {
-	struct trace_rec r = { .kind = write ? TR_DMA_WR : TR_DMA_RD, .addr = pa,
-			       .bytes = data, .len = len };
+	bool host = pa & DMA_HOST;      /* engine.h: host memory, an IOVA */
+	struct trace_rec r = { .kind = host ? (write ? TR_HDMA_WR : TR_HDMA_RD)
+					    : (write ? TR_DMA_WR : TR_DMA_RD),
+			       .addr = pa & ~DMA_HOST, .bytes = data, .len = len };
 
 	emit(arg, &r);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "engine/iommu.h"
 #include "verbs/devmem.h"
 #include "verbs/verbs_priv.h"
 #include "roce/psn.h"
@@ -87,6 +88,13 @@ int roce_open(const struct roce_context_attr *attr, struct roce_context **out)
 	rc = engine_init(&ctx->eng, &ec);
 	if (rc)
 		goto fail;
+	ctx->iommu = iommu_create();    /* host memory: roce_reg_host_mr */
+	if (!ctx->iommu) {
+		engine_fini(&ctx->eng);
+		rc = ROCE_E_NOMEM;
+		goto fail;
+	}
+	ctx->eng.iommu = ctx->iommu;
 	vtrace_engine(ctx);
 	ctx->rng = attr->key_seed;
 	if (!ctx->rng && getrandom(&ctx->rng, sizeof(ctx->rng), 0) != sizeof(ctx->rng))
@@ -112,6 +120,7 @@ void roce_close(struct roce_context *ctx)
 		return;
 	roce_engine_stop(ctx);
 	engine_fini(&ctx->eng);
+	iommu_destroy(ctx->iommu);
 	devmem_destroy(ctx->mem);
 	roce_bus_close(&ctx->bus);
 	vtrace_close(ctx);
@@ -228,43 +237,44 @@ static uint8_t random_byte(struct roce_context *ctx)
 	return (uint8_t)((ctx->rng * 0x2545F4914F6CDD1Dull) >> 56);
 }
 
-struct roce_mr *roce_reg_mr(struct roce_pd *pd, void *addr, size_t length,
-			    unsigned access)
+/* An MR entry in space at pa for [addr, addr + length), written through
+ * the driver; the engine lock held. NULL with the status in *st. */
+struct roce_mr *mr_create_locked(struct roce_pd *pd, void *addr, size_t length,
+				 unsigned access, uint8_t space, uint64_t pa, int *st)
 {
 	struct roce_context *ctx = pd->ctx;
 	struct roce_mr_ctx e = { 0 };
-	size_t mem_size;
-	uint8_t *mem = roce_device_mem(ctx->dev, &mem_size);
-	struct roce_mr *mr;
+	struct roce_mr *mr = calloc(1, sizeof(*mr));
 	uint32_t index;
 
-	if ((uint8_t *)addr < mem || length > mem_size ||
-	    (size_t)((uint8_t *)addr - mem) > mem_size - length)
-		return NULL;    /* only device memory is reachable by the engine */
-	mr = calloc(1, sizeof(*mr));
-	if (!mr)
+	/* only the rights MR_ACCESS.ACCESS holds (the bits above are SPACE
+	 * and VALID, which the codec does not let access reach) */
+	*st = access & ~(unsigned)ROCE_FIELD_MASK(ROCE_MR_ACCESS_WIDTH) ? ROCE_E_INVAL
+								   : ROCE_E_NOMEM;
+	if (*st == ROCE_E_INVAL || !mr) {
+		free(mr);
 		return NULL;
-	engine_lock(&ctx->eng);
-	if (bit_alloc(ctx->mr_used, 0, ROCE_MAX_MR, &index) != ROCE_OK) {
-		engine_unlock(&ctx->eng);
+	}
+	*st = bit_alloc(ctx->mr_used, 0, ROCE_MAX_MR, &index);
+	if (*st != ROCE_OK) {
 		free(mr);
 		return NULL;
 	}
 	e.index = index;
 	e.valid = true;
 	e.access = access;
+	e.space = space;
 	e.va = (uint64_t)(uintptr_t)addr;
-	e.pa = (uint64_t)((uint8_t *)addr - mem);
+	e.pa = pa;
 	e.len = length;
 	e.lkey = e.rkey = ROCE_MR_KEY(index, random_byte(ctx));
 	e.pd = pd->pdn;
-	if (roce_drv_mr_write(&ctx->drv, &e) != ROCE_OK) {
+	*st = roce_drv_mr_write(&ctx->drv, &e);
+	if (*st != ROCE_OK) {
 		bit_free(ctx->mr_used, index);
-		engine_unlock(&ctx->eng);
 		free(mr);
 		return NULL;
 	}
-	engine_unlock(&ctx->eng);
 	mr->ctx = ctx;
 	mr->pd = pd;
 	mr->addr = addr;
@@ -276,6 +286,25 @@ struct roce_mr *roce_reg_mr(struct roce_pd *pd, void *addr, size_t length,
 	return mr;
 }
 
+struct roce_mr *roce_reg_mr(struct roce_pd *pd, void *addr, size_t length,
+			    unsigned access)
+{
+	struct roce_context *ctx = pd->ctx;
+	size_t mem_size;
+	uint8_t *mem = roce_device_mem(ctx->dev, &mem_size);
+	struct roce_mr *mr;
+	int st;
+
+	if ((uint8_t *)addr < mem || length > mem_size ||
+	    (size_t)((uint8_t *)addr - mem) > mem_size - length)
+		return NULL;    /* DDR only: host memory is roce_reg_host_mr's */
+	engine_lock(&ctx->eng);
+	mr = mr_create_locked(pd, addr, length, access, ROCE_MR_SPACE_DDR,
+			      (uint64_t)((uint8_t *)addr - mem), &st);
+	engine_unlock(&ctx->eng);
+	return mr;
+}
+
 int roce_dereg_mr(struct roce_mr *mr)
 {
 	struct roce_context *ctx = mr->ctx;
@@ -284,8 +313,10 @@ int roce_dereg_mr(struct roce_mr *mr)
 
 	engine_lock(&ctx->eng);
 	rc = roce_drv_mr_write(&ctx->drv, &e);
-	if (rc == ROCE_OK)
+	if (rc == ROCE_OK) {
 		bit_free(ctx->mr_used, mr->index);
+		hostmr_unmap_locked(ctx, mr->index);    /* after the entry went */
+	}
 	engine_unlock(&ctx->eng);
 	if (rc == ROCE_OK)
 		free(mr);

@@ -41,7 +41,19 @@ struct roce_context {
 	enum roce_mtu port_mtu;         /* the port's active MTU: UD QPs' */
 	bool gsi_used;                  /* QP1 exists (qp.c) */
 	struct vtrace *trace;           /* the transaction trace (trace.c), or NULL */
+	/* host memory (hostmr.c): the IOMMU's windows, which only this side
+	 * maps, and each MR's window (0: a DDR MR) */
+	struct iommu *iommu;
+	uint64_t mr_iova[ROCE_MAX_MR];
 };
+
+/* verbs.c: an MR entry in space at pa, written through the driver, the
+ * engine lock held; NULL with the status in *st. */
+struct roce_mr *mr_create_locked(struct roce_pd *pd, void *addr, size_t length,
+				 unsigned access, uint8_t space, uint64_t pa, int *st);
+/* hostmr.c: an MR's entry is gone (engine lock held): unmap its window,
+ * if it has one. */
+void hostmr_unmap_locked(struct roce_context *ctx, uint32_t index);
 
 /* trace.c: the transaction trace's taps, each a no-op without a trace */
 int vtrace_open(struct roce_context *ctx, const struct roce_context_attr *attr);

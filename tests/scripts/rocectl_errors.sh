@@ -57,6 +57,7 @@ expect 0 "state                RESET" "$ctl" --local qp 5
 expect 2 "bad QPN" "$ctl" --local qp x
 expect 1 "QP_INDEX" "$ctl" --local qp 0xffffff
 expect 0 '"valid":false' "$ctl" --local --json mr 1
+expect 0 '"space":"ddr"' "$ctl" --local --json mr 1
 expect 0 "tx_pkts" "$ctl" --local counters
 expect 0 '"icrc_errors":0' "$ctl" --local --json counters
 expect 2 "unknown counter 'bogus'" "$ctl" --local counters bogus

@@ -5,7 +5,8 @@
 # without loss; roce-replay accepts each NIC's trace and rejects it when
 # one frame byte, one register read value or one completion status is
 # changed (exit 1, the line named); a malformed line is exit 2 with its
-# line number; --compare and its options; usage errors.
+# line number; host-memory DMA records left out of a replay and compared
+# as their own stream; --compare and its options; usage errors.
 set -euo pipefail
 build=$1
 rec=$build/tests/helpers/sim_record
@@ -89,6 +90,23 @@ expect 0 "$replay" --compare la1 late
 expect 0 "$replay" --compare la1 late --time-tolerance 5000
 expect 1 "$replay" --compare la1 late --time-tolerance 4999
 grep -q 'times differ by more than the tolerance' out || fail "tolerance: $(head -3 out)"
+
+# host-memory DMA (hdmawr, hdmard: an IOVA through the IOMMU) is the
+# host's, not the model's: a replay leaves it out, --compare compares the
+# engine's host-memory writes as their own stream
+awk '/ dmawr /&&!d{print; print $1 " 0 hdmawr addr=10000000000040 len=4 deadbeef";
+  print $1 " 0 hdmard addr=10000000000040 len=4 deadbeef"; d=1; next} {print}' a1 > h1
+grep -q ' hdmawr ' h1 || fail "no hdmawr line made"
+expect 0 "$replay" h1
+grep -q 'every output matches' out || fail "replay with host DMA: $(cat out)"
+expect 0 "$replay" --compare h1 h1
+expect 1 "$replay" --compare a1 h1
+expect 0 "$replay" --compare a1 h1 --skip hdmawr
+sed 's/ hdmawr addr=10000000000040 len=4 deadbeef/ hdmawr addr=10000000000040 len=4 deadbeee/' h1 > h2
+expect 1 "$replay" --compare h1 h2
+grep -q 'the records differ' out || fail "host DMA bytes: $(head -3 out)"
+sed 's/ hdmawr addr=10000000000040 len=4 / hdmawr addr=10000000000040 len=5 /' h1 > h3
+expect 2 "$replay" h3
 
 # usage
 expect 0 "$replay" --help

@@ -59,6 +59,8 @@ static int side_open(struct pair *p, struct pair_side *s, uint32_t ip,
 	}
 	ca.dev.mem_size = o->mem_size;
 	ca.port_mtu = o->port_mtu;
+	ca.trace = o->trace;
+	ca.trace_nic = s == &p->a ? 0 : 1;
 	if (p->virtual_time) {
 		ca.now_ns = vclock;
 		ca.clock_ctx = &p->vclock;

@@ -189,13 +189,14 @@ static void test_qp_mac(void **state)
 	assert_memory_equal(back.peer_mac, c.peer_mac, 6);
 }
 
-/* MR: access bits, VALID, 64-bit values split LOW/HIGH, keys, PD. */
+/* MR: access bits, SPACE, VALID, 64-bit values split LOW/HIGH, keys, PD. */
 static void test_mr_field_limits(void **state)
 {
 	struct roce_mr_entry e, back;
 	uint32_t w[ROCE_MR_NREGS];
+	/* MR_ACCESS: ACCESS 7:0, SPACE 8, VALID 31; bits 30:9 hold nothing */
 	static const uint32_t max_image[ROCE_MR_NREGS] = {
-		0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF,
+		0x800001FF, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF,
 		0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0xFFFFFFFF,
 	};
 	static const uint32_t split_image[ROCE_MR_NREGS] = {
@@ -206,7 +207,8 @@ static void test_mr_field_limits(void **state)
 	(void)state;
 	memset(&e, 0, sizeof(e));
 	e.valid = true;
-	e.access = 0x7FFFFFFF;
+	e.access = 0xFF;
+	e.space = 1;
 	e.va = e.pa = e.len = UINT64_MAX;
 	e.rkey = e.lkey = e.pd = UINT32_MAX;
 	e.index = ROCE_MAX_MR - 1;
@@ -239,6 +241,17 @@ static void test_mr_field_limits(void **state)
 	roce_mr_from_regs(0, w, &back);
 	assert_true(back.valid);
 	assert_int_equal(back.access, 0);
+	assert_int_equal(back.space, ROCE_MR_SPACE_DDR);
+
+	/* SPACE alone: bit 8, above the rights, apart from them */
+	memset(&e, 0, sizeof(e));
+	e.space = ROCE_MR_SPACE_HOST;
+	roce_mr_to_regs(&e, w);
+	assert_int_equal(w[0], 1u << 8);
+	roce_mr_from_regs(0, w, &back);
+	assert_int_equal(back.space, ROCE_MR_SPACE_HOST);
+	assert_int_equal(back.access, 0);
+	assert_false(back.valid);
 }
 
 /* ---- device window and driver agree ------------------------------------ */

@@ -3,7 +3,7 @@
  * --compare A B: the outputs of two traces, e.g. the model's and one an
  * RTL simulation wrote. Outputs fall into streams per NIC: register
  * accesses (read data, every response), frames out, the engine's DDR
- * writes, the host's DDR reads, completions. Each stream is compared in
+ * writes, its host-memory writes, the host's DDR reads, completions. Each stream is compared in
  * order, record by record, on its fields and bytes (and, with a
  * tolerance, on its time): the streams' interleaving may differ between a
  * model and an RTL (a DMA write before or after the frame that follows
@@ -14,7 +14,7 @@
 
 #include "roce-replay/replay.h"
 
-enum stream { S_REG, S_FOUT, S_DMAWR, S_MEMRD, S_CQE, S_NONE };
+enum stream { S_REG, S_FOUT, S_DMAWR, S_HDMAWR, S_MEMRD, S_CQE, S_NONE };
 
 static enum stream stream_of(const struct trace_rec *r, const struct compare_opts *o)
 {
@@ -28,6 +28,8 @@ static enum stream stream_of(const struct trace_rec *r, const struct compare_opt
 		return S_FOUT;
 	case TR_DMA_WR:
 		return S_DMAWR;
+	case TR_HDMA_WR:
+		return S_HDMAWR;
 	case TR_MEM_RD:
 		return S_MEMRD;
 	case TR_CQE:

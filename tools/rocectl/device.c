@@ -183,6 +183,8 @@ int cmd_mr(struct ctl *c, int argc, char **argv)
 	kv_num(&o, "index", DEC, m.index);
 	kv_bool(&o, "valid", m.valid);
 	kv_str(&o, "access", acc);
+	/* MR_ACCESS.SPACE: pa is a DDR address or a host IOVA */
+	kv_str(&o, "space", m.space == ROCE_MR_SPACE_HOST ? "host" : "ddr");
 	kv_num(&o, "va", "0x%" PRIx64, m.va);
 	kv_num(&o, "pa", "0x%" PRIx64, m.pa);
 	kv_num(&o, "len", DEC, m.len);
