@@ -103,11 +103,6 @@ static inline struct rv_context *rv_ctx(struct ibv_context *c)
 }
 #define RV_OF(type, p) ((struct type *)(void *)(p))
 
-/* The engine's host memory space (MRs over host memory): weak until it is
- * in the engine; without it ibv_reg_mr refuses, saying so */
-struct roce_mr *roce_reg_host_mr(struct roce_pd *pd, void *addr, size_t length,
-				 unsigned access) __attribute__((weak));
-
 /* A ROCE_E_* status as the errno a verb returns. */
 int rv_errno(int st);
 
