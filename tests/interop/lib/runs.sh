@@ -27,6 +27,7 @@ run_ours() { # id tool role mtu size iters loss extra
 	fi
 	peer_tool=$(peer_tool_for "$tool" "$role" "$perf_tool")
 	bin=$(ours_tool "$perf_tool")
+	is_debian "$extra" && bin=$BUILD/tools/roce-run
 	if [ ! -x "$bin" ]; then
 		fail "our tool $(basename "$bin") is not built ($bin)"
 		return

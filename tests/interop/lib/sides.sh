@@ -9,7 +9,9 @@
 # (ours:--mmap=@RUN_DIR@/ours.mmap: our buffer in a file of the run, made
 # by mmap_prepare). A word v6:ll or v6:global makes the run RoCE v2 over
 # IPv6 (v6_mode); it goes to neither side as a flag, nor does ce:rx
-# (ce_mode: the bridge sets CE on the frames to us).
+# (ce_mode: the bridge sets CE on the frames to us). A word run:debian
+# makes our side Debian's own program (ibv_TOOL, ib_TOOL) under roce-run,
+# on the drop-in libibverbs (ours_debian_cmd); it is no flag either.
 
 OOB_PORT=18515  # ibv_rc_pingpong's and perftest's default TCP port
 
@@ -25,7 +27,7 @@ extra_for() {
 	for w in ${words[@]+"${words[@]}"}; do
 		case "$w" in
 		ours:*) if [ "$who" = ours ]; then w=${w#ours:}; out+=("${w//@RUN_DIR@/${RUN_DIR:-}}"); fi ;;
-		v6:*|ce:*) ;;
+		v6:*|ce:*|run:*) ;;
 		*) out+=("$w") ;;
 		esac
 	done
@@ -212,11 +214,49 @@ ours_tool() {
 	esac
 }
 
+# is_debian EXTRA: is our side Debian's program under roce-run?
+is_debian() {
+	case " $1 " in *" run:debian "*) return 0 ;; esac
+	return 1
+}
+
+# ours_debian_cmd TOOL SIZE ITERS MTU EXTRA [SERVER_IP]: Debian's program
+# for TOOL under roce-run on our interface, with the flags rxe's side has
+# and our IPv4 GID (index 1: docs/verbs.md). A sanitized drop-in gets
+# clang's ASan runtime preloaded into the program (which has none), and
+# perftest no leak check (it frees neither its device list nor its
+# parameters at exit).
+ours_debian_cmd() {
+	local tool=$1 size=$2 iters=$3 mtu=$4 extra server=${6:-} pre= lib leaks=1
+	extra=$(extra_for ours "$5")
+	lib=$(find "$BUILD" -path '*/roce/ibverbs/libibverbs.so.1' -print -quit)
+	case "$tool" in *pingpong) ;; *) leaks=0 ;; esac
+	# (the symbols read whole: grep -q ending the pipe early would fail
+	# it under pipefail)
+	if [ -n "$lib" ] && [[ "$(nm -D "$lib" 2>/dev/null)" == *" U __asan_init"* ]]; then
+		pre="env ROCE_RUN_PRELOAD=$(clang -print-file-name=libclang_rt.asan-x86_64.so)"
+		pre+=" ASAN_OPTIONS=verify_asan_link_order=0:abort_on_error=1:detect_leaks=$leaks"
+	fi
+	pre+="${pre:+ }$BUILD/tools/roce-run --netdev $NET_US_IF --ip $NET_US_IP --"
+	case "$tool" in
+	rc_pingpong|uc_pingpong|srq_pingpong)
+		echo "$pre ibv_$tool -g 1 -s $size -n $iters -m $mtu $extra $server" ;;
+	ud_pingpong)
+		echo "$pre ibv_$tool -g 1 -s $size -n $iters $extra $server" ;;
+	*)
+		echo "$pre ib_$tool -x 1 -F -s $size -n $iters -m $mtu $extra $server" ;;
+	esac
+}
+
 # ours_cmd TOOL SIZE ITERS MTU EXTRA [SERVER_IP]: our command line, run in
 # $NET_US on roce0 with our address. Over IPv6 our GID table is that of
 # docs/design.md: 0 the link-local GID, 1 the IPv4 one, 2 the --ip6 one.
 ours_cmd() {
 	local tool=$1 size=$2 iters=$3 mtu=$4 extra server=${6:-} bin gid=
+	if is_debian "$5"; then
+		ours_debian_cmd "$@"
+		return
+	fi
 	extra=$(extra_for ours "$5")
 	bin=$(ours_tool "$tool")
 	case "$(v6_mode "$5")" in

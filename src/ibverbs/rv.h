@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Inside the drop-in libibverbs.so.1 (docs/verbs.md): the objects a
+ * program gets are rdma-core's own structures (<infiniband/verbs.h> of
+ * rdma-core 44, Debian 12's libibverbs-dev), each the first member of a
+ * wrapper that holds the engine's object behind it. The program's inline
+ * functions (ibv_post_send, ibv_poll_cq, ibv_query_port, ...) read the
+ * context's ops; the exported ones land in the files of this folder.
+ */
+#ifndef ROCE_IBVERBS_RV_H
+#define ROCE_IBVERBS_RV_H
+
+#include <infiniband/verbs.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ibverbs/unsupported.h"
+#include "roce/afxdp.h"
+#include "roce/verbs.h"
+
+#ifdef ROCE_HAVE_AFPACKET
+#include "roce/afpacket.h"
+#else
+struct roce_afpacket;
+#endif
+
+/* The environment roce-run sets (tools/roce-run.c). */
+#define RV_ENV_NETDEV "ROCE_RUN_NETDEV"  /* the interface: required */
+#define RV_ENV_IP     "ROCE_RUN_IP"      /* our IPv4 address, else the netdev's */
+#define RV_ENV_LINK   "ROCE_RUN_LINK"    /* packet (default) or xdp */
+
+#define RV_DEVICE_NAME "roce0"
+/* ARP or neighbour discovery for an address vector's MAC */
+#define RV_RESOLVE_MS 3000u
+
+/* The one device: its name, its interface and addresses (device.c). */
+struct rv_device {
+	struct ibv_device ibv;          /* first: the program's pointer */
+	char netdev[32];
+	bool xdp;
+	uint32_t ip;                    /* host order */
+	uint8_t mac[6];
+	uint64_t guid;                  /* EUI-64 of the MAC, network order */
+};
+
+struct rv_context {
+	struct verbs_context vctx;      /* ends with the program's ibv_context */
+	struct rv_device *dev;
+	struct roce_context *ctx;
+	struct roce_afpacket *afp;      /* one of the two */
+	struct roce_afxdp *afx;
+	enum roce_mtu link_mtu;         /* the interface's: max_mtu, active_mtu */
+	pthread_mutex_t lock;           /* the object lists below */
+	struct rv_cq *cqs;
+	struct rv_srq *srqs;
+	struct rv_qp **qp_by_num;       /* ROCE_MAX_QP: async events' QPs */
+};
+
+struct rv_pd {
+	struct ibv_pd ibv;
+	struct roce_pd *pd;
+};
+
+struct rv_mr {
+	struct ibv_mr ibv;
+	struct roce_mr *mr;
+};
+
+struct rv_channel {
+	struct ibv_comp_channel ibv;
+	struct roce_comp_channel *ch;
+};
+
+struct rv_cq {
+	struct ibv_cq ibv;
+	struct roce_cq *cq;
+	struct rv_cq *next;             /* rv_context's list */
+};
+
+struct rv_srq {
+	struct ibv_srq ibv;
+	struct roce_srq *srq;
+	struct rv_srq *next;
+};
+
+struct rv_qp {
+	struct ibv_qp ibv;
+	struct roce_qp *qp;
+	struct ibv_qp_cap cap;          /* as made: ibv_query_qp's */
+	int sq_sig_all;
+	struct ibv_ah_attr av;          /* the last IBV_QP_AV */
+};
+
+struct rv_ah {
+	struct ibv_ah ibv;
+	struct roce_ah *ah;
+};
+
+static inline struct rv_context *rv_ctx(struct ibv_context *c)
+{
+	return (struct rv_context *)verbs_get_ctx(c);
+}
+#define RV_OF(type, p) ((struct type *)(void *)(p))
+
+/* A ROCE_E_* status as the errno a verb returns. */
+int rv_errno(int st);
+
+/* device.c: the device list (built once from the environment) */
+struct rv_device *rv_device_get(void);
+/* The MAC of a peer for an address vector (ARP for an IPv4-mapped GID,
+ * neighbour discovery for another); 0 or an errno. */
+int rv_resolve(struct rv_context *c, const struct ibv_ah_attr *ah, struct roce_ah_attr *out);
+
+/* query.c: the verbs_context's query ops */
+int rv_query_port(struct ibv_context *context, uint8_t port, struct ibv_port_attr *attr,
+		  size_t attr_len);
+int rv_query_device_ex(struct ibv_context *context,
+		       const struct ibv_query_device_ex_input *input,
+		       struct ibv_device_attr_ex *attr, size_t attr_size);
+
+/* cq.c, qp.c: the data path ops */
+int rv_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc);
+int rv_req_notify_cq(struct ibv_cq *cq, int solicited_only);
+int rv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad);
+int rv_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad);
+int rv_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad);
+struct ibv_qp *rv_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_attr_ex *a);
+/* the ops that no verb of ours backs: each names itself on stderr */
+void rv_set_unsupported_ops(struct verbs_context *v);
+
+#endif

@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * roce-run: runs an unmodified libibverbs program on the engine.
+ *
+ *   roce-run --netdev IFNAME [--ip A.B.C.D] [--link packet|xdp] -- PROGRAM [ARGS...]
+ *
+ * It checks what it can before the program starts (the interface, the
+ * rights AF_PACKET needs, that no other roce-run holds the interface, that
+ * PROGRAM is a dynamically linked program that needs libibverbs), then
+ * puts the drop-in libibverbs.so.1 (src/ibverbs, installed in
+ * <libdir>/roce/ibverbs) first in LD_LIBRARY_PATH, says which interface
+ * through the environment (ROCE_RUN_NETDEV, ROCE_RUN_IP, ROCE_RUN_LINK)
+ * and execs PROGRAM: its process is the program's, with the engine on a
+ * thread of its own once the program opens the device (docs/verbs.md).
+ *
+ * ROCE_RUN_PRELOAD, when set, goes before PROGRAM's LD_PRELOAD (and not
+ * into roce-run's own): a sanitized drop-in needs the sanitizer's runtime
+ * in a program built without it.
+ *
+ * The lock: an flock on a file named for the network namespace and the
+ * interface, inherited by PROGRAM across exec and released when it exits.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "roce-run/elf.h"
+
+#ifndef ROCE_RUN_LIBDIR
+#define ROCE_RUN_LIBDIR "lib/roce/ibverbs"
+#endif
+
+/* exit statuses (man/roce-run.1) */
+enum { RUN_SETUP = 1, RUN_USAGE = 2, RUN_NOT_FOUND = 127 };
+
+static void usage(FILE *f)
+{
+	fputs("usage: roce-run --netdev IFNAME [options] -- PROGRAM [ARGS...]\n"
+	      "Runs an unmodified libibverbs program (ibv_devinfo, ibv_rc_pingpong,\n"
+	      "ib_write_bw, ...) on the RoCE v2 engine: it sees one device, roce0, whose\n"
+	      "port sends and receives on IFNAME.\n"
+	      "\n"
+	      "  --netdev IFNAME     the interface (required)\n"
+	      "  --ip A.B.C.D        our IPv4 address (default: the interface's)\n"
+	      "  --link packet|xdp   the port: AF_PACKET (default) or AF_XDP\n"
+	      "  -h, --help          this text\n"
+	      "\n"
+	      "GID index 0 is the link-local IPv6 GID, 1 the IPv4 one (use -g 1 / -x 1).\n"
+	      "Exit status: PROGRAM's; 1 when it cannot start (no such interface, no\n"
+	      "CAP_NET_RAW, the interface held by another roce-run, PROGRAM not linked\n"
+	      "against libibverbs), 2 bad usage, 127 PROGRAM not found.\n", f);
+}
+
+static int fail(int code, const char *fmt, const char *a, const char *b)
+{
+	fprintf(stderr, "roce-run: ");
+	fprintf(stderr, fmt, a, b);
+	fputc('\n', stderr);
+	return code;
+}
+
+/* PROGRAM as execvp would find it, into out; false if nowhere. */
+static bool find_program(const char *name, char *out, size_t len)
+{
+	const char *path = getenv("PATH");
+
+	if (strchr(name, '/')) {
+		snprintf(out, len, "%s", name);
+		return access(out, X_OK) == 0;
+	}
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+		struct stat st;
+
+		if (n && snprintf(out, len, "%.*s/%s", (int)n, path, name) < (int)len &&
+		    stat(out, &st) == 0 && S_ISREG(st.st_mode) && access(out, X_OK) == 0)
+			return true;
+		path += n + (path[n] == ':');
+	}
+	return false;
+}
+
+/* The drop-in library's folder, beside our own installation. */
+static bool find_libdir(char *out, size_t len)
+{
+	char exe[PATH_MAX], lib[PATH_MAX + 128];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return false;
+	exe[n] = 0;
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return false;
+	*slash = 0;
+	if (snprintf(lib, sizeof(lib), "%s/../%s/libibverbs.so.1", exe, ROCE_RUN_LIBDIR) >=
+	    (int)sizeof(lib) || access(lib, R_OK) != 0)
+		return false;
+	return snprintf(out, len, "%s/../%s", exe, ROCE_RUN_LIBDIR) < (int)len;
+}
+
+/* The interface's lock, held (and inherited by PROGRAM) on success. */
+static int take_lock(const char *ifname)
+{
+	char path[PATH_MAX];
+	struct stat ns;
+	const char *dir = access("/run/lock", W_OK) == 0 ? "/run/lock" : "/tmp";
+	int fd;
+
+	/* interfaces of one name in two namespaces are two interfaces */
+	if (stat("/proc/self/ns/net", &ns) != 0)
+		ns.st_ino = 0;
+	snprintf(path, sizeof(path), "%s/roce-run.%lu.%s.lock", dir,
+		 (unsigned long)ns.st_ino, ifname);
+	fd = open(path, O_RDWR | O_CREAT, 0600);       /* no O_CLOEXEC: PROGRAM keeps it */
+	if (fd < 0)
+		return fail(-RUN_SETUP, "%s: %s", path, strerror(errno));
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		close(fd);
+		return fail(-RUN_SETUP, "%s is already held by another roce-run (lock %s)",
+			    ifname, path);
+	}
+	return fd;
+}
+
+/* ROCE_RUN_PRELOAD into PROGRAM's LD_PRELOAD, first. */
+static int preload(void)
+{
+	const char *pre = getenv("ROCE_RUN_PRELOAD"), *old = getenv("LD_PRELOAD");
+	size_t n;
+	char *p;
+
+	if (!pre || !*pre)
+		return 0;
+	n = strlen(pre) + (old ? strlen(old) : 0) + 2;
+	p = malloc(n);
+	if (!p)
+		return fail(RUN_SETUP, "out of memory%s%s", "", "");
+	snprintf(p, n, "%s%s%s", pre, old && *old ? ":" : "", old && *old ? old : "");
+	setenv("LD_PRELOAD", p, 1);
+	unsetenv("ROCE_RUN_PRELOAD");
+	free(p);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "netdev", required_argument, NULL, 'n' },
+		{ "ip", required_argument, NULL, 'i' },
+		{ "link", required_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char *const libs[] = { "libibverbs.so.1", "librdmacm.so.1", NULL };
+	const char *netdev = NULL, *ip = NULL, *link = "packet";
+	char prog[PATH_MAX], libdir[PATH_MAX], *ldpath;
+	struct in_addr a;
+	int c, s;
+
+	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n': netdev = optarg; break;
+		case 'i': ip = optarg; break;
+		case 'l': link = optarg; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return RUN_USAGE;
+		}
+	}
+	if (!netdev)
+		return fail(RUN_USAGE, "give the interface with --netdev IFNAME%s%s (try --help)",
+			    "", "");
+	if (optind >= argc)
+		return fail(RUN_USAGE, "no PROGRAM to run%s%s (try --help)", "", "");
+	if (ip && inet_pton(AF_INET, ip, &a) != 1)
+		return fail(RUN_USAGE, "--ip %s: not an IPv4 address%s (try --help)", ip, "");
+	if (strcmp(link, "packet") && strcmp(link, "xdp"))
+		return fail(RUN_USAGE, "--link %s: packet or xdp%s (try --help)", link, "");
+	if (strlen(netdev) >= IF_NAMESIZE || !if_nametoindex(netdev))
+		return fail(RUN_SETUP, "%s: no such interface%s", netdev, "");
+	/* the rights the port's socket needs, asked the same way */
+	s = socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+	if (s < 0)
+		return fail(RUN_SETUP, "%s: cannot open a raw socket: %s (roce-run needs "
+			    "CAP_NET_RAW: run it as root)", netdev, strerror(errno));
+	close(s);
+	if (!find_program(argv[optind], prog, sizeof(prog)))
+		return fail(RUN_NOT_FOUND, "%s: %s", argv[optind],
+			    strchr(argv[optind], '/') ? "not an executable file" :
+			    "command not found");
+	switch (elf_needs(prog, libs)) {
+	case ELF_NEEDS: break;
+	case ELF_NEEDS_NOT:
+		return fail(RUN_SETUP, "%s: not linked against libibverbs (no DT_NEEDED "
+			    "libibverbs.so.1 or librdmacm.so.1)%s", prog, "");
+	case ELF_STATIC:
+		return fail(RUN_SETUP, "%s: statically linked: the drop-in libibverbs "
+			    "cannot reach it%s", prog, "");
+	case ELF_NOT_ELF:
+		return fail(RUN_SETUP, "%s: not an ELF program (a script? run the ELF "
+			    "program it starts)%s", prog, "");
+	case ELF_UNSUPPORTED:
+		return fail(RUN_SETUP, "%s: not a 64-bit little-endian ELF program%s", prog, "");
+	case ELF_BAD:
+		return fail(RUN_SETUP, "%s: malformed ELF file%s", prog, "");
+	case ELF_IO:
+		return fail(RUN_SETUP, "%s: %s", prog, strerror(errno));
+	}
+	if (!find_libdir(libdir, sizeof(libdir)))
+		return fail(RUN_SETUP, "the drop-in libibverbs.so.1 is not in ../%s beside "
+			    "roce-run%s", ROCE_RUN_LIBDIR, "");
+	if ((s = take_lock(netdev)) < 0)
+		return -s;
+	ldpath = getenv("LD_LIBRARY_PATH");
+	if (ldpath && *ldpath) {
+		size_t n = strlen(libdir) + strlen(ldpath) + 2;
+		char *p = malloc(n);
+
+		if (!p)
+			return fail(RUN_SETUP, "out of memory%s%s", "", "");
+		snprintf(p, n, "%s:%s", libdir, ldpath);
+		setenv("LD_LIBRARY_PATH", p, 1);
+		free(p);
+	} else {
+		setenv("LD_LIBRARY_PATH", libdir, 1);
+	}
+	if ((s = preload()) != 0)
+		return s;
+	setenv("ROCE_RUN_NETDEV", netdev, 1);
+	setenv("ROCE_RUN_LINK", link, 1);
+	if (ip)
+		setenv("ROCE_RUN_IP", ip, 1);
+	else
+		unsetenv("ROCE_RUN_IP");
+	execv(prog, argv + optind);
+	return fail(RUN_NOT_FOUND, "%s: %s", prog, strerror(errno));
+}
