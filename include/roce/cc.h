@@ -140,5 +140,10 @@ struct roce_qp_cc {
 	uint64_t cuts, increases;
 };
 int roce_qp_cc_state(struct roce_qp *qp, struct roce_qp_cc *out);
+/* The QP's own bound on unacknowledged KB in flight (RC; at least one
+   packet), in place of the config's window_kb; 0 gives it the config's
+   again. Through the register file (CC_QP_WINDOW_KB), taken by the engine
+   at its next poll; ROCE_E_INVAL past 1 GiB. */
+int roce_qp_set_window_kb(struct roce_qp *qp, uint32_t kb);
 
 #endif

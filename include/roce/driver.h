@@ -82,6 +82,10 @@ struct roce_cc_config;
 int roce_drv_cc_write(struct roce_drv *drv, const struct roce_cc_config *c);
 int roce_drv_cc_read(struct roce_drv *drv, struct roce_cc_config *c);
 int roce_drv_cc_qp_rate(struct roce_drv *drv, uint32_t qpn, bool *limited, uint32_t *mbps);
+/* A QP's own bounded window (CC_QP_WINDOW_KB; 0: the block's window_kb):
+   read, or written (ROCE_E_INVAL past 1 GiB). */
+int roce_drv_cc_qp_window(struct roce_drv *drv, uint32_t qpn, uint32_t *kb);
+int roce_drv_cc_qp_set_window(struct roce_drv *drv, uint32_t qpn, uint32_t kb);
 int roce_drv_write(struct roce_drv *drv, uint32_t off, uint32_t val);
 
 /*

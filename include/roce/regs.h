@@ -107,6 +107,7 @@
 #define ROCE_REG_CC_QP_SELECT    0x218u   /* QPN whose rate CC_QP_RATE shows */
 #define ROCE_REG_CC_QP_RATE      0x21Cu   /* live: bit 31 limited, 30:0 Mbit/s */
 #define   ROCE_CC_RATE_LIMITED     (1u << 31)
+#define ROCE_REG_CC_QP_WINDOW_KB 0x220u   /* the selected QP's window, KB; 0: CC_WINDOW_KB */
 #define ROCE_REG_CC_KNOB_BASE    0x240u
 #define ROCE_REG_CC_KNOB(id)     (ROCE_REG_CC_KNOB_BASE + 4u * (unsigned)(id))
 

@@ -77,3 +77,25 @@ int roce_drv_cc_qp_rate(struct roce_drv *drv, uint32_t qpn, bool *limited, uint3
 	*mbps = v & ~ROCE_CC_RATE_LIMITED;
 	return ROCE_OK;
 }
+
+int roce_drv_cc_qp_window(struct roce_drv *drv, uint32_t qpn, uint32_t *kb)
+{
+	int rc;
+
+	if (!drv || !kb)
+		return ROCE_E_INVAL;
+	if ((rc = roce_drv_write(drv, ROCE_REG_CC_QP_SELECT, qpn)))
+		return rc;
+	return roce_drv_read(drv, ROCE_REG_CC_QP_WINDOW_KB, kb);
+}
+
+int roce_drv_cc_qp_set_window(struct roce_drv *drv, uint32_t qpn, uint32_t kb)
+{
+	int rc;
+
+	if (!drv || kb > (1u << 20))
+		return ROCE_E_INVAL;
+	if ((rc = roce_drv_write(drv, ROCE_REG_CC_QP_SELECT, qpn)))
+		return rc;
+	return roce_drv_write(drv, ROCE_REG_CC_QP_WINDOW_KB, kb);
+}

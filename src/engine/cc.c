@@ -88,10 +88,15 @@ void cc_qp_sync(struct roce_engine *e, struct eng_qp *qp)
 		publish_rate(e, qp);
 	}
 	qp->rp_on = on;
-	/* the bounded window in packets of the QP's MTU, at least one */
+	/* the bounded window in packets of the QP's MTU, at least one: the
+	   QP's own (CC_QP_WINDOW_KB), else the device's */
+	uint32_t kb = roce_device_qp_window(e->dev, qp->qpn);
+
+	if (!kb)
+		kb = e->cc.window_kb;
 	qp->window = 0;
-	if (e->cc.window_kb && !qp_unreliable(qp)) {
-		uint32_t w = (uint32_t)(((uint64_t)e->cc.window_kb << 10) / qp->mtu);
+	if (kb && !qp_unreliable(qp)) {
+		uint32_t w = (uint32_t)(((uint64_t)kb << 10) / qp->mtu);
 
 		qp->window = w ? w : 1;
 	}

@@ -5,7 +5,8 @@
  * whole at CC_COMMIT (a half-written set never reaches the data path), and
  * each QP's current rate, which the engine publishes and CC_QP_RATE shows
  * for the QP CC_QP_SELECT names (a NIC's rate table, read through a
- * window).
+ * window), and each QP's own bounded window (CC_QP_WINDOW_KB, through the
+ * same selection), which the engine takes at once.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -53,6 +54,34 @@ uint32_t roce_cc_qp_rate_read(struct roce_device *dev)
 	if (qpn >= dev->qp_count || !dev->qp_rate)
 		return 0;
 	return atomic_load_explicit(&dev->qp_rate[qpn], memory_order_relaxed);
+}
+
+/* CC_QP_SELECT past this device's QPs: reads 0, writes go nowhere */
+uint32_t roce_cc_qp_window_read(struct roce_device *dev)
+{
+	uint32_t qpn = *dev_reg(dev, ROCE_REG_CC_QP_SELECT);
+
+	if (qpn >= dev->qp_count || !dev->qp_window)
+		return 0;
+	return atomic_load_explicit(&dev->qp_window[qpn], memory_order_relaxed);
+}
+
+void roce_cc_qp_window_write(struct roce_device *dev, uint32_t kb)
+{
+	uint32_t qpn = *dev_reg(dev, ROCE_REG_CC_QP_SELECT);
+
+	if (qpn >= dev->qp_count || !dev->qp_window)
+		return;
+	atomic_store_explicit(&dev->qp_window[qpn], kb, memory_order_relaxed);
+	/* the engine re-reads its QPs' windows with the next generation */
+	atomic_fetch_add_explicit(&dev->cc_gen, 1, memory_order_release);
+}
+
+uint32_t roce_device_qp_window(struct roce_device *dev, uint32_t qpn)
+{
+	if (qpn >= dev->qp_count || !dev->qp_window)
+		return 0;
+	return atomic_load_explicit(&dev->qp_window[qpn], memory_order_acquire);
 }
 
 bool roce_device_cc_changed(struct roce_device *dev, uint32_t *gen, struct roce_cc_config *out)

@@ -108,7 +108,8 @@ int roce_device_create(const struct roce_device_config *cfg,
 	device_reset_regs(dev);
 	roce_cc_config_default(&dev->cc);       /* what the reset values say */
 	dev->qp_rate = calloc(dev->qp_count, sizeof(*dev->qp_rate));
-	if (!dev->qp_rate) {
+	dev->qp_window = calloc(dev->qp_count, sizeof(*dev->qp_window));
+	if (!dev->qp_rate || !dev->qp_window) {
 		roce_device_destroy(dev);
 		return ROCE_E_NOMEM;
 	}
@@ -124,6 +125,7 @@ void roce_device_destroy(struct roce_device *dev)
 		return;
 	pthread_mutex_destroy(&dev->lock);
 	free((void *)dev->qp_rate);
+	free((void *)dev->qp_window);
 	roce_qp_table_destroy(dev->qp);
 	roce_mr_table_destroy(dev->mr);
 	big_free(dev->mem, dev->mem_size);
@@ -200,6 +202,8 @@ int roce_device_read32(struct roce_device *dev, uint32_t off, uint32_t *val)
 		v = ctrl_load(dev);
 	else if (off == ROCE_REG_CC_QP_RATE)
 		v = roce_cc_qp_rate_read(dev);
+	else if (off == ROCE_REG_CC_QP_WINDOW_KB)
+		v = roce_cc_qp_window_read(dev);
 	else
 		v = *dev_reg(dev, off);  /* COMMIT stays 0: commands finish at once */
 	pthread_mutex_unlock(&dev->lock);
@@ -236,6 +240,9 @@ int roce_device_write32(struct roce_device *dev, uint32_t off, uint32_t val)
 		break;
 	case ROCE_REG_CC_COMMIT:
 		roce_cc_commit(dev);
+		break;
+	case ROCE_REG_CC_QP_WINDOW_KB:
+		roce_cc_qp_window_write(dev, val);
 		break;
 	default:
 		*dev_reg(dev, off) = val;

@@ -38,6 +38,7 @@ struct roce_device {
 	struct roce_cc_config cc;
 	_Atomic uint32_t cc_gen;
 	_Atomic uint32_t *qp_rate;
+	_Atomic uint32_t *qp_window;    /* CC_QP_WINDOW_KB per QP, 0: the device's */
 };
 
 static inline uint32_t *dev_reg(struct roce_device *dev, uint32_t off)
@@ -53,6 +54,9 @@ void roce_mr_window_command(struct roce_device *dev, uint32_t cmd);
 /* cc_block.c: CC_COMMIT; CC_QP_RATE's live value; the block at reset */
 void roce_cc_commit(struct roce_device *dev);
 uint32_t roce_cc_qp_rate_read(struct roce_device *dev);
+uint32_t roce_cc_qp_window_read(struct roce_device *dev);
+/* The lock is held. */
+void roce_cc_qp_window_write(struct roce_device *dev, uint32_t kb);
 
 /* stat.c: read a STAT register (r is in the STAT region). */
 uint32_t roce_stat_read(struct roce_device *dev, const struct roce_reg *r);

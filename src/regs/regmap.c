@@ -235,6 +235,10 @@ static const struct roce_reg_field f_cc_status[] = {
 static const struct roce_reg_field f_cc_qp_select[] = {
 	FR("QPN", 0, 24, 0, ROCE_MAX_QP - 1, "the QP whose rate CC_QP_RATE shows"),
 };
+static const struct roce_reg_field f_cc_qp_window[] = {
+	FR("WINDOW_KB", 0, 32, 0, 1u << 20, "the selected RC QP's bound on "
+	   "unacknowledged KB in flight (at least one packet); 0 = CC_WINDOW_KB's"),
+};
 static const struct roce_reg_field f_cc_qp_rate[] = {
 	FRO("RATE_MBPS", 0, 31, "the selected QP's current rate, Mbit/s, as DCQCN "
 	    "left it (0: never limited)"),
@@ -405,6 +409,9 @@ static const struct roce_reg regmap[] = {
 	    "Window onto the engine's rate table: the QP to show"),
 	REG(ROCE_REG_CC_QP_RATE, "CC_QP_RATE", RO, 0, f_cc_qp_rate,
 	    "The selected QP's DCQCN rate, live"),
+	REG(ROCE_REG_CC_QP_WINDOW_KB, "CC_QP_WINDOW_KB", RW, 0, f_cc_qp_window,
+	    "The selected QP's own bounded window, in place of CC_WINDOW_KB; "
+	    "taken at once (no CC_COMMIT)"),
 #define X(n, N, def, lo, hi, unit, what) \
 	REG(ROCE_REG_CC_KNOB(ROCE_DCQCN_##N), "CC_" #N, RW, def, f_cc_##n, \
 	    "DCQCN knob " #n " (ConnectX's name). Taken at CC_COMMIT"),

@@ -32,3 +32,8 @@ int roce_qp_cc_state(struct roce_qp *qp, struct roce_qp_cc *out)
 	engine_unlock(e);
 	return ROCE_OK;
 }
+
+int roce_qp_set_window_kb(struct roce_qp *qp, uint32_t kb)
+{
+	return qp ? roce_drv_cc_qp_set_window(&qp->ctx->drv, roce_qp_num(qp), kb) : ROCE_E_INVAL;
+}

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # rocectl cc against roced: the CC block at its reset values (ConnectX's
 # DCQCN defaults), a knob and a field set and committed then read back
-# (also as registers by name and in JSON), a QP's rate through the
-# window, and bad input (exit 2, the device unchanged).
+# (also as registers by name and in JSON), a QP's rate and its own
+# bounded window through the selection window, and bad input (exit 2, the device unchanged).
 # Usage: rocectl_cc.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1
@@ -33,6 +33,19 @@ assert d['rpg_ai_rate'] == 40 and d['window_kb'] == 64 and d['adaptive_rto'] == 
 assert d['cnp_dscp'] == 48, d
 " || fail "cc --json"
 ctl cc qp 17 | grep -q "never rate-limited" || fail "cc qp 17"
+ctl cc qp 17 | grep -q "window 64 KB (the block's)" || fail "cc qp 17: the block's window"
+# a QP's own window (CC_QP_WINDOW_KB through CC_QP_SELECT)
+ctl cc qp 17 window=8 || fail "cc qp 17 window=8"
+ctl cc qp 17 | grep -q "window 8 KB (its own)" || fail "cc qp 17: its own window: $(ctl cc qp 17)"
+ctl cc qp 18 | grep -q "window 64 KB (the block's)" || fail "cc qp 18 took 17's window"
+ctl --json cc qp 17 | python3 -c "
+import json, sys
+d = json.load(sys.stdin)
+assert d['window_kb'] == 8 and d['window_own'] is True, d
+" || fail "cc qp --json"
+ctl read CC_QP_WINDOW_KB | grep -q "CC_QP_WINDOW_KB  *0x00000008" || fail "CC_QP_WINDOW_KB: $(ctl read CC_QP_WINDOW_KB)"
+ctl cc qp 17 window=0 || fail "cc qp 17 window=0"
+ctl cc qp 17 | grep -q "window 64 KB (the block's)" || fail "cc qp 17 window=0: $(ctl cc qp 17)"
 
 # bad input: exit 2, nothing changes
 set +e
@@ -42,6 +55,9 @@ ctl cc set nope=1 2>"$tmp/err"; [ $? -eq 2 ] || fail "unknown knob not refused"
 ctl cc set rpg_ai_rate 2>"$tmp/err"; [ $? -eq 2 ] || fail "missing = not refused"
 ctl cc set ecn=3 2>"$tmp/err"; [ $? -eq 2 ] || fail "ecn=3 not refused"
 ctl cc qp x 2>"$tmp/err"; [ $? -eq 2 ] || fail "bad QPN not refused"
+ctl cc qp 17 window=2000000 2>"$tmp/err"; [ $? -eq 2 ] || fail "window past 1 GiB not refused"
+ctl cc qp 17 window= 2>"$tmp/err"; [ $? -eq 2 ] || fail "empty window not refused"
+ctl cc qp 17 size=3 2>"$tmp/err"; [ $? -eq 2 ] || fail "qp's unknown setting not refused"
 ctl cc bogus 2>"$tmp/err"; [ $? -eq 2 ] || fail "bad subcommand not refused"
 ctl write CC_RPG_GD 16 2>"$tmp/err"; [ $? -eq 1 ] || fail "CC_RPG_GD=16 written"
 set -e

@@ -287,6 +287,29 @@ static void test_window(void **state)
 	stage_close(st);
 }
 
+/* A QP's own window (CC_QP_WINDOW_KB) in place of the device's, and back */
+static void test_qp_window(void **state)
+{
+	struct stage *st = stage_open_default();
+
+	(void)state;
+	set_loss_cfg(st, 0, false, 100);
+	assert_int_equal(roce_qp_set_window_kb(st->qp, 2), ROCE_OK);   /* 8 packets */
+	assert_int_equal(roce_qp_set_window_kb(st->qp, (1u << 20) + 1), ROCE_E_INVAL);
+	post_write(st, 1, 32 * 256);
+	assert_int_equal(stage_run(st), 8);
+	assert_int_equal(stage_run(st), 0);             /* closed */
+	/* its own window wins over the device's, both ways */
+	set_loss_cfg(st, 1, false, 100);
+	stage_inject_ack(st, STAGE_SQ_PSN + 7, 0, 0);
+	assert_int_equal(stage_run(st), 8);
+	/* 0: the device's 1 KB again, four packets */
+	assert_int_equal(roce_qp_set_window_kb(st->qp, 0), ROCE_OK);
+	stage_inject_ack(st, STAGE_SQ_PSN + 15, 0, 0);
+	assert_int_equal(stage_run(st), 4);
+	stage_close(st);
+}
+
 /* A WRITE ONLY; returns the PSN it went out with. */
 static uint32_t one_write(struct stage *st, uint64_t wr_id)
 {
@@ -377,6 +400,7 @@ int main(void)
 		cmocka_unit_test(test_rp_recovers),
 		cmocka_unit_test(test_rp_off),
 		cmocka_unit_test(test_window),
+		cmocka_unit_test(test_qp_window),
 		cmocka_unit_test(test_adaptive_rto),
 		cmocka_unit_test(test_bad_config),
 	};

@@ -463,6 +463,20 @@ static void test_cc_block(void **state)
 	assert_int_equal(rd(dev, ROCE_REG_CC_QP_RATE), ROCE_CC_RATE_LIMITED | 12500);
 	wr(dev, ROCE_REG_CC_QP_SELECT, 18);
 	assert_int_equal(rd(dev, ROCE_REG_CC_QP_RATE), 0);
+	/* a QP's own window: through the same selection, taken at once (a
+	   new generation, no commit), per QP, bounded as the block's */
+	wr(dev, ROCE_REG_CC_QP_SELECT, 17);
+	wr(dev, ROCE_REG_CC_QP_WINDOW_KB, 8);
+	assert_int_equal(rd(dev, ROCE_REG_CC_QP_WINDOW_KB), 8);
+	assert_int_equal(roce_device_qp_window(dev, 17), 8);
+	assert_true(roce_device_cc_changed(dev, &gen, &c));
+	assert_int_equal(roce_device_qp_window(dev, 18), 0);
+	wr(dev, ROCE_REG_CC_QP_SELECT, 18);
+	assert_int_equal(rd(dev, ROCE_REG_CC_QP_WINDOW_KB), 0);
+	assert_int_equal(roce_device_write32(dev, ROCE_REG_CC_QP_WINDOW_KB, (1u << 20) + 1),
+			 ROCE_E_SLVERR);
+	assert_int_equal(roce_device_qp_window(dev, 18), 0);
+	assert_false(roce_device_cc_changed(dev, &gen, &c));
 }
 
 int main(void)

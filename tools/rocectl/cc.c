@@ -3,7 +3,8 @@
  * rocectl cc: the congestion-control block (roce/regs.h, docs/cc.md).
  *   cc                     the block: masks, ECN, window, timers, knobs
  *   cc set NAME=VALUE...   change fields and knobs, then CC_COMMIT
- *   cc qp QPN              a QP's current DCQCN rate
+ *   cc qp QPN [window=KB]  a QP's current DCQCN rate and its own window;
+ *                          with window=KB, set that window (0: the block's)
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -132,6 +133,49 @@ static int set(struct ctl *c, struct roce_cc_config *cc, int argc, char **argv)
 	return 0;
 }
 
+/* cc qp QPN [window=KB] */
+static int qp(struct ctl *c, const struct roce_cc_config *cc, int argc, char **argv)
+{
+	char *end;
+	unsigned long qpn = strtoul(argv[0], &end, 0), kb;
+	bool limited;
+	uint32_t mbps, win;
+
+	if (!argv[0][0] || *end || qpn > 0xFFFFFF)
+		return ctl_fail(c, EXIT_USAGE, "cc qp: bad QPN '%s'", argv[0]);
+	if (argc == 2) {
+		if (strncmp(argv[1], "window=", 7) || !argv[1][7] ||
+		    (kb = strtoul(argv[1] + 7, &end, 0), *end) || kb > (1u << 20))
+			return ctl_fail(c, EXIT_USAGE, "cc qp: '%s': want window=KB, KB 0 to "
+					"1048576 (0: the block's window_kb)", argv[1]);
+		if (roce_drv_cc_qp_set_window(&c->drv, (uint32_t)qpn, (uint32_t)kb) != ROCE_OK)
+			return ctl_drv_fail(c);
+		return 0;
+	}
+	if (roce_drv_cc_qp_rate(&c->drv, (uint32_t)qpn, &limited, &mbps) != ROCE_OK ||
+	    roce_drv_cc_qp_window(&c->drv, (uint32_t)qpn, &win) != ROCE_OK)
+		return ctl_drv_fail(c);
+	if (c->json) {
+		printf("{\"qpn\":%lu,\"limited\":%s,\"rate_mbps\":%" PRIu32
+		       ",\"window_kb\":%" PRIu32 ",\"window_own\":%s}\n", qpn,
+		       limited ? "true" : "false", mbps, win ? win : cc->window_kb,
+		       win ? "true" : "false");
+		return 0;
+	}
+	if (!mbps)
+		printf("QP 0x%06lx: never rate-limited (line rate)\n", qpn);
+	else
+		printf("QP 0x%06lx: %" PRIu32 " Mbit/s%s\n", qpn, mbps,
+		       limited ? ", limited by DCQCN (paced)" : " (line rate)");
+	if (win)
+		printf("QP 0x%06lx: window %" PRIu32 " KB (its own)\n", qpn, win);
+	else if (cc->window_kb)
+		printf("QP 0x%06lx: window %" PRIu32 " KB (the block's)\n", qpn, cc->window_kb);
+	else
+		printf("QP 0x%06lx: no window\n", qpn);
+	return 0;
+}
+
 int cmd_cc(struct ctl *c, int argc, char **argv)
 {
 	struct roce_cc_config cc;
@@ -142,25 +186,8 @@ int cmd_cc(struct ctl *c, int argc, char **argv)
 		return show(c, &cc);
 	if (!strcmp(argv[0], "set") && argc > 1)
 		return set(c, &cc, argc - 1, argv + 1);
-	if (!strcmp(argv[0], "qp") && argc == 2) {
-		char *end;
-		unsigned long qpn = strtoul(argv[1], &end, 0);
-		bool limited;
-		uint32_t mbps;
-
-		if (!argv[1][0] || *end || qpn > 0xFFFFFF)
-			return ctl_fail(c, EXIT_USAGE, "cc qp: bad QPN '%s'", argv[1]);
-		if (roce_drv_cc_qp_rate(&c->drv, (uint32_t)qpn, &limited, &mbps) != ROCE_OK)
-			return ctl_drv_fail(c);
-		if (c->json)
-			printf("{\"qpn\":%lu,\"limited\":%s,\"rate_mbps\":%" PRIu32 "}\n", qpn,
-			       limited ? "true" : "false", mbps);
-		else if (!mbps)
-			printf("QP 0x%06lx: never rate-limited (line rate)\n", qpn);
-		else
-			printf("QP 0x%06lx: %" PRIu32 " Mbit/s%s\n", qpn, mbps,
-			       limited ? ", limited by DCQCN (paced)" : " (line rate)");
-		return 0;
-	}
-	return ctl_fail(c, EXIT_USAGE, "usage: rocectl cc [set NAME=VALUE... | qp QPN]");
+	if (!strcmp(argv[0], "qp") && (argc == 2 || argc == 3))
+		return qp(c, &cc, argc - 1, argv + 1);
+	return ctl_fail(c, EXIT_USAGE,
+			"usage: rocectl cc [set NAME=VALUE... | qp QPN [window=KB]]");
 }
