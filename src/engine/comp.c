@@ -71,6 +71,8 @@ void comp_complete(struct roce_engine *e, struct eng_qp *qp)
 			break;
 		if (is_rd_atomic(w) && qp->req.rd_atomic)
 			qp->req.rd_atomic--;
+		cons++;
+		moved = true;
 		if (w->status != ROCE_WC_SUCCESS || qp->sq_sig_all ||
 		    (w->flags & ROCE_SEND_SIGNALED)) {
 			struct roce_wc wc = {
@@ -80,10 +82,13 @@ void comp_complete(struct roce_engine *e, struct eng_qp *qp)
 				.byte_len = w->length,
 				.qp_num = qp->qpn,
 			};
+
+			/* the slot is free before its completion is seen: a
+			   consumer that polls it and posts at once (perftest
+			   keeps tx_depth WQEs out) never finds the queue full */
+			atomic_store_explicit(&qp->sq.cons, cons, memory_order_release);
 			engine_cq_push(e, qp->send_cq, &wc);
 		}
-		cons++;
-		moved = true;
 	}
 	if (moved)
 		atomic_store_explicit(&qp->sq.cons, cons, memory_order_release);
@@ -407,6 +412,7 @@ void comp_flush(struct roce_engine *e, struct eng_qp *qp)
 		}
 		if (wc.status == ROCE_WC_SUCCESS)
 			wc.byte_len = w->length;
+		atomic_store_explicit(&qp->sq.cons, cons + 1, memory_order_release);
 		engine_cq_push(e, qp->send_cq, &wc);
 	}
 	atomic_store_explicit(&qp->sq.cons, cons, memory_order_release);
