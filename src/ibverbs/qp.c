@@ -339,17 +339,19 @@ static void recv_batch(struct ibv_recv_wr **wr, struct roce_recv_wr *r, struct i
 	}
 }
 
-int rv_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad)
+/* Receive WRs posted a batch at a time to q (a QP's receive queue or an
+   SRQ) by post: *bad, and ENOMEM for a full queue, as ibv_post_recv. */
+static int post_recv_batches(void *q, int (*post)(void *, struct roce_recv_wr *,
+						   struct roce_recv_wr **),
+			     struct ibv_recv_wr *wr, struct ibv_recv_wr **bad)
 {
-	struct roce_qp *rq = RV_OF(rv_qp, qp)->qp;
-
 	while (wr) {
 		struct roce_recv_wr r[RV_BATCH], *rbad = NULL;
 		struct ibv_recv_wr *w[RV_BATCH];
 		int n, st;
 
 		recv_batch(&wr, r, w, &n);
-		st = roce_post_recv(rq, r, &rbad);
+		st = post(q, r, &rbad);
 		if (st) {
 			*bad = w[rbad ? rbad - r : 0];
 			return st == ROCE_E_FULL ? ENOMEM : rv_errno(st);
@@ -358,21 +360,22 @@ int rv_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr *
 	return 0;
 }
 
+static int post_qp(void *q, struct roce_recv_wr *r, struct roce_recv_wr **bad)
+{
+	return roce_post_recv(q, r, bad);
+}
+
+static int post_srq(void *q, struct roce_recv_wr *r, struct roce_recv_wr **bad)
+{
+	return roce_post_srq_recv(q, r, bad);
+}
+
+int rv_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad)
+{
+	return post_recv_batches(RV_OF(rv_qp, qp)->qp, post_qp, wr, bad);
+}
+
 int rv_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad)
 {
-	struct roce_srq *rs = RV_OF(rv_srq, srq)->srq;
-
-	while (wr) {
-		struct roce_recv_wr r[RV_BATCH], *rbad = NULL;
-		struct ibv_recv_wr *w[RV_BATCH];
-		int n, st;
-
-		recv_batch(&wr, r, w, &n);
-		st = roce_post_srq_recv(rs, r, &rbad);
-		if (st) {
-			*bad = w[rbad ? rbad - r : 0];
-			return st == ROCE_E_FULL ? ENOMEM : rv_errno(st);
-		}
-	}
-	return 0;
+	return post_recv_batches(RV_OF(rv_srq, srq)->srq, post_srq, wr, bad);
 }
