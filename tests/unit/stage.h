@@ -352,6 +352,18 @@ static inline struct roce_send_wr stage_wr(struct stage *st, struct roce_sge *sg
 	return wr;
 }
 
+/* A signaled WRITE of len bytes from offset 0 to (va, rkey) at the peer */
+static inline void stage_post_write(struct stage *st, uint64_t wr_id, uint32_t len,
+				    uint64_t va, uint32_t rkey)
+{
+	struct roce_sge sge;
+	struct roce_send_wr wr = stage_wr(st, &sge, wr_id, ROCE_WR_RDMA_WRITE, 0, len);
+
+	wr.wr.rdma.remote_addr = va;
+	wr.wr.rdma.rkey = rkey;
+	stage_post(st, &wr);
+}
+
 static inline void stage_post_recv(struct stage *st, uint64_t wr_id, size_t off,
 				   uint32_t len, uint32_t lkey)
 {

@@ -40,12 +40,7 @@ static void set_cc(struct stage *st, uint8_t np, uint8_t rp, uint8_t ecn)
 
 static void post_write(struct stage *st, uint64_t wr_id, uint32_t len)
 {
-	struct roce_sge sge;
-	struct roce_send_wr wr = stage_wr(st, &sge, wr_id, ROCE_WR_RDMA_WRITE, 0, len);
-
-	wr.wr.rdma.remote_addr = REMOTE_VA;
-	wr.wr.rdma.rkey = REMOTE_RKEY;
-	stage_post(st, &wr);
+	stage_post_write(st, wr_id, len, REMOTE_VA, REMOTE_RKEY);
 }
 
 static void inject_cnp(struct stage *st)

@@ -32,12 +32,7 @@ static void set_rto(struct stage *st, bool adaptive)
 
 static void post_write(struct stage *st, uint64_t wr_id, uint32_t len)
 {
-	struct roce_sge sge;
-	struct roce_send_wr wr = stage_wr(st, &sge, wr_id, ROCE_WR_RDMA_WRITE, 0, len);
-
-	wr.wr.rdma.remote_addr = REMOTE_VA;
-	wr.wr.rdma.rkey = REMOTE_RKEY;
-	stage_post(st, &wr);
+	stage_post_write(st, wr_id, len, REMOTE_VA, REMOTE_RKEY);
 }
 
 /* A stage whose QP has measured one 10 us round trip (srtt 10 us). */
