@@ -5,10 +5,10 @@
  *   - through cm_msg_parse: no read out of bounds; an accepted MAD packs
  *     back and parses into the same message, and the rdma_cm header of an
  *     accepted REQ parses without overreading;
- *   - into a CM with a listener and one connection of its own under way,
- *     the clock moving between MADs: whatever arrives, no crash, no leak,
- *     every slot accounted for.
- * Seeds: the CM MADs of the rxe captures (tests/fuzz/corpus/cm).
+ *   - into a CM with an RC and a UD listener, one connection and one
+ *     SIDR_REQ of its own under way, the clock moving between MADs:
+ *     whatever arrives, no crash, no leak, every slot accounted for.
+ * Seeds: the CM and SIDR MADs of the rxe captures (tests/fuzz/corpus/cm).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -48,11 +48,17 @@ static void fz_event(void *ctx, const struct cm_event *e)
 {
 	struct cm *cm = *(struct cm **)ctx;
 
-	/* answer connect requests in turn: accept, reject, leave waiting */
+	/* answer requests in turn: accept, reject, leave waiting */
 	if (e->type == CM_EV_CONNECT_REQUEST) {
 		switch (e->conn % 3) {
 		case 0: cm_accept(cm, e->conn, &(struct cm_accept_param){ .qpn = 0x30 }); break;
 		case 1: cm_reject(cm, e->conn, NULL, 0); break;
+		default: break;
+		}
+	} else if (e->type == CM_EV_SIDR_REQUEST) {
+		switch (e->conn % 3) {
+		case 0: CHECK(cm_sidr_rep(cm, e->conn, CM_SIDR_SUCCESS, 0x31, 0x01234567, NULL, 0) == 0); break;
+		case 1: CHECK(cm_sidr_rep(cm, e->conn, CM_SIDR_REJECT, 0, 0, NULL, 0) == 0); break;
 		default: break;
 		}
 	}
@@ -89,8 +95,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cm = cm_create(&cfg, &ops);
 	CHECK(cm);
 	CHECK(cm_listen(cm, CMA_SERVICE_ID(CMA_PS_TCP, 7174), 2, NULL) >= 0);
+	CHECK(cm_listen(cm, CMA_SERVICE_ID(CMA_PS_UDP, 18515), 2, NULL) >= 0);
 	CHECK(cm_connect(cm, &(struct cm_connect_param){ .peer = peer, .qpn = 0x20,
 		.service_id = CMA_SERVICE_ID(CMA_PS_TCP, 1) }) >= 0);
+	CHECK(cm_sidr_req(cm, &(struct cm_sidr_param){ .peer = peer,
+		.service_id = CMA_SERVICE_ID(CMA_PS_UDP, 2), .pkey = 0xffff }) >= 0);
 	while (size > 0) {
 		size_t len = data[0] ? data[0] : MAD_SIZE;
 		uint8_t *copy;
@@ -114,12 +123,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		now_us = cm_next_deadline(cm);
 		cm_poll(cm);
 	}
-	/* only connections waiting for their consumer are left */
+	/* only connections and SIDR requests waiting for their consumer are
+	 * left */
 	for (int i = 0; i < 4; i++) {
 		enum cm_state st = cm_conn_state(cm, i);
 
 		CHECK(st == CM_IDLE || st == CM_REQ_RCVD || st == CM_ESTABLISHED ||
-		      st == CM_MRA_REQ_SENT);
+		      st == CM_MRA_REQ_SENT || st == CM_SIDR_REQ_RCVD);
 	}
 	cm_destroy(cm);
 	return 0;

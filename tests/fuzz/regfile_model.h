@@ -216,7 +216,8 @@ static inline void model_mr_decode(const uint32_t r[10], struct roce_mr_entry *e
 #define MR64(low) ((uint64_t)MRR((low) + 4) << 32 | MRR(low))
 	memset(e, 0, sizeof(*e));
 	e->valid = MRR(ROCE_REG_MR_ACCESS) & ROCE_MR_VALID;
-	e->access = MRR(ROCE_REG_MR_ACCESS) & ~ROCE_MR_VALID;
+	e->access = MRR(ROCE_REG_MR_ACCESS) & 0xFFu;             /* [7:0] */
+	e->space = (uint8_t)(MRR(ROCE_REG_MR_ACCESS) >> 8 & 1u); /* [8] SPACE */
 	e->va = MR64(ROCE_REG_MR_VA_LOW);
 	e->pa = MR64(ROCE_REG_MR_PA_LOW);
 	e->len = MR64(ROCE_REG_MR_LEN_LOW);
@@ -231,7 +232,7 @@ static inline bool model_mr_equal(const struct roce_mr_entry *a, const struct ro
 {
 	return a->valid == b->valid && a->access == b->access && a->va == b->va &&
 	       a->pa == b->pa && a->len == b->len && a->rkey == b->rkey &&
-	       a->lkey == b->lkey && a->pd == b->pd;
+	       a->lkey == b->lkey && a->pd == b->pd && a->space == b->space;
 }
 
 /* tables.h, in its order; an invalid entry is all zero whatever the
@@ -248,6 +249,10 @@ static inline int model_mr_check(uint32_t index, const struct roce_mr_entry *e,
 		return ROCE_E_ACCESS;
 	if (e->len == 0)
 		return ROCE_E_INVAL;
+	/* SPACE 0: inside the device memory; SPACE 1 (host): an I/O virtual
+	 * address below 2^63, whether mapped being the data path's question */
+	if (e->space)
+		mem_size = 1ull << 63;
 	if (e->va + e->len < e->va || e->pa > mem_size || e->len > mem_size - e->pa)
 		return ROCE_E_BOUNDS;
 	if (e->rkey >> 8 != index)
