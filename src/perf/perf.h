@@ -12,6 +12,8 @@
  *   perf_flow.c    the test's sequence of exchanges (who syncs when)
  *   perf_check.c   the content check (--check)
  *   perf_cm.c      -R: the exchange and the QPs through the RDMA CM
+ *                  (perf_cm_event.c its events, perf_cm_comm.c the exchange's
+ *                  QP, perf_cm_ud.c UD after SIDR)
  */
 #ifndef ROCE_PERF_H
 #define ROCE_PERF_H

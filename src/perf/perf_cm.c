@@ -31,277 +31,15 @@
  * with nothing in flight.
  */
 #include <arpa/inet.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "perf/perf_cm_priv.h"
 #include "perf/perf_ep_priv.h"
 #include "roce/cm.h"
 #include "roce/status.h"
-
-uint64_t pcm_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
-void pcm_nap_us(long us)
-{
-	struct timespec ts = { 0, us * 1000 };
-
-	nanosleep(&ts, NULL);
-}
-
-/* ---- events ---------------------------------------------------------------- */
-
-/* The live slot of id: a destroyed ID's memory may come back as a new
- * ID's, so a slot whose ID is gone never matches */
-static int slot_of(struct perf_cm *p, const struct roce_cm_id *id)
-{
-	for (unsigned i = 0; i < p->n_slot; i++)
-		if (p->slot[i].id == id && !(p->slot[i].flags & PCM_GONE))
-			return (int)i;
-	return -1;
-}
-
-static int slot_add(struct perf_cm *p, struct roce_cm_id *id)
-{
-	if (p->n_slot == p->max_slot)
-		return -1;
-	p->slot[p->n_slot] = (struct pcm_slot){ .id = id };
-	return (int)p->n_slot++;
-}
-
-/* Takes one event if there is one within ms; records it in its ID's slot.
- * A CONNECT_REQUEST gets a slot of its own; one past the slots is
- * rejected, as a listener past its backlog would. */
-static void pump(struct perf_cm *p, unsigned ms)
-{
-	struct pollfd pf = { .fd = roce_cm_channel_fd(p->ch), .events = POLLIN };
-	struct roce_cm_event *ev;
-	struct pcm_slot *s;
-	int i;
-
-	if (poll(&pf, 1, (int)ms) <= 0 || roce_cm_get_cm_event(p->ch, &ev) != ROCE_OK)
-		return;
-	i = slot_of(p, ev->id);
-	if (ev->event == ROCE_CM_EVENT_CONNECT_REQUEST && i < 0) {
-		i = slot_add(p, ev->id);
-		if (i < 0) {
-			roce_cm_reject(ev->id, NULL, 0);
-			roce_cm_ack_cm_event(ev);
-			roce_cm_destroy_id(ev->id);
-			return;
-		}
-		p->slot[i].peer_init_depth = ev->param.initiator_depth;
-		p->slot[i].ah_attr = ev->ud.ah_attr; /* a UD requester's address */
-	}
-	s = i >= 0 ? &p->slot[i] : NULL;
-	switch (s ? ev->event : ROCE_CM_EVENT_TIMEWAIT_EXIT) {
-	case ROCE_CM_EVENT_ADDR_RESOLVED: s->flags |= PCM_ADDR; break;
-	case ROCE_CM_EVENT_ROUTE_RESOLVED: s->flags |= PCM_ROUTE; break;
-	case ROCE_CM_EVENT_ESTABLISHED:
-		s->flags |= PCM_EST;
-		s->ah_attr = ev->ud.ah_attr;
-		s->ud_qpn = ev->ud.qp_num;
-		s->ud_qkey = ev->ud.qkey;
-		break;
-	case ROCE_CM_EVENT_DISCONNECTED: s->flags |= PCM_DISC; break;
-	case ROCE_CM_EVENT_ADDR_ERROR:
-	case ROCE_CM_EVENT_ROUTE_ERROR:
-	case ROCE_CM_EVENT_CONNECT_ERROR:
-	case ROCE_CM_EVENT_UNREACHABLE:
-	case ROCE_CM_EVENT_REJECTED:
-		s->flags |= PCM_FAIL;
-		s->fail = ev->event;
-		s->status = ev->status;
-		break;
-	default: break;
-	}
-	roce_cm_ack_cm_event(ev);
-}
-
-/* Until slot i has one of flags (true) or ms pass (false). */
-static bool wait_flags(struct perf_cm *p, int i, unsigned flags, unsigned ms)
-{
-	uint64_t end = pcm_now_ms() + ms;
-
-	while (!(p->slot[i].flags & flags)) {
-		if (pcm_now_ms() >= end)
-			return false;
-		pump(p, 20);
-	}
-	return true;
-}
-
-static int fail_of(struct perf_run *r, struct perf_cm *p, int i, const char *what)
-{
-	const struct pcm_slot *s = &p->slot[i];
-
-	if (!(s->flags & PCM_FAIL))
-		return perf_fail(r, ROCE_E_TIMEOUT, "rdma_cm: %s: no answer within %u ms",
-				 what, p->timeout_ms);
-	if (s->fail == ROCE_CM_EVENT_REJECTED && s->status == 8)
-		return perf_fail(r, ROCE_E_NOENT, "rdma_cm: %s: rejected (REJ reason 8, "
-				 "invalid service ID: nobody listens on port %u)", what,
-				 ntohs(p->peer.sin_port));
-	if (s->fail == ROCE_CM_EVENT_REJECTED)
-		return perf_fail(r, ROCE_E_IO, "rdma_cm: %s: rejected (REJ reason %d)",
-				 what, s->status);
-	if (s->fail == ROCE_CM_EVENT_UNREACHABLE && s->status > 0)
-		return perf_fail(r, ROCE_E_IO, "rdma_cm: %s: SIDR_REP status %d (%s)", what,
-				 s->status, s->status == 1 ? "nobody listens for UD on the port"
-				 : s->status == 2 ? "rejected" : "refused");
-	if (s->fail == ROCE_CM_EVENT_UNREACHABLE)
-		return perf_fail(r, ROCE_E_TIMEOUT, "rdma_cm: %s: unreachable (no answer "
-				 "to the REQ's resends, or our QP refused the peer's REP)", what);
-	return perf_fail(r, ROCE_E_IO, "rdma_cm: %s: %s (status %d)", what,
-			 roce_cm_event_str(s->fail), s->status);
-}
-
-/* ---- the exchange's QP (roce_oob_msg) -------------------------------------- */
-
-static uint8_t *rx_slot(struct perf_cm *p, unsigned k)
-{
-	return p->buf + (size_t)k * PCM_SLOT;
-}
-
-static int post_rx(struct perf_cm *p, struct roce_qp *qp, unsigned k)
-{
-	struct roce_sge sge = { (uintptr_t)rx_slot(p, k), PCM_SLOT, p->mr->lkey };
-	struct roce_recv_wr wr = { .wr_id = k, .sg_list = &sge, .num_sge = 1 };
-	struct roce_recv_wr *bad;
-
-	return roce_post_recv(qp, &wr, &bad);
-}
-
-static struct roce_qp *comm_qp(struct perf_cm *p)
-{
-	return roce_cm_id_qp(p->slot[p->comm].id);
-}
-
-/* One completion of cq within ms, sleeping briefly between empty polls */
-int pcm_poll_one(struct roce_cq *cq, struct roce_wc *wc, unsigned ms)
-{
-	uint64_t end = pcm_now_ms() + ms;
-	unsigned spins = 0;
-
-	for (;;) {
-		int n = roce_poll_cq(cq, 1, wc);
-
-		if (n > 0)
-			return ROCE_OK;
-		if (n < 0)
-			return ROCE_E_IO;
-		if (pcm_now_ms() >= end)
-			return ROCE_E_TIMEOUT;
-		if (++spins > 64)
-			pcm_nap_us(50);
-	}
-}
-
-/* rdma_write_data: one signaled SEND, waited for */
-static int msg_send(void *arg, const void *buf, size_t len, char *err, size_t errlen)
-{
-	struct perf_cm *p = arg;
-	uint8_t *out = rx_slot(p, PCM_RX_SLOTS);
-	struct roce_sge sge = { (uintptr_t)out, (uint32_t)len, p->mr->lkey };
-	struct roce_send_wr wr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1,
-				   .opcode = ROCE_WR_SEND, .send_flags = ROCE_SEND_SIGNALED };
-	struct roce_send_wr *bad;
-	struct roce_wc wc;
-	int st;
-
-	if (len > PCM_SLOT) {
-		snprintf(err, errlen, "a %zu-byte message (at most %u)", len, PCM_SLOT);
-		return ROCE_E_RANGE;
-	}
-	memcpy(out, buf, len);
-	if ((st = roce_post_send(comm_qp(p), &wr, &bad)) != ROCE_OK) {
-		snprintf(err, errlen, "SEND on the rdma_cm QP: %s", roce_status_str(st));
-		return st;
-	}
-	if ((st = pcm_poll_one(p->scq, &wc, p->timeout_ms)) != ROCE_OK) {
-		snprintf(err, errlen, "the peer did not take our message within %u ms",
-			 p->timeout_ms);
-		return st;
-	}
-	if (wc.status != ROCE_WC_SUCCESS) {
-		snprintf(err, errlen, "SEND on the rdma_cm QP: %s", roce_wc_status_str(wc.status));
-		return ROCE_E_IO;
-	}
-	return ROCE_OK;
-}
-
-/* rdma_read_data: the next message, which must be len bytes; its slot
- * takes a receive again at once */
-static int msg_recv(void *arg, void *buf, size_t len, char *err, size_t errlen)
-{
-	struct perf_cm *p = arg;
-	struct roce_wc wc;
-	int st = pcm_poll_one(p->rcq, &wc, p->timeout_ms);
-	unsigned k = p->rx_next;
-
-	if (st != ROCE_OK) {
-		snprintf(err, errlen, "no message from the peer within %u ms", p->timeout_ms);
-		return st;
-	}
-	if (wc.status != ROCE_WC_SUCCESS || wc.wr_id != k) {
-		snprintf(err, errlen, "receive on the rdma_cm QP: %s",
-			 roce_wc_status_str(wc.status));
-		return ROCE_E_IO;
-	}
-	if (wc.byte_len != len) {
-		snprintf(err, errlen, "the peer sent %u bytes where perftest's exchange "
-			 "has %zu here (protocol mismatch)", wc.byte_len, len);
-		return ROCE_E_FORMAT;
-	}
-	memcpy(buf, rx_slot(p, k), len);
-	p->rx_next = (k + 1) % PCM_RX_SLOTS;
-	if ((st = post_rx(p, comm_qp(p), k)) != ROCE_OK) {
-		snprintf(err, errlen, "receive on the rdma_cm QP: %s", roce_status_str(st));
-		return st;
-	}
-	return ROCE_OK;
-}
-
-/* The comm QP on slot i's ID */
-static int make_comm_qp(struct perf_run *r, struct perf_cm *p, int i)
-{
-	struct roce_qp_init_attr qa = {
-		.send_cq = p->scq, .recv_cq = p->rcq, .qp_type = ROCE_QPT_RC,
-		.cap = { .max_send_wr = 2, .max_recv_wr = PCM_RX_SLOTS, .max_send_sge = 1,
-			 .max_recv_sge = 1 },
-	};
-	int st = roce_cm_create_qp(p->slot[i].id, r->ep.pd, &qa);
-
-	if (st)
-		return perf_fail(r, st, "rdma_cm: the exchange's QP: %s", roce_status_str(st));
-	p->comm = i;
-	return ROCE_OK;
-}
-
-/* The comm QP's receives: the server's before it accepts, as
- * post_one_recv_wqe before rdma_accept, so the client's first message
- * finds one; the client's once connected, before its first message (the
- * server writes only after reading it). A client's attempt that meets
- * REJ 8 so leaves no flushed receive in the CQ the next attempt uses. */
-static int post_comm_rx(struct perf_run *r, struct perf_cm *p)
-{
-	int st = ROCE_OK;
-
-	p->rx_next = 0;
-	for (unsigned k = 0; k < PCM_RX_SLOTS && !st; k++)
-		st = post_rx(p, comm_qp(p), k);
-	return st ? perf_fail(r, st, "rdma_cm: receives: %s", roce_status_str(st)) : ROCE_OK;
-}
 
 /* ---- connections ------------------------------------------------------------- */
 
@@ -356,24 +94,24 @@ static int connect_one(struct perf_run *r, struct perf_cm *p, const struct roce_
 		perf_fail(r, st, "rdma_cm: %s: rdma_create_id: %s", what, roce_status_str(st));
 		return -1;
 	}
-	if ((i = slot_add(p, id)) < 0) {
+	if ((i = pcm_slot_add(p, id)) < 0) {
 		roce_cm_destroy_id(id);
 		perf_fail(r, ROCE_E_FULL, "rdma_cm: %s: too many IDs", what);
 		return -1;
 	}
 	st = roce_cm_resolve_addr(id, NULL, (struct sockaddr *)&p->peer, 2000);
-	if (st || !wait_flags(p, i, PCM_ADDR | PCM_FAIL, 3000) || (p->slot[i].flags & PCM_FAIL)) {
+	if (st || !pcm_wait_flags(p, i, PCM_ADDR | PCM_FAIL, 3000) || (p->slot[i].flags & PCM_FAIL)) {
 		perf_fail(r, st ? st : ROCE_E_NOENT, "rdma_cm: %s: the server's address "
 			  "does not resolve (no ARP answer)", what);
 		return -1;
 	}
 	if ((st = roce_cm_resolve_route(id, 2000)) != ROCE_OK ||
-	    !wait_flags(p, i, PCM_ROUTE, 3000)) {
+	    !pcm_wait_flags(p, i, PCM_ROUTE, 3000)) {
 		perf_fail(r, st, "rdma_cm: %s: rdma_resolve_route failed", what);
 		return -1;
 	}
 	if (q < 0) {
-		if (make_comm_qp(r, p, i))
+		if (pcm_make_comm_qp(r, p, i))
 			return -1;
 	} else {
 		struct roce_qp_init_attr qa = test_qp_attr(r);
@@ -416,13 +154,13 @@ static int client_comm(struct perf_run *r, struct perf_cm *p)
 
 		if (i < 0)
 			return ROCE_E_IO;
-		if (!wait_flags(p, i, PCM_EST | PCM_FAIL, p->timeout_ms + 1000))
-			return fail_of(r, p, i, "the exchange's connection");
+		if (!pcm_wait_flags(p, i, PCM_EST | PCM_FAIL, p->timeout_ms + 1000))
+			return pcm_fail_of(r, p, i, "the exchange's connection");
 		if (p->slot[i].flags & PCM_EST)
-			return post_comm_rx(r, p);
+			return pcm_post_comm_rx(r, p);
 		if (!(p->slot[i].fail == ROCE_CM_EVENT_REJECTED && p->slot[i].status == 8) ||
 		    pcm_now_ms() + PCM_RETRY_MS >= end)
-			return fail_of(r, p, i, "the exchange's connection");
+			return pcm_fail_of(r, p, i, "the exchange's connection");
 		drop(p, i);
 		p->comm = -1;
 		pcm_nap_us(PCM_RETRY_MS * 1000);
@@ -444,7 +182,7 @@ static int next_request(struct perf_cm *p, unsigned ms)
 			}
 		if (pcm_now_ms() >= end)
 			return -1;
-		pump(p, 20);
+		pcm_pump(p, 20);
 	}
 }
 
@@ -469,7 +207,7 @@ static int server_comm(struct perf_run *r, struct perf_cm *p)
 	if ((i = next_request(p, p->timeout_ms)) < 0)
 		return perf_fail(r, ROCE_E_TIMEOUT, "rdma_cm: no client connected within %u ms",
 				 p->timeout_ms);
-	if ((st = make_comm_qp(r, p, i)) != ROCE_OK || (st = post_comm_rx(r, p)) != ROCE_OK)
+	if ((st = pcm_make_comm_qp(r, p, i)) != ROCE_OK || (st = pcm_post_comm_rx(r, p)) != ROCE_OK)
 		return st;
 	if ((st = roce_cm_accept(p->slot[i].id, &comm_param)) != ROCE_OK)
 		return perf_fail(r, st, "rdma_cm: rdma_accept: %s", roce_status_str(st));
@@ -508,7 +246,7 @@ int perf_cm_open(struct perf_run *r)
 				     ROCE_ACCESS_LOCAL_WRITE) : NULL;
 	if (!p->scq || !p->rcq || !p->mr)
 		return perf_fail(r, ROCE_E_NOMEM, "rdma_cm: the exchange's CQs or buffer");
-	p->msg = (struct roce_oob_msg){ msg_send, msg_recv, p };
+	pcm_msg_init(p);
 	if (r->o->server) {
 		struct addrinfo hints = { .ai_family = AF_INET }, *res = NULL;
 		int g = getaddrinfo(r->o->server, NULL, &hints, &res);
@@ -558,7 +296,7 @@ static int client_qps(struct perf_run *r, struct perf_cm *p, const struct roce_c
 		for (unsigned q = 0; q < r->o->nqp && !st; q++) {
 			int i = p->qp_slot[q];
 
-			if (!wait_flags(p, i, PCM_EST | PCM_FAIL, p->timeout_ms + 1000) ||
+			if (!pcm_wait_flags(p, i, PCM_EST | PCM_FAIL, p->timeout_ms + 1000) ||
 			    (p->slot[i].flags & PCM_FAIL)) {
 				/* REJ 8, or for UD a SIDR_REP of status 1: the
 				   server does not listen yet */
@@ -566,7 +304,7 @@ static int client_qps(struct perf_run *r, struct perf_cm *p, const struct roce_c
 					p->slot[i].status == 8) ||
 				       (p->slot[i].fail == ROCE_CM_EVENT_UNREACHABLE &&
 					p->slot[i].status == 1);
-				st = fail_of(r, p, i, "a test QP's connection");
+				st = pcm_fail_of(r, p, i, "a test QP's connection");
 			}
 		}
 		if (!st)
@@ -655,7 +393,7 @@ static void disconnect(struct perf_cm *p, int i, uint64_t end)
 	if (!(s->flags & PCM_DISC))
 		roce_cm_disconnect(s->id);
 	while (!(s->flags & PCM_DISC) && pcm_now_ms() < end)
-		pump(p, 20);
+		pcm_pump(p, 20);
 }
 
 void perf_cm_close(struct perf_run *r)
@@ -674,7 +412,7 @@ void perf_cm_close(struct perf_run *r)
 		for (unsigned i = 0; i < p->n_slot; i++)
 			if (p->slot[i].taken || (int)i == p->comm)
 				for (int k = 0; k < 10 && !(p->slot[i].flags & (PCM_EST | PCM_FAIL)); k++)
-					pump(p, 10);
+					pcm_pump(p, 10);
 		for (unsigned i = 0; i < p->n_slot; i++)
 			if ((int)i != p->comm)
 				disconnect(p, (int)i, end);
@@ -688,7 +426,7 @@ void perf_cm_close(struct perf_run *r)
 			roce_cm_destroy_id(p->listen_ud);
 		/* IDs in timewait hold the channel until it ends */
 		while (roce_cm_destroy_event_channel(p->ch) == ROCE_E_BUSY && pcm_now_ms() < end)
-			pump(p, 20);
+			pcm_pump(p, 20);
 	}
 	/* --counters: the CM's beside the engine's, at the end of every run,
 	 * the teardown included */

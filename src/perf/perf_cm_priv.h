@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* roce-perf -R's insides, shared by perf_cm.c (the CM, the exchange, RC
-   QPs) and perf_cm_ud.c (what UD QPs do after SIDR). */
+/* roce-perf -R's insides, shared by perf_cm.c (connections, RC QPs, the
+   end), perf_cm_event.c (the CM's events per ID), perf_cm_comm.c (the
+   exchange's QP) and perf_cm_ud.c (what UD QPs do after SIDR). */
 #ifndef ROCE_PERF_CM_PRIV_H
 #define ROCE_PERF_CM_PRIV_H
 
@@ -58,10 +59,23 @@ struct perf_cm {
 	unsigned timeout_ms;
 };
 
+/* perf_cm_comm.c */
 uint64_t pcm_now_ms(void);
 void pcm_nap_us(long us);
 /* One completion of cq within ms, sleeping briefly between empty polls */
 int pcm_poll_one(struct roce_cq *cq, struct roce_wc *wc, unsigned ms);
+/* The comm QP on slot i's ID; its receives; p->msg over it */
+int pcm_make_comm_qp(struct perf_run *r, struct perf_cm *p, int i);
+int pcm_post_comm_rx(struct perf_run *r, struct perf_cm *p);
+void pcm_msg_init(struct perf_cm *p);
+
+/* perf_cm_event.c. A slot for a new ID (-1 when all are taken); one event
+   within ms into its ID's slot; until slot i has one of flags (true) or ms
+   pass (false); the failure slot i's events explain, as perf_fail's. */
+int pcm_slot_add(struct perf_cm *p, struct roce_cm_id *id);
+void pcm_pump(struct perf_cm *p, unsigned ms);
+bool pcm_wait_flags(struct perf_cm *p, int i, unsigned flags, unsigned ms);
+int pcm_fail_of(struct perf_run *r, struct perf_cm *p, int i, const char *what);
 
 /* perf_cm_ud.c. The client, once test QP q's SIDR is answered: its AH,
    the peer's QPN and Q_Key; on latency and duplex tests a SEND with
