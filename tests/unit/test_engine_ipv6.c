@@ -7,13 +7,17 @@
  * label or the QPNs, UDP checksum 0 as rxe, a good ICRC); and the receive
  * checks over IPv6: a frame from another GID, to a GID not ours, to our
  * other GID, of the other family, with an extension header or a truncated
- * chain is dropped under its reason and executes nothing.
+ * chain is dropped under its reason and executes nothing; and congestion
+ * notification over IPv6: a CE mark in the traffic class draws a CNP of
+ * IPv6's form, which the sender takes and slows down for.
  */
 #include <stdio.h>
 #include <unistd.h>
 
 #include "pair.h"
+#include "roce/cc.h"
 #include "roce/gid.h"
+#include "roce/icrc.h"
 #include "roce/opcode.h"
 #include "roce/packet.h"
 #include "roce/pcap.h"
@@ -176,9 +180,9 @@ static void test_ops_global_flow_label(void **state)
 
 /* An RC WRITE ONLY to QP dqpn of B with the PSN B's QP expects and a valid
  * R_Key, from a third port with the given source and destination (IPv6, or
- * IPv4 when v4 is set: the addresses' last 4 bytes). */
-static void inject_qpn(struct pair *p, struct roce_port *port, const uint8_t src[16],
-		       const uint8_t dst[16], bool v4, uint32_t dqpn,
+ * IPv4 when v4 is set: the addresses' last 4 bytes) and traffic class. */
+static void inject_tos(struct pair *p, struct roce_port *port, const uint8_t src[16],
+		       const uint8_t dst[16], bool v4, uint32_t dqpn, uint8_t tos,
 		       const uint8_t *payload, uint32_t len)
 {
 	struct roce_hdrs h;
@@ -191,6 +195,7 @@ static void inject_qpn(struct pair *p, struct roce_port *port, const uint8_t src
 	memcpy(h.eth.src, port->mac, 6);
 	h.ip.v6 = !v4;
 	h.ip.ttl = 64;
+	h.ip.tos = tos;
 	h.ip.frag = v4 ? ROCE_IPV4_DF : 0;
 	memcpy(h.ip.src, v4 ? src + 12 : src, v4 ? 4 : 16);
 	memcpy(h.ip.dst, v4 ? dst + 12 : dst, v4 ? 4 : 16);
@@ -210,6 +215,13 @@ static void inject_qpn(struct pair *p, struct roce_port *port, const uint8_t src
 	assert_int_equal(roce_port_tx(port, &f, 1), 1);
 	for (int i = 0; i < 20; i++)
 		pair_poll(p);
+}
+
+static void inject_qpn(struct pair *p, struct roce_port *port, const uint8_t src[16],
+		       const uint8_t dst[16], bool v4, uint32_t dqpn,
+		       const uint8_t *payload, uint32_t len)
+{
+	inject_tos(p, port, src, dst, v4, dqpn, 0, payload, len);
 }
 
 static void inject(struct pair *p, struct roce_port *port, const uint8_t src[16],
@@ -346,6 +358,84 @@ static void test_ipv4_qp_refuses_ipv6(void **state)
 	pair_close(p);
 }
 
+/* ---- congestion notification over IPv6 --------------------------------- */
+
+/* A CE-marked WRITE to B (ECN in the traffic class's low bits, IPv6's
+ * place for it) draws B's CNP: IPv6 from B's GID to A's, traffic class
+ * cnp_dscp and ECT(1) instead of the QP's class, the QP's flow label and
+ * UDP source port, BTH opcode 0x81 with BECN to A's QP, PSN 0, 16 zero
+ * bytes, a good ICRC. A takes it (ICRC, source and destination checks)
+ * and cuts its QP's rate; B's ACK goes in the QP's class, ECT(0). */
+static void test_cnp(void **state)
+{
+	struct pair_opts o = { .flow_label = 0xABCDE, .tclass = 0x68 };
+	struct wire w;
+	struct pair *p = open_v6(&o, &w, true);
+	const uint8_t mac3[6] = { 0x02, 0, 0, 0, 0, 3 };
+	static const uint8_t zero[16];
+	struct roce_port port3;
+	struct roce_cc_config c;
+	struct roce_pcap_reader *r;
+	struct roce_pcap_rec rec;
+	struct roce_qp_cc qc;
+	uint8_t data[64];
+	unsigned cnps = 0, acks = 0;
+
+	(void)state;
+	roce_cc_config_default(&c);
+	c.np_prio_mask = c.rp_prio_mask = 0xFF;
+	assert_int_equal(roce_context_set_cc(p->a.ctx, &c), ROCE_OK);
+	assert_int_equal(roce_context_set_cc(p->b.ctx, &c), ROCE_OK);
+	assert_int_equal(roce_memlink_attach(p->link, mac3, &port3), ROCE_OK);
+	memset(data, 0x5C, sizeof(data));
+	inject_tos(p, &port3, p->a.gid, p->b.gid, false, roce_qp_num(p->b.qp),
+		   0x68 | 3 /* CE */, data, sizeof(data));
+	assert_memory_equal(p->b.buf, data, sizeof(data));
+	assert_int_equal(pair_cnt(&p->b, ROCE_CNT_NP_ECN_MARKED_ROCE_PACKETS), 1);
+	assert_int_equal(pair_cnt(&p->b, ROCE_CNT_NP_CNP_SENT), 1);
+	assert_int_equal(pair_cnt(&p->a, ROCE_CNT_RP_CNP_HANDLED), 1);
+	assert_int_equal(roce_qp_cc_state(p->a.qp, &qc), ROCE_OK);
+	assert_int_equal(qc.cuts, 1);
+	assert_true(qc.limited);
+
+	assert_int_equal(roce_memlink_flush_capture(p->link), ROCE_OK);
+	assert_int_equal(roce_pcap_open_read(w.path, &r, NULL, 0), ROCE_OK);
+	while (roce_pcap_next(r, &rec) == ROCE_OK) {
+		struct roce_pkt pk;
+		struct roce_hdrs h;
+		uint32_t icrc;
+
+		if (rec.data[11] != p->b.port->mac[5])
+			continue;               /* B's frames only */
+		assert_int_equal(roce_parse(rec.data, rec.caplen, 0, &pk), ROCE_OK);
+		roce_decode(&pk, &h);
+		assert_true(h.ip.v6);
+		assert_memory_equal(h.ip.src, p->b.gid, 16);
+		assert_memory_equal(h.ip.dst, p->a.gid, 16);
+		assert_int_equal(h.ip.flow, o.flow_label);
+		assert_int_equal(h.udp.sport, roce_udp_sport_from_flow(o.flow_label));
+		assert_int_equal(h.bth.dqpn, roce_qp_num(p->a.qp));
+		icrc = roce_icrc(rec.data + ROCE_ETH_HLEN, pk.icrc_off - ROCE_ETH_HLEN);
+		assert_int_equal(pk.icrc_wire, icrc);
+		if (h.bth.opcode == ROCE_OP_CNP) {
+			assert_int_equal(h.ip.tos, c.dcqcn.cnp_dscp << 2 | 1);
+			assert_int_equal(h.bth.resv8a, 0x40);   /* BECN */
+			assert_int_equal(h.bth.psn, 0);
+			assert_memory_equal(h.cnp, zero, 16);
+			cnps++;
+		} else {
+			assert_int_equal(h.bth.opcode, ROCE_OP_RC_ACK);
+			assert_int_equal(h.ip.tos, 0x68 | 2);   /* the QP's class, ECT(0) */
+			acks++;
+		}
+	}
+	roce_pcap_close_read(r);
+	unlink(w.path);
+	assert_int_equal(cnps, 1);
+	assert_int_equal(acks, 1);
+	pair_close(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -353,6 +443,7 @@ int main(void)
 		cmocka_unit_test(test_ops_global_flow_label),
 		cmocka_unit_test(test_receive_checks),
 		cmocka_unit_test(test_ipv4_qp_refuses_ipv6),
+		cmocka_unit_test(test_cnp),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
