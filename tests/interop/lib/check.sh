@@ -146,13 +146,14 @@ check_uc() {
 	note "UC: $n frames of ours, all UC opcodes, no AckReq; no ACK or NAK on the wire (tshark)"
 }
 
-# v6_fields PCAP: the IP header fields of PCAP's RoCE frames, one line per
-# frame: IPv6 source, destination, hop limit, traffic class, flow label,
-# UDP checksum and source port (an IPv4 frame: its first two empty)
+# v6_fields PCAP: the IP header fields of PCAP's RoCE frames but CNPs
+# (their DSCP is cnp_dscp, check_ecn's), one line per frame: IPv6 source,
+# destination, hop limit, traffic class's DSCP and ECN, flow label, UDP
+# checksum and source port (an IPv4 frame: its first two empty)
 v6_fields() {
-	tshark -r "$1" -Y 'udp.dstport == 4791' -T fields -e ipv6.src -e ipv6.dst \
-		-e ipv6.hlim -e ipv6.tclass -e ipv6.flow -e udp.checksum -e udp.srcport \
-		2>/dev/null
+	tshark -r "$1" -Y 'udp.dstport == 4791 && !(infiniband.bth.opcode == 129)' -T fields \
+		-e ipv6.src -e ipv6.dst -e ipv6.hlim -e ipv6.tclass.dscp -e ipv6.tclass.ecn \
+		-e ipv6.flow -e udp.checksum -e udp.srcport 2>/dev/null
 }
 
 # ud_sport_ok PCAP: every UD frame's UDP source port is rxe's for its DETH
@@ -177,9 +178,11 @@ ud_sport_ok() {
 # UD (a 6th argument "ud"): a UD QP has no peer QPN, so rxe makes the port
 # from its own QPN alone (0xC000 | hash_32(qpn, 14), rxe_qp_init_req) and
 # so do we: each side's port is then checked against its DETH source QP,
-# the rest of the header compared as for the others.
+# the rest of the header compared as for the others. With congestion
+# control (a 7th argument "cc") our ECN field is check_ecn's, not rxe's.
 check_v6() {
-	local ours=$1 rxe=$2 mode=$3 our_gid=$4 rxe_gid=$5 ud=${6:-} who nd cols=3-
+	local ours=$1 rxe=$2 mode=$3 our_gid=$4 rxe_gid=$5 ud=${6:-} cc=${7:-} who nd
+	local cols=3-
 	v6_fields "$ours" >"$RUN_DIR/v6-ours.txt"
 	v6_fields "$rxe" >"$RUN_DIR/v6-rxe.txt"
 	for who in ours rxe; do
@@ -196,14 +199,15 @@ check_v6() {
 	awk -F'\t' -v s="$rxe_gid" -v d="$our_gid" '$1 != s || $2 != d { bad = 1 } END { exit bad }' \
 		"$RUN_DIR/v6-rxe.txt" || fail "IPv6 run: rxe's frames are not $rxe_gid -> $our_gid (v6-rxe.txt)"
 	if [ -n "$ud" ]; then
-		cols=3-6
+		cols=3-7
 		for who in ours rxe; do
 			[ "$who" = ours ] && f=$ours || f=$rxe
 			ud_sport_ok "$f" ||
 				fail "IPv6 UD run: $who's UDP source port is not rxe's hash of its QPN"
 		done
 	fi
-	# the rest of the header as rxe sends it
+	# the rest of the header as rxe sends it (the ECN field aside with cc)
+	[ -n "$cc" ] && cols=3,4,6-${cols#3-}
 	if [ "$(cut -f"$cols" "$RUN_DIR/v6-ours.txt" | sort -u)" != "$(cut -f"$cols" "$RUN_DIR/v6-rxe.txt" | sort -u)" ]; then
 		fail "IPv6 run: our hop limit / traffic class / flow label / UDP checksum / port differ from rxe's (v6-ours.txt, v6-rxe.txt)"
 	fi
@@ -297,20 +301,27 @@ check_loss_counters() {
 	fi
 }
 
+# ecn_is N, dscp_is N: a display filter for the ECN field (DSCP) being N,
+# in IPv4's TOS or IPv6's traffic class
+ecn_is() { echo "(ip.dsfield.ecn == $1 || ipv6.tclass.ecn == $1)"; }
+dscp_is() { echo "(ip.dsfield.dscp == $1 || ipv6.tclass.dscp == $1)"; }
+
 # check_ecn OURS: a run of ours with --cc (docs/cc.md): every RoCE frame
 # of ours is ECN-capable, the data, ACKs and requests ECT(0) (ECN field
-# 2, what ConnectX sends), our CNPs (BTH opcode 0x81) ECT(1); tshark
-# dissects them all (check_wire). rxe has no congestion control: that the
-# run passed shows the marks break nothing.
+# 2, what ConnectX sends), our CNPs (BTH opcode 0x81) ECT(1) with DSCP
+# cnp_dscp (48), over IPv4 or IPv6; tshark dissects them all
+# (check_wire). rxe has no congestion control: that the run passed shows
+# the marks break nothing.
 check_ecn() {
 	local pcap=$1 ect0 other
-	ect0=$(tshark -r "$pcap" $(tshark_no_ulp) -Y 'infiniband && ip.dsfield.ecn == 2' 2>/dev/null | wc -l)
-	other=$(tshark -r "$pcap" $(tshark_no_ulp) -Y 'infiniband && !(ip.dsfield.ecn == 2 || (infiniband.bth.opcode == 129 && ip.dsfield.ecn == 1))' \
+	ect0=$(tshark -r "$pcap" $(tshark_no_ulp) -Y "infiniband && $(ecn_is 2)" 2>/dev/null | wc -l)
+	other=$(tshark -r "$pcap" $(tshark_no_ulp) \
+		-Y "infiniband && !($(ecn_is 2) || (infiniband.bth.opcode == 129 && $(ecn_is 1) && $(dscp_is 48)))" \
 		2>/dev/null | wc -l)
 	if [ "$ect0" -gt 0 ] && [ "$other" -eq 0 ]; then
 		note "--cc: all $ect0 RoCE frames of ours but CNPs ECT(0)"
 	else
-		fail "--cc: $ect0 RoCE frames of ours ECT(0), $other with another ECN field"
+		fail "--cc: $ect0 RoCE frames of ours ECT(0), $other with another ECN field (or a CNP not DSCP 48, ECT(1))"
 	fi
 }
 
@@ -322,7 +333,7 @@ check_ecn() {
 # (rxe's), dissected without error (check_wire).
 check_ce_rx() {
 	local port=$1 pcap=$2 c=$RUN_DIR/counters.txt ce marked sent cnps qps stray
-	ce=$(tshark -r "$port" $(tshark_no_ulp) -Y 'infiniband && ip.dsfield.ecn == 3' 2>/dev/null | wc -l)
+	ce=$(tshark -r "$port" $(tshark_no_ulp) -Y "infiniband && $(ecn_is 3)" 2>/dev/null | wc -l)
 	[ "$ce" -gt 0 ] || fail "ce:rx: no CE-marked RoCE frame reached our port"
 	marked=$(counter "$c" np_ecn_marked_roce_packets)
 	sent=$(counter "$c" np_cnp_sent)

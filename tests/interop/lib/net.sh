@@ -101,7 +101,8 @@ EOF
 # (RFC 3168; docs/cc.md), whatever the frame's ECN field was: rxe sends
 # Not-ECT, which no switch would mark, but our notification point reads
 # the field only. nftables rewrites the IPv4 header checksum with it; the
-# ICRC leaves the field out (IBA A17.8). IPv4 only (the ip expression).
+# ICRC leaves the field out (IBA A17.8). IPv4's TOS and IPv6's traffic
+# class, one rule each.
 net_ce() {
 	in_wire nft delete table bridge rni_ce 2>/dev/null
 	[ "$1" = off ] && return 0
@@ -110,15 +111,16 @@ table bridge rni_ce {
 	chain forward {
 		type filter hook forward priority filter; policy accept;
 		ether daddr $NET_US_MAC udp dport 4791 ip ecn set ce counter
+		ether daddr $NET_US_MAC udp dport 4791 ip6 ecn set ce counter
 	}
 }
 EOF
 }
 
-# net_ce_count: frames the CE rule marked so far
+# net_ce_count: frames the CE rules marked so far (both families)
 net_ce_count() {
 	in_wire nft list table bridge rni_ce 2>/dev/null |
-		sed -n 's/.*counter packets \([0-9]*\) .*/\1/p' | head -n1
+		sed -n 's/.*counter packets \([0-9]*\) .*/\1/p' | awk '{ n += $1 } END { print n + 0 }'
 }
 
 # net_loss_count: frames the loss rule dropped so far

@@ -133,7 +133,7 @@ run_ours() { # id tool role mtu size iters loss extra
 		pcap_select "$RUN_DIR/wire.pcap" "$RUN_DIR/rxe-v6.pcap" "ether dst $NET_US_MAC and udp dst port 4791"
 		check_v6 "$RUN_DIR/ours.pcap" "$RUN_DIR/rxe-v6.pcap" "$(v6_mode "$extra")" \
 			"$(v6_our_gid "$extra")" "$(v6_rxe_gid "$extra" "$A")" \
-			"$(is_ud "$tool" "$extra" && echo ud)"
+			"$(is_ud "$tool" "$extra" && echo ud)" "$(uses_cc "$extra" && echo cc)"
 	fi
 	uses_cc "$extra" && check_ecn "$RUN_DIR/ours.pcap"
 	[ "$(ce_mode "$extra")" = rx ] && check_ce_rx "$RUN_DIR/ours-port.pcap" "$RUN_DIR/ours.pcap"

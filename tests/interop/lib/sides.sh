@@ -185,6 +185,10 @@ uses_cm() {
 # once), waiting up to 5 s for rxe to list it; the job fails without it.
 # Only the first 16 of rxe's 1024 entries are read: the table fills from
 # the start, and a cat per entry costs under TCG.
+# Then up to 5 s for the interface's link-local address to finish duplicate
+# address detection (IFA_F_TENTATIVE in /proc/net/if_inet6): right after
+# the guest's boot, rxe's kernel cannot resolve an AH's neighbour from a
+# tentative address (ibv_create_ah fails after a second).
 rxe_v6_prelude() {
 	local pat='fe80:*'
 	[ "$1" = global ] && pat="$NET_V6_PREFIX:*"
@@ -199,6 +203,14 @@ for i in \$(seq 50); do
 	sleep 0.1
 done
 [ -n "\$RNI_GID6" ] || { echo "no RoCE v2 GID $pat on \$RNI_RXE"; exit 1; }
+for i in \$(seq 50); do
+	t=
+	while read -r a x l scope flags name; do
+		[ "\$name" = "\$RNI_IFACE" ] && [ "\$scope" = 20 ] && [ \$((0x\$flags & 0x40)) -ne 0 ] && t=1
+	done </proc/net/if_inet6
+	[ -z "\$t" ] && break
+	sleep 0.1
+done
 EOF
 }
 
