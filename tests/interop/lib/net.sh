@@ -78,17 +78,24 @@ net_mtu() {
 # also the first CM MAD from MAC that the random rule let through: a UD
 # SEND to QP1 (the BTH's destination QP, UDP payload bytes 5..7) of
 # management class 0x07 (MAD byte 1, UDP payload byte 29), so that the
-# sender's CM must send it again, whatever the dice did.
+# sender's CM must send it again, whatever the dice did. The other side's
+# DREQ (attribute 0x0015, MAD bytes 16..17, UDP payload bytes 44..45) is
+# spared: rping destroys its ID right after rdma_disconnect, which cancels
+# the kernel CM's resends, so a lost DREQ would leave the passive side
+# waiting for ever, rxe's own rping server as much as ours.
 net_loss() {
 	in_wire nft delete table bridge rni_loss 2>/dev/null
 	[ "$1" = 0 ] && return 0
-	local mad=
-	[ -n "${2:-}" ] &&
+	local mad= spare=
+	if [ -n "${2:-}" ]; then
+		spare="ether saddr != $2 udp dport 4791 @th,104,24 1 @th,232,8 0x07 @th,352,16 0x0015 accept"
 		mad="ether saddr $2 udp dport 4791 @th,104,24 1 @th,232,8 0x07 numgen inc mod 1000000 == 0 counter drop"
+	fi
 	in_wire nft -f - <<EOF
 table bridge rni_loss {
 	chain forward {
 		type filter hook forward priority filter; policy accept;
+		$spare
 		udp dport 4791 numgen random mod 100 < $1 counter drop
 		$mad
 	}
