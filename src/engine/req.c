@@ -417,11 +417,41 @@ void req_tx(struct roce_engine *e, struct eng_qp *qp)
 	}
 }
 
+/* The sent, not yet completed WQE whose PSNs hold psn: its index, or
+ * prod when there is none. */
+static uint32_t sq_holding(struct eng_qp *qp, uint32_t psn, uint32_t prod)
+{
+	uint32_t i = atomic_load_explicit(&qp->sq.cons, memory_order_relaxed);
+
+	for (; i != prod; i++) {
+		const struct swqe *w = sq_at(qp, i);
+
+		if (w->state != SWQE_POSTED && w->state != SWQE_DONE &&
+		    roce_psn_dist(w->first_psn, psn) < w->npsn)
+			return i;
+	}
+	return prod;
+}
+
+/* The requester resumes at psn, inside WQE i. */
+static void go_back_at(struct eng_qp *qp, uint32_t i, uint32_t psn)
+{
+	struct swqe *w = sq_at(qp, i);
+
+	qp->req.cur = i;
+	qp->req.psn = psn;
+	qp->req.offset = roce_psn_dist(w->first_psn, psn) * qp->mtu;
+	if (qp->req.offset > w->length)
+		qp->req.offset = w->length;
+	qp->req.state = REQ_IDLE;
+	qp->req.noack = 0;
+}
+
 bool req_probe(struct roce_engine *e, struct eng_qp *qp, bool from_una)
 {
 	uint32_t last = roce_psn_add(qp->req.psn_max, -1u);
-	uint32_t i = atomic_load_explicit(&qp->sq.cons, memory_order_relaxed);
 	uint32_t prod = atomic_load_explicit(&qp->sq.prod, memory_order_acquire);
+	uint32_t i;
 
 	if (from_una) {
 		/* as the timer goes back (comp_timers): stale responses to
@@ -430,21 +460,14 @@ bool req_probe(struct roce_engine *e, struct eng_qp *qp, bool from_una)
 		req_go_back(e, qp, qp->comp.una);
 		return true;
 	}
-	for (; i != prod; i++) {
-		struct swqe *w = sq_at(qp, i);
-
-		if (w->state == SWQE_POSTED || w->state == SWQE_DONE ||
-		    roce_psn_dist(w->first_psn, last) >= w->npsn)
-			continue;
-		/* a READ or atomic request is resent whole by the timer: its
-		   responses are the acknowledgement */
-		if (is_rd_atomic(w))
-			return false;
-		req_go_back(e, qp, last);
-		qp->req.probe = true;
-		return true;
-	}
-	return false;
+	i = sq_holding(qp, last, prod);
+	/* a READ or atomic request is resent whole by the timer: its
+	   responses are the acknowledgement */
+	if (i == prod || is_rd_atomic(sq_at(qp, i)))
+		return false;
+	go_back_at(qp, i, last);
+	qp->req.probe = true;
+	return true;
 }
 
 /*
@@ -455,24 +478,10 @@ bool req_probe(struct roce_engine *e, struct eng_qp *qp, bool from_una)
  */
 void req_go_back(struct roce_engine *e, struct eng_qp *qp, uint32_t psn)
 {
-	uint32_t i = atomic_load_explicit(&qp->sq.cons, memory_order_relaxed);
 	uint32_t prod = atomic_load_explicit(&qp->sq.prod, memory_order_acquire);
+	uint32_t i = sq_holding(qp, psn, prod);
 
 	(void)e;
-	for (; i != prod; i++) {
-		struct swqe *w = sq_at(qp, i);
-
-		if (w->state == SWQE_POSTED || w->state == SWQE_DONE)
-			continue;
-		if (roce_psn_dist(w->first_psn, psn) < w->npsn) {
-			qp->req.cur = i;
-			qp->req.psn = psn;
-			qp->req.offset = roce_psn_dist(w->first_psn, psn) * qp->mtu;
-			if (qp->req.offset > w->length)
-				qp->req.offset = w->length;
-			qp->req.state = REQ_IDLE;
-			qp->req.noack = 0;
-			return;
-		}
-	}
+	if (i != prod)
+		go_back_at(qp, i, psn);
 }
