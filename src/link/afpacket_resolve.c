@@ -54,6 +54,26 @@ int roce_neigh_lookup(const char *ifname, uint32_t ip, uint8_t mac[6])
 	return ROCE_OK;
 }
 
+uint32_t roce_netdev_ipv4(const char *ifname)
+{
+	struct ifreq ifr;
+	uint32_t ip = 0;
+	int fd;
+
+	if (!ifname || strlen(ifname) >= sizeof(ifr.ifr_name))
+		return 0;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	memset(&ifr, 0, sizeof(ifr));
+	strcpy(ifr.ifr_name, ifname);
+	ifr.ifr_addr.sa_family = AF_INET;
+	if (ioctl(fd, SIOCGIFADDR, &ifr) == 0)
+		ip = ntohl(((struct sockaddr_in *)&ifr.ifr_addr)->sin_addr.s_addr);
+	close(fd);
+	return ip;
+}
+
 /* "eth0" and its labelled addresses "eth0:1" */
 static bool same_if(const char *label, const char *ifname)
 {
