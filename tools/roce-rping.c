@@ -31,7 +31,7 @@ enum { OPT_NETDEV = 256, OPT_LINK, OPT_XDP_MODE, OPT_IP };
 struct opts {
 	struct rping r;
 	const char *netdev;
-	enum perf_link link;
+	enum roce_link_kind link;
 	enum roce_afxdp_mode xdp_mode;
 	uint32_t ip;
 	int role;                      /* -1 unset, 1 server, 0 client */
@@ -134,7 +134,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		case 'q': o->r.self_qp = true; break;
 		case 'h': usage(stdout); return -1;
 		case OPT_NETDEV: o->netdev = optarg; break;
-		case OPT_LINK: if (perf_link_parse(optarg, &o->link))
+		case OPT_LINK: if (roce_link_kind_parse(optarg, &o->link))
 				return bad("--link (packet or xdp)", optarg);
 			break;
 		case OPT_XDP_MODE: if (roce_afxdp_mode_parse(optarg, &o->xdp_mode))

@@ -7,10 +7,11 @@
  * src/server/regsrv.c, the window mirror src/server/mirror.c.
  *
  * With --netdev IFNAME --ip A.B.C.D the device is a whole NIC on a real
- * interface: its transport engine runs on a raw-Ethernet port
- * (roce/afpacket.h) on a thread of its own, answers RoCE v2 peers there,
- * and the register file (control plane, counters) stays served as above.
- * docs/link.md tells what an application can do with it.
+ * interface: its transport engine runs on a raw-Ethernet port (AF_PACKET
+ * or, with --link xdp, AF_XDP; roce/link_open.h) on a thread of its own,
+ * answers RoCE v2 peers there, and the register file (control plane,
+ * counters) stays served as above. docs/link.md tells what an
+ * application can do with it.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -23,10 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "roce/afpacket.h"
 #include "roce/bus.h"
 #include "roce/device.h"
 #include "roce/driver.h"
+#include "roce/link_open.h"
 #include "roce/verbs.h"
 #include "common/trace.h"
 #include "server/mirror.h"
@@ -58,11 +59,18 @@ static void usage(FILE *f)
 		"  -Q, --qp-count N        QP table entries, the QP_COUNT register: QPNs\n"
 		"                          0..N-1 exist, N in %u..%u (default %u)\n"
 		"  -n, --netdev IFNAME     run the engine on this network interface\n"
-		"                          (raw Ethernet; needs CAP_NET_RAW)\n"
+		"                          (raw Ethernet; needs CAP_NET_RAW, and root\n"
+		"                          for --link xdp)\n"
 		"  -i, --ip A.B.C.D        the engine's IPv4 address (with --netdev)\n"
-		"      --link-mode MODE    auto, ring, ring-v3 or mmsg (default auto)\n"
+		"      --link packet|xdp   the port: AF_PACKET (default) or AF_XDP\n"
+		"      --link-mode MODE    AF_PACKET: auto, ring, ring-v3 or mmsg\n"
+		"                          (default auto)\n"
+		"      --xdp-mode MODE     AF_XDP: auto, native or generic (default auto)\n"
 		"      --arp WHEN          answer ARP for --ip: auto (when the kernel\n"
-		"                          does not carry the address), on, off\n"
+		"                          does not carry the address), on, off; an\n"
+		"                          AF_XDP port that answers takes the whole\n"
+		"                          queue, one that does not shares the\n"
+		"                          interface with the kernel\n"
 		"  -t, --trace FILE        write the transaction trace into FILE\n"
 		"                          (docs/trace.md): every register access the\n"
 		"                          clients make; with --netdev also the\n"
@@ -98,7 +106,9 @@ struct roced_opts {
 	const char *netdev;
 	const char *ip_text;
 	uint32_t ip;
+	enum roce_link_kind link;
 	enum roce_afpacket_mode link_mode;
+	enum roce_afxdp_mode xdp_mode;
 	enum arp_when arp;
 	const char *trace_path;
 	struct trace_writer *trace;
@@ -188,7 +198,9 @@ static int parse_args(int argc, char **argv, struct roced_opts *o)
 		{ "qp-count", required_argument, NULL, 'Q' },
 		{ "netdev", required_argument, NULL, 'n' },
 		{ "ip", required_argument, NULL, 'i' },
+		{ "link", required_argument, NULL, 'l' },
 		{ "link-mode", required_argument, NULL, 'L' },
+		{ "xdp-mode", required_argument, NULL, 'X' },
 		{ "arp", required_argument, NULL, 'A' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "trace", required_argument, NULL, 't' },
@@ -250,6 +262,20 @@ static int parse_args(int argc, char **argv, struct roced_opts *o)
 			break;
 		case 'i':
 			o->ip_text = optarg;
+			break;
+		case 'l':
+			if (roce_link_kind_parse(optarg, &o->link)) {
+				fprintf(stderr, "roced: --link: '%s' is not packet or "
+					"xdp\n", optarg);
+				return 2;
+			}
+			break;
+		case 'X':
+			if (roce_afxdp_mode_parse(optarg, &o->xdp_mode)) {
+				fprintf(stderr, "roced: --xdp-mode: '%s' is not auto, "
+					"native or generic\n", optarg);
+				return 2;
+			}
 			break;
 		case 'L':
 			if (roce_afpacket_mode_parse(optarg, &o->link_mode)) {
@@ -340,7 +366,7 @@ static int serve(struct roce_device *dev, const struct roced_opts *o)
  * timers still tick) instead of spinning a core while nothing happens. */
 struct engine_loop {
 	struct roce_context *ctx;
-	struct roce_afpacket *afp;
+	struct roce_link *link;
 	atomic_bool stop;
 	pthread_t thread;
 };
@@ -356,7 +382,7 @@ static void *engine_loop(void *arg)
 			continue;
 		}
 		if (++idle >= ROCE_AFP_IDLE_POLLS)
-			roce_afpacket_wait(l->afp, ROCE_AFP_IDLE_WAIT_US);
+			roce_link_wait(l->link, ROCE_AFP_IDLE_WAIT_US);
 	}
 	return NULL;
 }
@@ -378,65 +404,67 @@ static int start_loop(struct engine_loop *l)
 }
 
 /* The device as a NIC on a network interface: the engine (roce_open's
- * power-on sequence included) on a raw-Ethernet port, on its own thread. */
+ * power-on sequence included) on a raw-Ethernet port, on its own thread.
+ * Its IPv6 GID is the link-local one of its MAC, answered unless the
+ * kernel carries it (then the AF_PACKET port holds its UDP port). */
 static int serve_netdev(struct roced_opts *o)
 {
-	struct roce_afpacket_config ac = { 0 };
+	static const enum roce_link_arp arp[] = {
+		[ARP_AUTO] = ROCE_LINK_ARP_AUTO, [ARP_ON] = ROCE_LINK_ARP_PORT,
+		[ARP_OFF] = ROCE_LINK_ARP_NONE,
+	};
+	struct roce_link_spec ls = {
+		.kind = o->link, .ifname = o->netdev, .ip = o->ip,
+		.packet_mode = o->link_mode, .xdp_mode = o->xdp_mode,
+		.arp = arp[o->arp], .no_netdev_ip6 = true,
+	};
 	struct roce_context_attr ca = { 0 };
-	struct roce_afpacket *afp = NULL;
+	const struct roce_link_info *li;
+	struct roce_link *link = NULL;
+	struct roce_afpacket *afp;
 	struct roce_context *ctx = NULL;
 	struct engine_loop loop = { 0 };
-	const uint8_t *m;
 	char err[256];
 	int st, rc;
 
-	ac.ifname = o->netdev;
-	ac.mode = o->link_mode;
-	ac.ip = o->ip;
-	ac.answer_arp = o->arp == ARP_ON ||
-			(o->arp == ARP_AUTO && !roce_netdev_has_ipv4(o->netdev, o->ip));
-	/* the engine's IPv6 GID, the link-local one of its MAC: answered
-	 * unless the kernel carries it (then its UDP port is held) */
-	ac.ip6_link_local = true;
-	ac.answer_nd = true;
-	st = roce_afpacket_open(&ac, &afp, err, sizeof(err));
+	st = roce_link_open(&ls, &link, err, sizeof(err));
 	if (st != ROCE_OK) {
 		fprintf(stderr, "roced: %s\n", err);
 		return 1;
 	}
-	m = roce_afpacket_port(afp)->mac;
-	memcpy(ca.mac, m, 6);
+	li = roce_link_info(link);
+	memcpy(ca.mac, li->mac, 6);
 	ca.ip = o->ip;
-	ca.port = roce_afpacket_port(afp);
+	ca.port = roce_link_port(link);
 	ca.dev = o->dev;
 	ca.trace = o->trace;            /* the engine's frames, DMA, completions */
 	ca.trace_nic = 0;
 	st = roce_open(&ca, &ctx);
 	loop.ctx = ctx;
-	loop.afp = afp;
+	loop.link = link;
 	if (st == ROCE_OK && start_loop(&loop))
 		st = ROCE_E_NOMEM;
 	if (st != ROCE_OK) {
 		fprintf(stderr, "roced: cannot start the engine on %s: %s\n",
 			o->netdev, roce_status_str(st));
 		roce_close(ctx);
-		roce_afpacket_close(afp);
+		roce_link_close(link);
 		return 1;
 	}
+	afp = roce_link_afpacket(link);
 	if (!o->quiet)
-		fprintf(stderr, "roced: engine on %s (%s), %02x:%02x:%02x:%02x:%02x:%02x "
+		fprintf(stderr, "roced: engine on %s (%s%s), %02x:%02x:%02x:%02x:%02x:%02x "
 			"%s, MTU %u (path MTU %u), UDP %u%s, ARP %s\n", o->netdev,
-			roce_afpacket_mode_name(roce_afpacket_mode(afp)),
-			m[0], m[1], m[2], m[3], m[4], m[5], o->ip_text,
-			roce_afpacket_mtu(afp),
-			roce_mtu_bytes(roce_afpacket_path_mtu(afp)), ROCE_UDP_PORT,
-			roce_afpacket_port_held(afp) ? " held" : "",
-			ac.answer_arp ? "answered" : "left to the kernel");
+			afp ? "" : "xdp ", roce_link_mode_name(link),
+			li->mac[0], li->mac[1], li->mac[2], li->mac[3], li->mac[4], li->mac[5],
+			o->ip_text, li->mtu, roce_mtu_bytes(li->path_mtu), ROCE_UDP_PORT,
+			afp && roce_afpacket_port_held(afp) ? " held" : "",
+			li->arp_answered ? "answered" : "left to the kernel");
 	rc = serve(roce_context_device(ctx), o);
 	atomic_store(&loop.stop, true);
 	pthread_join(loop.thread, NULL);
 	roce_close(ctx);
-	roce_afpacket_close(afp);
+	roce_link_close(link);
 	return rc;
 }
 

@@ -189,6 +189,9 @@ int roce_afpacket_resolve(struct roce_afpacket *afp, uint32_t ip,
  * entry, ROCE_E_NOENT without one, ROCE_E_IO on a socket error. */
 int roce_neigh_lookup(const char *ifname, uint32_t ip, uint8_t mac[6]);
 
+/* The interface's IPv4 address (host order; its primary one, SIOCGIFADDR),
+ * 0 if it has none or does not exist. */
+uint32_t roce_netdev_ipv4(const char *ifname);
 /* Whether the kernel carries ip on ifname (then it answers ARP for it,
  * and the port holds the UDP port); false also when ifname is unknown. */
 bool roce_netdev_has_ipv4(const char *ifname, uint32_t ip);

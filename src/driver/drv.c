@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/clock.h"
 #include "roce/driver.h"
 #include "roce/regmap.h"
 #include "driver/drv_priv.h"
@@ -184,14 +185,6 @@ int roce_drv_get_peer(struct roce_drv *drv, struct roce_endpoint *ep)
 	return drv_get_ep(drv, ep_regs[1], ep);
 }
 
-uint64_t roce_drv_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 void roce_drv_sleep_us(uint32_t us)
 {
 	struct timespec ts = { .tv_sec = us / 1000000u,
@@ -215,8 +208,8 @@ int roce_drv_wait_link(struct roce_drv *drv, uint32_t timeout_ms)
 		if (s & ROCE_STATUS_LINK_READY)
 			return ROCE_OK;
 		if (!deadline)
-			deadline = roce_drv_now_ms() + timeout_ms;
-		else if (roce_drv_now_ms() >= deadline)
+			deadline = roce_now_ms() + timeout_ms;
+		else if (roce_now_ms() >= deadline)
 			break;
 		roce_drv_sleep_us(1000);
 	}

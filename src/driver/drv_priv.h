@@ -18,7 +18,6 @@ int roce_drv_fail(struct roce_drv *drv, int st, const char *fmt, ...)
 int roce_drv_context(struct roce_drv *drv, int st, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-uint64_t roce_drv_now_ms(void);
 void roce_drv_sleep_us(uint32_t us);
 
 #endif

@@ -7,6 +7,7 @@
  * COMMIT reads BUSY until the command is done; then CMD_STATUS tells
  * whether the device accepted it.
  */
+#include "common/clock.h"
 #include "roce/driver.h"
 #include "driver/drv_priv.h"
 
@@ -49,8 +50,8 @@ static int drv_table_wait(struct roce_drv *drv, const struct drv_table *t,
 		if (!(v & ROCE_TBL_BUSY))
 			break;
 		if (!deadline)
-			deadline = roce_drv_now_ms() + drv->cmd_timeout_ms;
-		else if (roce_drv_now_ms() > deadline)
+			deadline = roce_now_ms() + drv->cmd_timeout_ms;
+		else if (roce_now_ms() > deadline)
 			return roce_drv_fail(drv, ROCE_E_TIMEOUT,
 					     "%s %u: %s still BUSY after %u ms",
 					     t->name, index,

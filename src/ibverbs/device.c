@@ -16,7 +16,6 @@
 
 #include "ibverbs/rv.h"
 #include "link/netdev_util.h"
-#include "perf/perf_ep.h"
 #include "roce/gid.h"
 #include "roce/params.h"
 #include "roce/status.h"
@@ -80,7 +79,7 @@ static void device_build(void)
 		}
 		d->ip = ntohl(a.s_addr);
 	} else {
-		d->ip = perf_netdev_ip(ifname);
+		d->ip = roce_netdev_ipv4(ifname);
 	}
 	memcpy(d->mac, ni.mac, 6);
 	/* the node GUID as rxe makes it: the MAC's EUI-64 (rxe_set_port_attr,
@@ -146,58 +145,26 @@ int ibv_get_device_index(struct ibv_device *device)
 	return device ? 0 : -1;
 }
 
-/* The interface's port, as the tools open it (src/perf/perf_ep.c). */
-static int open_port(struct rv_context *c, struct roce_port **port, char *why, size_t len)
+/*
+ * The interface's port (roce/link_open.h). The kernel answers ARP for an
+ * address it carries (it must, for the program's TCP exchange), so the
+ * AF_PACKET port answers only for one it lacks, and the AF_XDP port
+ * shares the interface with the kernel. The GID table is the link-local
+ * GID and the IPv4 one (docs/verbs.md).
+ */
+static int open_port(struct rv_context *c, char *why, size_t len)
 {
 	struct rv_device *d = c->dev;
-	int st;
+	struct roce_link_spec ls = {
+		.kind = d->xdp ? ROCE_LINK_XDP : ROCE_LINK_PACKET,
+		.ifname = d->netdev, .ip = d->ip, .no_netdev_ip6 = true,
+		.arp = d->xdp ? ROCE_LINK_ARP_KERNEL : ROCE_LINK_ARP_AUTO,
+	};
+	int st = roce_link_open(&ls, &c->link, why, len);
 
-	if (d->xdp) {
-		struct roce_afxdp_config xc = { .ifname = d->netdev, .ip = d->ip,
-						.share_kernel = true };
-
-		st = roce_afxdp_open(&xc, &c->afx, why, len);
-		if (st)
-			return st;
-		*port = roce_afxdp_port(c->afx);
-		c->link_mtu = roce_afxdp_path_mtu(c->afx);
-	} else {
-#ifdef ROCE_HAVE_AFPACKET
-		/* the kernel answers ARP for an address it carries (it must,
-		 * for the program's TCP exchange); the port answers neighbour
-		 * discovery for its link-local GID */
-		struct roce_afpacket_config ac = {
-			.ifname = d->netdev, .ip = d->ip,
-			.answer_arp = !roce_netdev_has_ipv4(d->netdev, d->ip),
-			.answer_nd = true, .n_ip6 = 1,
-		};
-
-		roce_gid_link_local(d->mac, ac.ip6[0]);
-		st = roce_afpacket_open(&ac, &c->afp, why, len);
-		if (st)
-			return st;
-		*port = roce_afpacket_port(c->afp);
-		c->link_mtu = roce_afpacket_path_mtu(c->afp);
-#else
-		snprintf(why, len, "this build has no AF_PACKET link");
-		return ROCE_E_UNSUPPORTED;
-#endif
-	}
-	if (!c->link_mtu) {
-		snprintf(why, len, "%s: the MTU is too small for RoCE", d->netdev);
-		return ROCE_E_RANGE;
-	}
-	return ROCE_OK;
-}
-
-static void close_port(struct rv_context *c)
-{
-#ifdef ROCE_HAVE_AFPACKET
-	roce_afpacket_close(c->afp);
-#endif
-	roce_afxdp_close(c->afx);
-	c->afp = NULL;
-	c->afx = NULL;
+	if (st == ROCE_OK)
+		c->link_mtu = roce_link_info(c->link)->path_mtu;
+	return st;
 }
 
 static void set_ops(struct rv_context *c)
@@ -220,7 +187,6 @@ struct ibv_context *ibv_open_device(struct ibv_device *device)
 {
 	struct rv_device *d = rv_device_get();
 	struct roce_context_attr ca = { 0 };
-	struct roce_port *port = NULL;
 	struct rv_context *c;
 	char why[256] = "";
 	int st;
@@ -238,11 +204,11 @@ struct ibv_context *ibv_open_device(struct ibv_device *device)
 		return NULL;
 	}
 	c->dev = d;
-	st = open_port(c, &port, why, sizeof(why));
+	st = open_port(c, why, sizeof(why));
 	if (st == ROCE_OK) {
-		memcpy(ca.mac, port->mac, 6);
+		memcpy(ca.mac, roce_link_info(c->link)->mac, 6);
 		ca.ip = d->ip;
-		ca.port = port;
+		ca.port = roce_link_port(c->link);
 		ca.port_mtu = c->link_mtu;
 		st = roce_open(&ca, &c->ctx);
 		if (st)
@@ -255,7 +221,7 @@ struct ibv_context *ibv_open_device(struct ibv_device *device)
 			d->netdev, why);
 		if (c->ctx)
 			roce_close(c->ctx);
-		close_port(c);
+		roce_link_close(c->link);
 		free(c->qp_by_num);
 		free(c);
 		errno = rv_errno(st);
@@ -280,7 +246,7 @@ int ibv_close_device(struct ibv_context *context)
 		return EINVAL;
 	roce_engine_stop(c->ctx);
 	roce_close(c->ctx);
-	close_port(c);
+	roce_link_close(c->link);
 	pthread_mutex_destroy(&c->lock);
 	pthread_mutex_destroy(&c->vctx.context.mutex);
 	free(c->qp_by_num);
@@ -308,30 +274,10 @@ int rv_resolve(struct rv_context *c, const struct ibv_ah_attr *ah, struct roce_a
 	out->grh.hop_limit = ah->grh.hop_limit;
 	out->grh.traffic_class = ah->grh.traffic_class;
 	if (roce_gid_is_v4mapped(dgid)) {
-		uint32_t ip = roce_gid_to_ipv4(dgid);
-
-		out->dest_ip = ip;
-#ifdef ROCE_HAVE_AFPACKET
-		st = c->afp ? roce_afpacket_resolve(c->afp, ip, RV_RESOLVE_MS, out->dest_mac) :
-		     roce_neigh_lookup(c->dev->netdev, ip, out->dest_mac) == ROCE_OK ? ROCE_OK :
-		     roce_arp_resolve(c->dev->netdev, c->dev->mac, c->dev->ip, ip,
-				      RV_RESOLVE_MS, out->dest_mac);
-#else
-		st = ROCE_E_UNSUPPORTED;
-#endif
+		out->dest_ip = roce_gid_to_ipv4(dgid);
+		st = roce_link_resolve(c->link, out->dest_ip, RV_RESOLVE_MS, out->dest_mac);
 	} else {
-#ifdef ROCE_HAVE_AFPACKET
-		uint8_t ll[16];
-
-		roce_gid_link_local(c->dev->mac, ll);
-		st = c->afp ? roce_afpacket_resolve6(c->afp, dgid, RV_RESOLVE_MS, out->dest_mac,
-						     NULL, NULL) :
-		     roce_neigh6_lookup(c->dev->netdev, dgid, out->dest_mac) == ROCE_OK ?
-		     ROCE_OK : roce_nd_resolve(c->dev->netdev, c->dev->mac, ll, dgid,
-					       RV_RESOLVE_MS, out->dest_mac, NULL, NULL);
-#else
-		st = ROCE_E_UNSUPPORTED;
-#endif
+		st = roce_link_resolve6(c->link, dgid, RV_RESOLVE_MS, out->dest_mac, NULL, NULL);
 	}
 	if (st) {
 		char a[64];

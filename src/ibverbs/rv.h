@@ -16,14 +16,8 @@
 #include <stdint.h>
 
 #include "ibverbs/unsupported.h"
-#include "roce/afxdp.h"
+#include "roce/link_open.h"
 #include "roce/verbs.h"
-
-#ifdef ROCE_HAVE_AFPACKET
-#include "roce/afpacket.h"
-#else
-struct roce_afpacket;
-#endif
 
 /* The environment roce-run sets (tools/roce-run.c). */
 #define RV_ENV_NETDEV "ROCE_RUN_NETDEV"  /* the interface: required */
@@ -48,8 +42,7 @@ struct rv_context {
 	struct verbs_context vctx;      /* ends with the program's ibv_context */
 	struct rv_device *dev;
 	struct roce_context *ctx;
-	struct roce_afpacket *afp;      /* one of the two */
-	struct roce_afxdp *afx;
+	struct roce_link *link;         /* the interface's port */
 	enum roce_mtu link_mtu;         /* the interface's: max_mtu, active_mtu */
 	pthread_mutex_t lock;           /* the object lists below */
 	struct rv_cq *cqs;

@@ -18,17 +18,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "link/afpacket_priv.h"
 #include "link/arp.h"
 #include "roce/status.h"
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
 
 static bool ip_ok(uint32_t ip)
 {
@@ -61,6 +54,26 @@ int roce_neigh_lookup(const char *ifname, uint32_t ip, uint8_t mac[6])
 	return ROCE_OK;
 }
 
+uint32_t roce_netdev_ipv4(const char *ifname)
+{
+	struct ifreq ifr;
+	uint32_t ip = 0;
+	int fd;
+
+	if (!ifname || strlen(ifname) >= sizeof(ifr.ifr_name))
+		return 0;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	memset(&ifr, 0, sizeof(ifr));
+	strcpy(ifr.ifr_name, ifname);
+	ifr.ifr_addr.sa_family = AF_INET;
+	if (ioctl(fd, SIOCGIFADDR, &ifr) == 0)
+		ip = ntohl(((struct sockaddr_in *)&ifr.ifr_addr)->sin_addr.s_addr);
+	close(fd);
+	return ip;
+}
+
 /* "eth0" and its labelled addresses "eth0:1" */
 static bool same_if(const char *label, const char *ifname)
 {
@@ -87,12 +100,12 @@ bool roce_netdev_has_ipv4(const char *ifname, uint32_t ip)
 /* Wait up to ms for a reply from ip; true with its MAC. */
 static bool wait_reply(int fd, uint32_t ip, int ms, uint8_t mac[6])
 {
-	uint64_t end = now_ms() + (uint64_t)ms;
+	uint64_t end = roce_now_ms() + (uint64_t)ms;
 
 	for (;;) {
 		uint8_t buf[256];
 		struct pollfd p = { .fd = fd, .events = POLLIN };
-		uint64_t now = now_ms();
+		uint64_t now = roce_now_ms();
 		struct roce_arp a;
 		ssize_t n;
 
@@ -128,9 +141,9 @@ int roce_arp_resolve(const char *ifname, const uint8_t our_mac[6],
 		return st;
 	roce_arp_build_request(req, our_mac, our_ip, ip);
 	st = ROCE_E_TIMEOUT;
-	end = now_ms() + timeout_ms;
+	end = roce_now_ms() + timeout_ms;
 	do {
-		uint64_t left = end - now_ms();
+		uint64_t left = end - roce_now_ms();
 		int wait = left < ROCE_ARP_RETRY_MS ? (int)left : (int)ROCE_ARP_RETRY_MS;
 
 		if (send(fd, req, sizeof(req), 0) < 0) {
@@ -141,7 +154,7 @@ int roce_arp_resolve(const char *ifname, const uint8_t our_mac[6],
 			st = ROCE_OK;
 			break;
 		}
-	} while (now_ms() < end);
+	} while (roce_now_ms() < end);
 	close(fd);
 	return st;
 }

@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "common/clock.h"
 #include "link/afxdp_priv.h"
 #include "roce/afpacket.h"
 #include "roce/params.h"
@@ -202,18 +203,10 @@ bool roce_afxdp_neigh(const struct roce_afxdp *afx, uint32_t ip, uint8_t mac[6])
 	return false;
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 int roce_afxdp_resolve(struct roce_afxdp *afx, uint32_t ip, unsigned timeout_ms,
 		       uint8_t mac[6])
 {
-	uint64_t t = now_ms(), end = t + timeout_ms, next = t;
+	uint64_t t = roce_now_ms(), end = t + timeout_ms, next = t;
 
 	if (!afx->ip || !ip || ip == 0xFFFFFFFFu)
 		return ROCE_E_INVAL;
@@ -221,7 +214,7 @@ int roce_afxdp_resolve(struct roce_afxdp *afx, uint32_t ip, unsigned timeout_ms,
 		struct roce_frame f[ROCE_RX_BURST];
 		unsigned n;
 
-		t = now_ms();
+		t = roce_now_ms();
 		if (t >= end)
 			return ROCE_E_TIMEOUT;
 		if (t >= next) {

@@ -20,18 +20,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "link/afpacket_priv.h"
 #include "link/nd.h"
 #include "roce/gid.h"
 #include "roce/status.h"
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
 
 /* ---- the kernel's table --------------------------------------------------- */
 
@@ -129,12 +122,12 @@ struct idle {
 static bool wait_advert(int fd, const uint8_t addr[16], int ms, uint8_t mac[6],
 			const struct idle *idle)
 {
-	uint64_t end = now_ms() + (uint64_t)ms;
+	uint64_t end = roce_now_ms() + (uint64_t)ms;
 
 	for (;;) {
 		uint8_t buf[512];
 		struct pollfd p = { .fd = fd, .events = POLLIN };
-		uint64_t now = now_ms();
+		uint64_t now = roce_now_ms();
 		struct roce_nd nd;
 		ssize_t n;
 		int r;
@@ -180,9 +173,9 @@ int roce_nd_resolve(const char *ifname, const uint8_t our_mac[6], const uint8_t 
 		return st;
 	roce_nd_build_ns(ns, our_mac, src, addr);
 	st = ROCE_E_TIMEOUT;
-	end = now_ms() + timeout_ms;
+	end = roce_now_ms() + timeout_ms;
 	do {
-		uint64_t left = end - now_ms();
+		uint64_t left = end - roce_now_ms();
 		int wait = left < ROCE_ARP_RETRY_MS ? (int)left : (int)ROCE_ARP_RETRY_MS;
 
 		if (send(fd, ns, sizeof(ns), 0) < 0) {
@@ -193,7 +186,7 @@ int roce_nd_resolve(const char *ifname, const uint8_t our_mac[6], const uint8_t 
 			st = ROCE_OK;
 			break;
 		}
-	} while (now_ms() < end);
+	} while (roce_now_ms() < end);
 	close(fd);
 	return st;
 }

@@ -20,19 +20,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "roce/oob.h"
 #include "roce/status.h"
 
 #define OOB_RETRY_MS    100u    /* between connection attempts */
 #define OOB_IDLE_SPIN   256u    /* idle-hook calls between clock reads */
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
 
 static int fail(struct roce_oob *o, int st, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -58,7 +51,7 @@ static int wait_fd(struct roce_oob *o, int fd, short events, uint64_t *deadline)
 	struct pollfd p = { .fd = fd, .events = events };
 
 	for (;;) {
-		uint64_t now = now_ms();
+		uint64_t now = roce_now_ms();
 		unsigned work = 0;
 		int r;
 
@@ -74,7 +67,7 @@ static int wait_fd(struct roce_oob *o, int fd, short events, uint64_t *deadline)
 					work += o->idle(o->idle_arg);
 			}
 			if (work)
-				*deadline = now_ms() + o->timeout_ms;
+				*deadline = roce_now_ms() + o->timeout_ms;
 		}
 		if (r > 0)
 			return 1;
@@ -122,7 +115,7 @@ static void tune(int fd)
 
 int roce_oob_accept(struct roce_oob *o, int lfd)
 {
-	uint64_t deadline = now_ms() + o->timeout_ms;
+	uint64_t deadline = roce_now_ms() + o->timeout_ms;
 	int r = wait_fd(o, lfd, POLLIN, &deadline);
 	int fd;
 
@@ -172,7 +165,7 @@ static int try_connect(struct roce_oob *o, const struct sockaddr_in *sa,
 
 static void nap(struct roce_oob *o, unsigned ms)
 {
-	uint64_t end = now_ms() + ms;
+	uint64_t end = roce_now_ms() + ms;
 
 	if (!o->idle) {
 		struct timespec ts = { 0, (long)ms * 1000000L };
@@ -180,7 +173,7 @@ static void nap(struct roce_oob *o, unsigned ms)
 		nanosleep(&ts, NULL);
 		return;
 	}
-	while (now_ms() < end)
+	while (roce_now_ms() < end)
 		o->idle(o->idle_arg);
 }
 
@@ -189,7 +182,7 @@ int roce_oob_connect(struct roce_oob *o, const char *host, uint16_t port)
 	struct addrinfo hints = { .ai_family = AF_INET, .ai_socktype = SOCK_STREAM };
 	struct addrinfo *res = NULL;
 	struct sockaddr_in sa;
-	uint64_t deadline = now_ms() + o->timeout_ms;
+	uint64_t deadline = roce_now_ms() + o->timeout_ms;
 	int r, fd = -1;
 
 	r = getaddrinfo(host, NULL, &hints, &res);
@@ -203,7 +196,7 @@ int roce_oob_connect(struct roce_oob *o, const char *host, uint16_t port)
 		if (r == 0)
 			break;
 		if ((r != -ECONNREFUSED && r != -ETIMEDOUT && r != -EAGAIN) ||
-		    now_ms() + OOB_RETRY_MS >= deadline)
+		    roce_now_ms() + OOB_RETRY_MS >= deadline)
 			return fail(o, r == -ETIMEDOUT || r == -ECONNREFUSED ?
 				    ROCE_E_TIMEOUT : ROCE_E_IO,
 				    "couldn't connect to %s:%u: %s", host, port,
@@ -219,7 +212,7 @@ int roce_oob_connect(struct roce_oob *o, const char *host, uint16_t port)
 int roce_oob_send(struct roce_oob *o, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
-	uint64_t deadline = now_ms() + o->timeout_ms;
+	uint64_t deadline = roce_now_ms() + o->timeout_ms;
 
 	if (o->msg)
 		return o->msg->send(o->msg->arg, buf, len, o->err, sizeof(o->err));
@@ -246,7 +239,7 @@ int roce_oob_recv(struct roce_oob *o, void *buf, size_t len)
 {
 	uint8_t *p = buf;
 	size_t want = len;
-	uint64_t deadline = now_ms() + o->timeout_ms;
+	uint64_t deadline = roce_now_ms() + o->timeout_ms;
 
 	if (o->msg)
 		return o->msg->recv(o->msg->arg, buf, len, o->err, sizeof(o->err));

@@ -97,7 +97,7 @@ struct perf_opts {
 	const char *ib_dev;
 	unsigned ib_port;
 	const char *netdev;
-	enum perf_link link;            /* --link */
+	enum roce_link_kind link;       /* --link */
 	enum roce_afxdp_mode xdp_mode;  /* --xdp-mode */
 	uint32_t ip;                    /* host order, 0 = the netdev's */
 	uint8_t ip6[ROCE_MAX_IP6][16];  /* --ip6: more IPv6 GIDs */

@@ -348,7 +348,7 @@ static int one_opt(int c, const char *a, struct perf_opts *o, FILE *out, FILE *e
 	case 'V': fprintf(out, "Version: %s\n", ROCE_PT_VERSION); return 1;
 	case 'h': perf_usage(out, "roce-perf"); return 1;
 	case OPT_NETDEV: o->netdev = a; return 0;
-	case OPT_LINK: if (perf_link_parse(a, &o->link))
+	case OPT_LINK: if (roce_link_kind_parse(a, &o->link))
 			return bad(err, "--link", a, "choose packet or xdp");
 		return 0;
 	case OPT_XDP_MODE: if (roce_afxdp_mode_parse(a, &o->xdp_mode))

@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/clock.h"
 #include "perf/perf_cm_priv.h"
 #include "perf/perf_ep_priv.h"
 #include "roce/cm.h"
@@ -147,7 +148,7 @@ static const struct roce_conn_param comm_param = { .retry_count = 7, .rnr_retry_
  * refused connection the same way. */
 static int client_comm(struct perf_run *r, struct perf_cm *p)
 {
-	uint64_t end = pcm_now_ms() + p->timeout_ms;
+	uint64_t end = roce_now_ms() + p->timeout_ms;
 
 	for (;;) {
 		int i = connect_one(r, p, &comm_param, -1, "the exchange's connection");
@@ -159,7 +160,7 @@ static int client_comm(struct perf_run *r, struct perf_cm *p)
 		if (p->slot[i].flags & PCM_EST)
 			return pcm_post_comm_rx(r, p);
 		if (!(p->slot[i].fail == ROCE_CM_EVENT_REJECTED && p->slot[i].status == 8) ||
-		    pcm_now_ms() + PCM_RETRY_MS >= end)
+		    roce_now_ms() + PCM_RETRY_MS >= end)
 			return pcm_fail_of(r, p, i, "the exchange's connection");
 		drop(p, i);
 		p->comm = -1;
@@ -170,7 +171,7 @@ static int client_comm(struct perf_run *r, struct perf_cm *p)
 /* The next CONNECT_REQUEST not taken yet, or -1 after ms */
 static int next_request(struct perf_cm *p, unsigned ms)
 {
-	uint64_t end = pcm_now_ms() + ms;
+	uint64_t end = roce_now_ms() + ms;
 
 	for (;;) {
 		for (unsigned i = 0; i < p->n_slot; i++)
@@ -180,7 +181,7 @@ static int next_request(struct perf_cm *p, unsigned ms)
 				p->slot[i].taken = true;
 				return (int)i;
 			}
-		if (pcm_now_ms() >= end)
+		if (roce_now_ms() >= end)
 			return -1;
 		pcm_pump(p, 20);
 	}
@@ -392,14 +393,14 @@ static void disconnect(struct perf_cm *p, int i, uint64_t end)
 	}
 	if (!(s->flags & PCM_DISC))
 		roce_cm_disconnect(s->id);
-	while (!(s->flags & PCM_DISC) && pcm_now_ms() < end)
+	while (!(s->flags & PCM_DISC) && roce_now_ms() < end)
 		pcm_pump(p, 20);
 }
 
 void perf_cm_close(struct perf_run *r)
 {
 	struct perf_cm *p = r->cm;
-	uint64_t end = pcm_now_ms() + PCM_TEARDOWN_MS;
+	uint64_t end = roce_now_ms() + PCM_TEARDOWN_MS;
 
 	if (!p)
 		return;
@@ -425,7 +426,7 @@ void perf_cm_close(struct perf_run *r)
 		if (p->listen_ud)
 			roce_cm_destroy_id(p->listen_ud);
 		/* IDs in timewait hold the channel until it ends */
-		while (roce_cm_destroy_event_channel(p->ch) == ROCE_E_BUSY && pcm_now_ms() < end)
+		while (roce_cm_destroy_event_channel(p->ch) == ROCE_E_BUSY && roce_now_ms() < end)
 			pcm_pump(p, 20);
 	}
 	/* --counters: the CM's beside the engine's, at the end of every run,

@@ -10,16 +10,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/clock.h"
 #include "perf/perf_cm_priv.h"
 #include "roce/status.h"
-
-uint64_t pcm_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
 
 void pcm_nap_us(long us)
 {
@@ -50,7 +43,7 @@ static struct roce_qp *comm_qp(struct perf_cm *p)
 /* One completion of cq within ms, sleeping briefly between empty polls */
 int pcm_poll_one(struct roce_cq *cq, struct roce_wc *wc, unsigned ms)
 {
-	uint64_t end = pcm_now_ms() + ms;
+	uint64_t end = roce_now_ms() + ms;
 	unsigned spins = 0;
 
 	for (;;) {
@@ -60,7 +53,7 @@ int pcm_poll_one(struct roce_cq *cq, struct roce_wc *wc, unsigned ms)
 			return ROCE_OK;
 		if (n < 0)
 			return ROCE_E_IO;
-		if (pcm_now_ms() >= end)
+		if (roce_now_ms() >= end)
 			return ROCE_E_TIMEOUT;
 		if (++spins > 64)
 			pcm_nap_us(50);

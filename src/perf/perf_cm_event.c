@@ -8,6 +8,7 @@
 #include <arpa/inet.h>
 #include <poll.h>
 
+#include "common/clock.h"
 #include "perf/perf_cm_priv.h"
 #include "roce/status.h"
 
@@ -81,10 +82,10 @@ void pcm_pump(struct perf_cm *p, unsigned ms)
 /* Until slot i has one of flags (true) or ms pass (false). */
 bool pcm_wait_flags(struct perf_cm *p, int i, unsigned flags, unsigned ms)
 {
-	uint64_t end = pcm_now_ms() + ms;
+	uint64_t end = roce_now_ms() + ms;
 
 	while (!(p->slot[i].flags & flags)) {
-		if (pcm_now_ms() >= end)
+		if (roce_now_ms() >= end)
 			return false;
 		pcm_pump(p, 20);
 	}

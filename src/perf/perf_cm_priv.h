@@ -60,7 +60,6 @@ struct perf_cm {
 };
 
 /* perf_cm_comm.c */
-uint64_t pcm_now_ms(void);
 void pcm_nap_us(long us);
 /* One completion of cq within ms, sleeping briefly between empty polls */
 int pcm_poll_one(struct roce_cq *cq, struct roce_wc *wc, unsigned ms);

@@ -3,19 +3,15 @@
  * The tools' local endpoint (see perf_ep.h). Everything about a QP or an
  * MR goes through the verbs API, hence through the register file.
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <net/if.h>
 #include <poll.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,9 +24,6 @@
 #include "roce/params.h"
 #include "roce/status.h"
 #include "roce/tables.h"
-#ifdef ROCE_HAVE_AFPACKET
-#include "roce/afpacket.h"
-#endif
 
 int perf_ep_fail(struct perf_ep *ep, int st, const char *fmt, ...)
 {
@@ -42,17 +35,6 @@ int perf_ep_fail(struct perf_ep *ep, int st, const char *fmt, ...)
 	return st;
 }
 
-int perf_link_parse(const char *s, enum perf_link *link)
-{
-	if (!strcmp(s, "packet"))
-		*link = PERF_LINK_PACKET;
-	else if (!strcmp(s, "xdp"))
-		*link = PERF_LINK_XDP;
-	else
-		return ROCE_E_INVAL;
-	return ROCE_OK;
-}
-
 enum roce_mtu perf_mtu_from_bytes(unsigned bytes)
 {
 	for (enum roce_mtu m = ROCE_MTU_256; m <= ROCE_MTU_4096; m++)
@@ -61,104 +43,47 @@ enum roce_mtu perf_mtu_from_bytes(unsigned bytes)
 	return 0;
 }
 
-#ifdef ROCE_HAVE_AFPACKET
 /*
- * The AF_XDP port, sharing the interface with the kernel: only RoCE goes
- * to the socket, so the kernel keeps the TCP exchange and ARP (answers for
- * our address, which the interface must carry; resolve() asks its table).
+ * The port (roce/link_open.h). On an interface the kernel carries our
+ * address (it must, for the TCP exchange), so ARP is its job: the
+ * AF_PACKET port answers only for an address the kernel lacks, and the
+ * AF_XDP port shares the interface, refusing an address the interface
+ * does not carry (an AF_XDP port answering ARP would take the whole
+ * queue, the exchange's TCP with it). The self-test's in-memory link
+ * makes the MACs from the addresses.
  */
-static int open_xdp(struct perf_ep *ep, const struct perf_ep_config *c,
-		    struct roce_port **port)
+static int open_link(struct perf_ep *ep, const struct perf_ep_config *c)
 {
-	struct roce_afxdp_config xc = {
-		.ifname = c->netdev, .ip = ep->ip, .mode = c->xdp_mode,
-		.share_kernel = true,
+	struct roce_link_spec ls = {
+		.kind = c->memlink ? ROCE_LINK_MEMLINK : c->link,
+		.ifname = c->netdev, .xdp_mode = c->xdp_mode, .memlink = c->memlink,
+		.ip = c->ip, .n_ip6 = c->n_ip6,
+		.arp = c->link == ROCE_LINK_XDP ? ROCE_LINK_ARP_KERNEL : ROCE_LINK_ARP_AUTO,
 	};
+	bool xdp = ls.kind == ROCE_LINK_XDP;
 	char why[sizeof(ep->err)];
 	int st;
 
-	if (!roce_netdev_has_ipv4(c->netdev, ep->ip))
-		return perf_ep_fail(ep, ROCE_E_INVAL, "--link xdp: %s must carry our "
-			       "address (%u.%u.%u.%u): the kernel answers ARP for it",
-			       c->netdev, ep->ip >> 24, (ep->ip >> 16) & 255,
-			       (ep->ip >> 8) & 255, ep->ip & 255);
-	st = roce_afxdp_open(&xc, &ep->afx, why, sizeof(why));
-	if (st == ROCE_E_RANGE)
+	if (!c->memlink && !c->netdev)
+		return perf_ep_fail(ep, ROCE_E_INVAL, "no interface: give --netdev IFNAME");
+	if (!c->memlink && !ls.ip && !(ls.ip = roce_netdev_ipv4(c->netdev)))
+		return perf_ep_fail(ep, ROCE_E_INVAL, "%s has no IPv4 address: give --ip "
+			       "A.B.C.D", c->netdev);
+	memcpy(ls.ip6, c->ip6, sizeof(ls.ip6));
+	st = roce_link_open(&ls, &ep->link, why, sizeof(why));
+	/* the AF_XDP port's range refusal is an MTU too big for its UMEM
+	 * frames (the link's own is one too small for RoCE): say which
+	 * --link does carry it */
+	if (st == ROCE_E_RANGE && xdp && !strstr(why, "too small"))
 		return perf_ep_fail(ep, st, "--link xdp: %s: the interface MTU is too big "
 			       "for the AF_XDP port (a frame must fit one %u-byte UMEM "
 			       "frame): use --link packet or an MTU <= %u", c->netdev,
 			       ROCE_AFX_MAX_FRAME, ROCE_AFX_MAX_FRAME - 4u - 14u);
 	if (st)
-		return perf_ep_fail(ep, st, "--link xdp: %s", why);
-	*port = roce_afxdp_port(ep->afx);
-	memcpy(ep->mac, (*port)->mac, 6);
-	ep->link_mtu = roce_afxdp_path_mtu(ep->afx);
-	if (!ep->link_mtu)
-		return perf_ep_fail(ep, ROCE_E_RANGE, "%s: MTU %u is too small for "
-			       "RoCE", c->netdev, roce_afxdp_mtu(ep->afx));
+		return perf_ep_fail(ep, st, "%s%s", xdp ? "--link xdp: " : "", why);
+	ep->ip = roce_link_info(ep->link)->ip;
+	ep->link_mtu = roce_link_info(ep->link)->path_mtu;
 	return ROCE_OK;
-}
-#endif
-
-static int open_link(struct perf_ep *ep, const struct perf_ep_config *c,
-		     struct roce_port **port)
-{
-	int st;
-
-	if (c->memlink) {
-		ep->memlink = true;
-		ep->ip = c->ip;
-		if ((st = perf_ep_collect_ip6(ep, c)) != ROCE_OK)
-			return st;
-		perf_memlink_mac(ep->ip, ep->mac);
-		ep->link_mtu = ROCE_MTU_4096;
-		st = roce_memlink_attach(c->memlink, ep->mac, &ep->mport);
-		if (st)
-			return perf_ep_fail(ep, st, "in-memory link: %s", roce_status_str(st));
-		*port = &ep->mport;
-		return ROCE_OK;
-	}
-	if (!c->netdev)
-		return perf_ep_fail(ep, ROCE_E_INVAL, "no interface: give --netdev IFNAME");
-	snprintf(ep->netdev, sizeof(ep->netdev), "%s", c->netdev);
-	ep->ip = c->ip ? c->ip : perf_netdev_ip(c->netdev);
-	if (!ep->ip)
-		return perf_ep_fail(ep, ROCE_E_INVAL, "%s has no IPv4 address: give --ip "
-			       "A.B.C.D", c->netdev);
-	if ((st = perf_ep_collect_ip6(ep, c)) != ROCE_OK)
-		return st;
-#ifdef ROCE_HAVE_AFPACKET
-	if (c->link == PERF_LINK_XDP)
-		return open_xdp(ep, c, port);
-	{
-		/* ARP for our IP is the kernel's job when it carries the address
-		 * (it must, for the TCP exchange); two answers would confuse.
-		 * Neighbour discovery likewise, address by address: the port
-		 * answers for the IPv6 GIDs the kernel does not carry */
-		struct roce_afpacket_config ac = {
-			.ifname = c->netdev, .ip = ep->ip,
-			.answer_arp = !roce_netdev_has_ipv4(c->netdev, ep->ip),
-			.answer_nd = true,
-		};
-		uint8_t mac[6];
-
-		if (perf_netdev_mac(c->netdev, mac))
-			ac.n_ip6 = perf_ep_port_ip6(ep, mac, ac.ip6);
-		st = roce_afpacket_open(&ac, &ep->afp, ep->err, sizeof(ep->err));
-		if (st)
-			return st;
-		*port = roce_afpacket_port(ep->afp);
-		memcpy(ep->mac, (*port)->mac, 6);
-		ep->link_mtu = roce_afpacket_path_mtu(ep->afp);
-		if (!ep->link_mtu)
-			return perf_ep_fail(ep, ROCE_E_RANGE, "%s: MTU %u is too small for "
-				       "RoCE", c->netdev, roce_afpacket_mtu(ep->afp));
-		return ROCE_OK;
-	}
-#else
-	return perf_ep_fail(ep, ROCE_E_UNSUPPORTED, "%s: this build has no AF_PACKET "
-		       "link", c->netdev);
-#endif
 }
 
 unsigned perf_ep_qp_limit(const struct perf_ep *ep)
@@ -329,7 +254,7 @@ int perf_ep_buffer(struct perf_ep *ep, size_t len, size_t align, unsigned access
 int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c)
 {
 	struct roce_context_attr ca = { 0 };
-	struct roce_port *port = NULL;
+	const struct roce_link_info *li;
 	int st, fd = -1;
 
 	memset(ep, 0, sizeof(*ep));
@@ -339,16 +264,17 @@ int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c)
 	ep->qp_type = c->qp_type ? c->qp_type : ROCE_QPT_RC;
 	if (c->nqp == 0)
 		return perf_ep_fail(ep, ROCE_E_RANGE, "no QP asked for");
-	st = open_link(ep, c, &port);
+	st = open_link(ep, c);
 	if (st) {
 		perf_ep_close(ep);
 		return st;
 	}
-	memcpy(ca.mac, ep->mac, 6);
-	ca.ip = ep->ip;
-	memcpy(ca.ip6, ep->ip6, sizeof(ca.ip6));
-	ca.n_ip6 = ep->n_ip6;
-	ca.port = port;
+	li = roce_link_info(ep->link);
+	memcpy(ca.mac, li->mac, 6);
+	ca.ip = li->ip;
+	memcpy(ca.ip6, li->ip6, sizeof(ca.ip6));
+	ca.n_ip6 = li->n_ip6;
+	ca.port = roce_link_port(ep->link);
 	/* the port's active MTU is the link's, as rxe's follows its netdev:
 	 * it bounds a UD message */
 	ca.port_mtu = ep->link_mtu;
@@ -446,12 +372,8 @@ void perf_ep_close(struct perf_ep *ep)
 	ep->ah = NULL;
 	ep->ud_qpn = NULL;
 	ep->init_done = NULL;
-#ifdef ROCE_HAVE_AFPACKET
-	roce_afpacket_close(ep->afp);
-#endif
-	roce_afxdp_close(ep->afx);
-	ep->afp = NULL;
-	ep->afx = NULL;
+	roce_link_close(ep->link);
+	ep->link = NULL;
 	ep->ctx = NULL;
 	ep->nqp = 0;
 	ep->mr = NULL;
@@ -554,7 +476,8 @@ int perf_ep_connect(struct perf_ep *ep, unsigned i, const struct perf_conn *c)
 	bool rc_qp = ep->qp_type != ROCE_QPT_UC;
 	int st;
 
-	if (c->grh && ep->afx && (st = perf_ep_xdp_gid(ep, c->sgid_index)) != ROCE_OK)
+	if (c->grh && roce_link_info(ep->link)->kind == ROCE_LINK_XDP &&
+	    (st = perf_ep_xdp_gid(ep, c->sgid_index)) != ROCE_OK)
 		return st;
 	if (c->grh) {
 		/* the GRH of -g/-x: the peer's GID, ours by index */

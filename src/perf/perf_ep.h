@@ -20,21 +20,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "roce/afxdp.h"
-#include "roce/memlink.h"
+#include "roce/link_open.h"
 #include "roce/verbs.h"
-
-/* The port a tool opens on its --netdev (--link). */
-enum perf_link {
-	PERF_LINK_PACKET = 0,           /* AF_PACKET (roce/afpacket.h) */
-	PERF_LINK_XDP,                  /* AF_XDP (roce/afxdp.h), sharing the
-					 * interface with the kernel's stack */
-};
 
 struct perf_ep_config {
 	const char *netdev;             /* the port's interface */
-	enum perf_link link;
-	enum roce_afxdp_mode xdp_mode;  /* PERF_LINK_XDP */
+	enum roce_link_kind link;       /* --link: ROCE_LINK_PACKET or _XDP
+					 * (sharing the interface with the
+					 * kernel's stack) */
+	enum roce_afxdp_mode xdp_mode;  /* ROCE_LINK_XDP */
 	uint32_t ip;                    /* ours, host order; 0 = the netdev's */
 	/* IPv6 addresses of ours beyond those the netdev carries (--ip6):
 	 * the GID table is the link-local GID, the IPv4 one, the netdev's
@@ -75,16 +69,8 @@ struct perf_ep_config {
 
 struct perf_ep {
 	struct roce_context *ctx;
-	struct roce_afpacket *afp;      /* one of the two, or neither */
-	struct roce_afxdp *afx;
-	struct roce_port mport;         /* the memlink port */
-	bool memlink;
-	char netdev[32];
-	uint32_t ip;
-	uint8_t ip6[ROCE_MAX_IP6][16];  /* the GID table's IPv6 addresses but
-					 * the link-local one */
-	unsigned n_ip6;
-	uint8_t mac[6];
+	struct roce_link *link;         /* the port and our addresses */
+	uint32_t ip;                    /* ours (the link's) */
 	enum roce_mtu link_mtu;         /* largest path MTU the link carries */
 	struct roce_pd *pd;
 	struct roce_cq *scq, *rcq;      /* may be one CQ (one_cq) */
@@ -169,13 +155,9 @@ unsigned perf_ep_progress(void *ep);
  */
 int perf_ep_idle(struct perf_ep *ep);
 #define PERF_EP_EVENT_SLICE_MS 100u
-/* The IPv4 address of an interface (host order), 0 if none. */
-uint32_t perf_netdev_ip(const char *ifname);
 /* GID index of the endpoint's table into gid (ROCE_OK), or why not: its
  * message in ep->err, as ibv_rc_pingpong's "can't read sgid of index". */
 int perf_ep_gid(struct perf_ep *ep, int index, uint8_t gid[16]);
-/* --link NAME: "packet" or "xdp"; ROCE_OK or ROCE_E_INVAL. */
-int perf_link_parse(const char *s, enum perf_link *link);
 /* ibverbs MTU enum from bytes (256..4096), 0 if not one of them. */
 enum roce_mtu perf_mtu_from_bytes(unsigned bytes);
 

@@ -12,17 +12,8 @@
 int perf_ep_fail(struct perf_ep *ep, int st, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* perf_addr.c: the interface's MAC; the GID table's IPv6 addresses but
- * the link-local one (ep->ip6); the port's (the link-local GID of mac,
- * then ep's) into out, how many; the in-memory link's MAC of an IPv4
- * address */
-bool perf_netdev_mac(const char *ifname, uint8_t mac[6]);
-int perf_ep_collect_ip6(struct perf_ep *ep, const struct perf_ep_config *c);
-unsigned perf_ep_port_ip6(const struct perf_ep *ep, const uint8_t mac[6],
-			  uint8_t (*out)[16]);
-void perf_memlink_mac(uint32_t ip, uint8_t mac[6]);
-/* The peer's MAC: of an IPv4 address, of an IPv6 GID (ep->err says why
- * not). */
+/* perf_addr.c: the peer's MAC, of an IPv4 address, of an IPv6 GID
+ * (ep->err says why not). */
 int perf_ep_resolve(struct perf_ep *ep, uint32_t ip, uint8_t mac[6]);
 int perf_ep_resolve6(struct perf_ep *ep, const uint8_t gid[16], uint8_t mac[6]);
 /* --link xdp with GID sgid_index: ROCE_E_INVAL when the interface does not

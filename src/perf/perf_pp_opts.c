@@ -35,7 +35,7 @@ int perf_pp_net_opt(const char *prog, int c, const char *a, struct perf_pp_net *
 		return 0;
 	case PERF_PP_OPT_NETDEV: o->netdev = a; return 0;
 	case PERF_PP_OPT_LINK:
-		if (perf_link_parse(a, &o->link))
+		if (roce_link_kind_parse(a, &o->link))
 			return perf_pp_bad(prog, "--link (packet or xdp)", a);
 		return 0;
 	case PERF_PP_OPT_XDP_MODE:

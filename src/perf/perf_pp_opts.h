@@ -14,11 +14,11 @@
 #include <stdint.h>
 
 #include "perf/perf_pp.h"
-#include "roce/afxdp.h"
+#include "roce/link_open.h"
 
 struct perf_pp_net {
 	const char *netdev;             /* --netdev */
-	enum perf_link link;            /* --link */
+	enum roce_link_kind link;       /* --link */
 	enum roce_afxdp_mode xdp_mode;  /* --xdp-mode */
 	uint32_t ip;                    /* --ip; 0: the interface's */
 	unsigned timeout_s;             /* --timeout */

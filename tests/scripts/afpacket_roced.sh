@@ -2,8 +2,9 @@
 # roced on a network interface (--netdev/--ip): the engine answers ARP for
 # an address the kernel does not carry, counts the RoCE packets a peer
 # sends (read through rocectl over the register socket), shuts down
-# cleanly on SIGTERM; and clear errors for a missing interface, one that
-# is down or has no carrier, and no CAP_NET_RAW.
+# cleanly on SIGTERM, on an AF_PACKET port and (where AF_XDP is there) on
+# an AF_XDP one; and clear errors for a missing interface, one that is
+# down or has no carrier, no CAP_NET_RAW, and bad --link values.
 # Needs root (namespaces, CAP_NET_RAW); skipped (77) without it.
 set -uo pipefail
 BUILD=$1
@@ -38,31 +39,46 @@ ip -n "$NSA" link set "$IFA" up
 ip -n "$NSB" link set "$IFB" up
 set +e
 
-# ---- the engine on B's interface, at an address B's kernel does not carry
-sock=$tmp/roced.sock
-ip netns exec "$NSB" timeout 120 "$roced" --socket "$sock" --netdev "$IFB" \
-  --ip 192.0.2.12 2>"$tmp/roced.err" &
-pid=$!
-for _ in $(seq 1 200); do [ -S "$sock" ] && break; sleep 0.05; done
-[ -S "$sock" ] || { cat "$tmp/roced.err" >&2; fail "roced did not start"; exit 1; }
-grep -q "engine on $IFB" "$tmp/roced.err" || fail "start-up line: $(cat "$tmp/roced.err")"
-grep -q "ARP answered" "$tmp/roced.err" || fail "ARP should be answered: $(cat "$tmp/roced.err")"
-"$ctl" --socket "$sock" info >/dev/null || fail "rocectl info"
-
+# ---- the engine on B's interface, at an address B's kernel does not carry:
+# roced with ARGS (a port kind) starts, says so (its line holds SAYS),
+# answers ARP, counts every probe, stops cleanly on SIGTERM
 bmac=$(ip -n "$NSB" -o link show "$IFB" | grep -o 'link/ether [0-9a-f:]*' | cut -d' ' -f2)
-got=$("$probe" "$NSA" "$IFA" 192.0.2.1 192.0.2.12 25) || fail "probe failed"
-[ "$got" = "$bmac" ] || fail "ARP answer '$got', want roced's MAC '$bmac'"
-n=0
-for _ in $(seq 1 100); do
-  n=$("$ctl" --socket "$sock" counters drop_qpn | awk '{print $2}')
-  [ "$n" = 25 ] && break
-  sleep 0.05
-done
-[ "$n" = 25 ] || fail "drop_qpn $n, want 25 (the engine must see every probe)"
+engine_answers() { # name says args...
+  local name=$1 says=$2 sock=$tmp/roced-$1.sock err=$tmp/roced-$1.err n=0
+  shift 2
+  ip netns exec "$NSB" timeout 120 "$roced" --socket "$sock" --netdev "$IFB" \
+    --ip 192.0.2.12 "$@" 2>"$err" &
+  pid=$!
+  for _ in $(seq 1 200); do [ -S "$sock" ] && break; sleep 0.05; done
+  [ -S "$sock" ] || { cat "$err" >&2; fail "$name: roced did not start"; exit 1; }
+  grep -q "engine on $IFB ($says" "$err" || fail "$name: start-up line: $(cat "$err")"
+  grep -q "ARP answered" "$err" || fail "$name: ARP should be answered: $(cat "$err")"
+  "$ctl" --socket "$sock" info >/dev/null || fail "$name: rocectl info"
+  got=$("$probe" "$NSA" "$IFA" 192.0.2.1 192.0.2.12 25) || fail "$name: probe failed"
+  [ "$got" = "$bmac" ] || fail "$name: ARP answer '$got', want roced's MAC '$bmac'"
+  for _ in $(seq 1 100); do
+    n=$("$ctl" --socket "$sock" counters drop_qpn | awk '{print $2}')
+    [ "$n" = 25 ] && break
+    sleep 0.05
+  done
+  [ "$n" = 25 ] || fail "$name: drop_qpn $n, want 25 (the engine must see every probe)"
+  kill -TERM "$pid"; wait "$pid"; rc=$?; pid=
+  [ "$rc" -eq 0 ] || fail "$name: roced exit status $rc after SIGTERM: $(cat "$err")"
+  [ -e "$sock" ] && fail "$name: socket left behind"
+}
+engine_answers packet ""
 
-kill -TERM "$pid"; wait "$pid"; rc=$?; pid=
-[ "$rc" -eq 0 ] || fail "roced exit status $rc after SIGTERM: $(cat "$tmp/roced.err")"
-[ -e "$sock" ] && fail "socket left behind"
+# The same over AF_XDP (--link xdp): the port answers ARP for the address
+# the kernel lacks, so it takes the queue. Where this machine has AF_XDP
+# (a build with libxdp, a kernel with XDP sockets).
+xrc=0
+timeout 30 "$BUILD/tests/helpers/afx_engines" open "$NSA" "$IFA" generic \
+  >/dev/null 2>"$tmp/xdp-probe.err" || xrc=$?
+if [ "$xrc" -eq 77 ]; then
+  echo "afpacket_roced: --link xdp skipped: $(tail -1 "$tmp/xdp-probe.err")"
+else
+  engine_answers xdp "xdp " --link xdp
+fi
 
 # ---- errors: each names the interface and the cause, exit status 1
 expect() { # want-substring args...
@@ -92,6 +108,8 @@ usage "not an IPv4 address" --netdev "$IFA" --ip 192.0.2
 usage "not a unicast address" --netdev "$IFA" --ip 224.0.0.1
 usage "not auto, ring, ring-v3 or mmsg" --netdev "$IFA" --ip 192.0.2.1 --link-mode fast
 usage "not auto, on or off" --netdev "$IFA" --ip 192.0.2.1 --arp maybe
+usage "--link: 'pigeon' is not packet or xdp" --netdev "$IFA" --ip 192.0.2.1 --link pigeon
+usage "not auto, native or generic" --netdev "$IFA" --ip 192.0.2.1 --xdp-mode fast
 
 [ "$failures" -eq 0 ] || exit 1
 echo "afpacket_roced: pass"
