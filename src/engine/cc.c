@@ -14,7 +14,10 @@
  * comes or a paced packet goes: nothing else reads the rate, and the
  * arithmetic gives the same result whenever it runs.
  */
-#include "engine/engine.h"
+#include "engine/cc.h"
+#include "engine/comp.h"
+#include "engine/req.h"
+#include "engine/tx.h"
 #include "roce/device.h"
 #include "roce/psn.h"
 #include "roce/status.h"

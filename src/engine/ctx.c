@@ -7,7 +7,14 @@
  * start of every poll, so a change takes effect within one poll, and an
  * unchanged QP costs nothing, however many exist.
  */
-#include "engine/engine.h"
+#include "engine/cc.h"
+#include "engine/comp.h"
+#include "engine/ctx.h"
+#include "engine/flush.h"
+#include "engine/req.h"
+#include "engine/resp.h"
+#include "engine/sched.h"
+#include "engine/tx.h"
 #include "roce/device.h"
 #include "roce/psn.h"
 #include "roce/status.h"
@@ -63,7 +70,7 @@ void ctx_sync_qp(struct roce_engine *e, struct eng_qp *qp)
 	/* ERR flushes whatever is posted (the arbiter flushes what comes
 	 * later, rung by its doorbell) */
 	if (qp->cfg.state == ROCE_QPS_ERR) {
-		comp_flush(e, qp);
+		qp_flush(e, qp);
 		qp->flushed = true;
 	}
 	sched_kick(e, qp);
@@ -91,9 +98,4 @@ void ctx_changes(struct roce_engine *e)
 	}
 	while (idxq_take(e->mr_changes, &i))
 		mr_changed(e, i);
-}
-
-bool ctx_changes_pending(struct roce_engine *e)
-{
-	return idxq_pending(e->qp_changes) || idxq_pending(e->mr_changes);
 }

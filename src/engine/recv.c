@@ -12,7 +12,14 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "engine/engine.h"
+#include "engine/addr.h"
+#include "engine/cc.h"
+#include "engine/comp.h"
+#include "engine/recv.h"
+#include "engine/resp.h"
+#include "engine/sched.h"
+#include "engine/uc.h"
+#include "engine/ud.h"
 #include "roce/device.h"
 #include "roce/status.h"
 

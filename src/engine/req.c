@@ -26,7 +26,13 @@
  */
 #include <string.h>
 
-#include "engine/engine.h"
+#include "engine/cc.h"
+#include "engine/flush.h"
+#include "engine/req.h"
+#include "engine/sq.h"
+#include "engine/tx.h"
+#include "engine/uc.h"
+#include "engine/ud.h"
 #include "roce/psn.h"
 #include "roce/status.h"
 
@@ -67,7 +73,7 @@ static void req_fail(struct roce_engine *e, struct eng_qp *qp,
 	w->status = (uint8_t)status;
 	w->state = SWQE_DONE;
 	qp->req.state = REQ_IDLE;
-	engine_qp_error(e, qp);
+	qp_error(e, qp);
 }
 
 static void sent_one(struct roce_engine *e, struct eng_qp *qp, bool ackreq)
@@ -238,7 +244,7 @@ static enum req_state step_idle(struct roce_engine *e, struct eng_qp *qp)
 		} while (qp->req.cur != prod && sq_at(qp, qp->req.cur)->state == SWQE_DONE);
 		if (roce_psn_cmp(qp->req.psn, qp->req.psn_max) > 0)
 			qp->req.psn_max = qp->req.psn;
-		comp_complete(e, qp);
+		sq_complete(e, qp);
 	}
 	if (qp->req.cur == prod)
 		return REQ_IDLE;
@@ -347,7 +353,7 @@ static enum req_state step_done(struct roce_engine *e, struct eng_qp *qp)
 	qp->req.offset = 0;
 	/* its ACK may have overtaken this step: complete it now */
 	if (w->state == SWQE_DONE)
-		comp_complete(e, qp);
+		sq_complete(e, qp);
 	return REQ_IDLE;
 }
 

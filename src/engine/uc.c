@@ -28,7 +28,10 @@
  */
 #include <string.h>
 
-#include "engine/engine.h"
+#include "engine/dma.h"
+#include "engine/flush.h"
+#include "engine/rq.h"
+#include "engine/uc.h"
 #include "roce/psn.h"
 #include "roce/status.h"
 
@@ -110,7 +113,7 @@ static bool uc_send(struct roce_engine *e, struct eng_qp *qp, const struct roce_
 		recv_complete(e, qp, ROCE_WC_LOC_PROT_ERR, ROCE_WC_RECV, 0, NULL);
 		abandon(r);
 		roce_cnt_drop(e->cnt, rc);
-		engine_qp_error(e, qp);
+		qp_error(e, qp);
 		return false;
 	}
 	r->rcv_offset += p->payload_len;
