@@ -19,6 +19,24 @@
 #include "roce/psn.h"
 #include "roce/status.h"
 
+static const struct eng_transport transport_rc = {
+	.wire = ROCE_TRANSPORT_RC, .op_class = 0x00, .acked = true, .connected = true,
+	.rd_atomic = true,
+};
+static const struct eng_transport transport_uc = {
+	.wire = ROCE_TRANSPORT_UC, .op_class = ROCE_OP_UC_SEND_FIRST - ROCE_OP_RC_SEND_FIRST,
+	.connected = true,
+};
+static const struct eng_transport transport_ud = {
+	.wire = ROCE_TRANSPORT_UD,
+};
+
+static const struct eng_transport *transport_of(uint8_t type)
+{
+	return type == ROCE_QPT_UC ? &transport_uc :
+	       type == ROCE_QPT_UD ? &transport_ud : &transport_rc;
+}
+
 /* Read qp's context again and act on what changed. */
 void ctx_sync_qp(struct roce_engine *e, struct eng_qp *qp)
 {
@@ -27,6 +45,7 @@ void ctx_sync_qp(struct roce_engine *e, struct eng_qp *qp)
 
 	roce_qp_table_lookup(e->qpt, qp->qpn, &c, NULL);
 	qp->cfg = c;
+	qp->tr = transport_of(c.type);
 	qp->mtu = roce_mtu_bytes((enum roce_mtu)c.mtu);
 	if (!qp->mtu)
 		qp->mtu = ROCE_MIN_MTU;

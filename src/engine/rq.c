@@ -97,7 +97,7 @@ void recv_complete(struct roce_engine *e, struct eng_qp *qp,
 		memcpy(&wc.imm_data, imm->imm, 4);      /* network order, as ibverbs */
 		wc.wc_flags |= ROCE_WC_WITH_IMM;
 	}
-	if (p && qp_is_ud(qp)) {
+	if (p && !qp->tr->connected) {
 		/* UD: the sender is the DETH's; the buffer begins with the
 		 * GRH area (rxe do_complete: IB_WC_GRH, src_qp) */
 		wc.src_qp = roce_deth_sqpn(roce_pkt_deth(p));

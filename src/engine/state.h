@@ -284,6 +284,23 @@ struct eng_srq {
 	_Atomic uint32_t limit;         /* armed limit; 0 = not armed */
 };
 
+/* ---- transports ----------------------------------------------------------- */
+
+/* What a QP's transport is, where the stages differ by it (IBA 9.8: UC
+ * and UD are RC without acknowledgements; UD without a connection). The
+ * stages ask these, never the QP's type; ctx.c sets a QP's from its
+ * context (anything but UC and UD is RC, as the table's type field
+ * allows no other). */
+struct eng_transport {
+	uint8_t wire;           /* ROCE_TRANSPORT_*: the opcodes it takes */
+	uint8_t op_class;       /* IBA 9.2.1: its opcodes' top bits (RC 0x00, UC 0x20) */
+	bool acked;             /* RC: ACKs, retransmission, timers, the window */
+	bool connected;         /* one peer (its address checked, congestion
+				 * control); UD: a destination per WQE, any
+				 * station may send */
+	bool rd_atomic;         /* READ and atomic requests exist */
+};
+
 /* ---- queue pair ----------------------------------------------------------- */
 
 /* The engine's state of one QP: the queues it consumes, its copy of the QP
@@ -309,6 +326,7 @@ struct eng_qp {
 
 	/* the QP context as last read from the table (engine thread) */
 	struct roce_qp_cfg cfg;
+	const struct eng_transport *tr; /* cfg.type's (ctx.c) */
 	uint32_t mtu;                   /* bytes */
 	uint16_t sport;                 /* UDP source port */
 	uint8_t tmpl[ROCE_ETH_HLEN + ROCE_IPV6_HLEN + ROCE_UDP_HLEN]; /* tx_template() */
@@ -489,24 +507,6 @@ static inline bool engine_changes_pending(struct roce_engine *e)
 static inline struct swqe *sq_at(struct eng_qp *qp, uint32_t i)
 {
 	return &qp->swqe[i & qp->sq.mask];
-}
-
-/* The QP's transport (IBA 9.8: UC and UD differ from RC where uc.c and
- * ud.c say) */
-static inline bool qp_is_uc(const struct eng_qp *qp)
-{
-	return qp->cfg.type == ROCE_QPT_UC;
-}
-
-static inline bool qp_is_ud(const struct eng_qp *qp)
-{
-	return qp->cfg.type == ROCE_QPT_UD;
-}
-
-/* UC and UD: nothing is acknowledged, a WQE completes once sent. */
-static inline bool qp_unreliable(const struct eng_qp *qp)
-{
-	return qp->cfg.type == ROCE_QPT_UC || qp->cfg.type == ROCE_QPT_UD;
 }
 
 #endif

@@ -37,13 +37,6 @@
 
 /* ---- requester ------------------------------------------------------------ */
 
-/* IBA 9.2.1's opcode table: the UC SEND and WRITE families are RC's with
- * the transport bits 001 (0x20) in the opcode's top three bits. */
-uint8_t uc_opcode(uint8_t rc_opcode)
-{
-	return (uint8_t)(rc_opcode | (ROCE_OP_UC_SEND_FIRST - ROCE_OP_RC_SEND_FIRST));
-}
-
 /* The last packet of w is out: w is done, and everything sent so far is
  * as acknowledged as it will ever be (so the PSN window stays open). */
 void uc_sent(struct eng_qp *qp, struct swqe *w)

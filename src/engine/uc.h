@@ -9,7 +9,6 @@
 #include "engine/state.h"
 
 void uc_request(struct roce_engine *e, struct eng_qp *qp, const struct roce_pkt *p);
-uint8_t uc_opcode(uint8_t rc_opcode);
 void uc_sent(struct eng_qp *qp, struct swqe *w);
 
 #endif
