@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "engine/engine.h"
+#include "engine/addr.h"
 
 void addr_init(struct roce_engine *e, const struct roce_gid_table *gids)
 {

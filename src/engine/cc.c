@@ -14,7 +14,10 @@
  * comes or a paced packet goes: nothing else reads the rate, and the
  * arithmetic gives the same result whenever it runs.
  */
-#include "engine/engine.h"
+#include "engine/cc.h"
+#include "engine/comp.h"
+#include "engine/req.h"
+#include "engine/tx.h"
 #include "roce/device.h"
 #include "roce/psn.h"
 #include "roce/status.h"
@@ -78,7 +81,7 @@ static void publish_rate(struct roce_engine *e, struct eng_qp *qp)
 
 void cc_qp_sync(struct roce_engine *e, struct eng_qp *qp)
 {
-	bool on = prio_in(e->cc.rp_prio_mask, qp->cfg.tclass) && !qp_is_ud(qp);
+	bool on = prio_in(e->cc.rp_prio_mask, qp->cfg.tclass) && qp->tr->connected;
 
 	if (on != qp->rp_on || qp->cfg.state <= ROCE_QPS_INIT) {
 		/* a new connection, or the RP turned on or off: line rate */
@@ -95,7 +98,7 @@ void cc_qp_sync(struct roce_engine *e, struct eng_qp *qp)
 	if (!kb)
 		kb = e->cc.window_kb;
 	qp->window = 0;
-	if (kb && !qp_unreliable(qp)) {
+	if (kb && qp->tr->acked) {
 		uint32_t w = (uint32_t)(((uint64_t)kb << 10) / qp->mtu);
 
 		qp->window = w ? w : 1;
@@ -131,7 +134,7 @@ void cc_rx_ce(struct roce_engine *e, struct eng_qp *qp, const struct roce_opcode
 	struct tx_pkt p = { .opcode = ROCE_OP_CNP, .ext = &none, .cnp = true };
 
 	roce_cnt_inc(e->cnt, ROCE_CNT_NP_ECN_MARKED_ROCE_PACKETS);
-	if (!prio_in(e->cc.np_prio_mask, qp->cfg.tclass) || qp_is_ud(qp) || !tx_room(e) ||
+	if (!prio_in(e->cc.np_prio_mask, qp->cfg.tclass) || !qp->tr->connected || !tx_room(e) ||
 	    (!op->request && op->cls != ROCE_OPC_READ_RESP))
 		return;
 	now = engine_now(e);

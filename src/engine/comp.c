@@ -12,7 +12,12 @@
  */
 #include <string.h>
 
-#include "engine/engine.h"
+#include "engine/cc.h"
+#include "engine/comp.h"
+#include "engine/dma.h"
+#include "engine/flush.h"
+#include "engine/req.h"
+#include "engine/sq.h"
 #include "roce/psn.h"
 #include "roce/status.h"
 
@@ -34,67 +39,9 @@ void comp_reset(struct eng_qp *qp)
 	memset(&qp->comp, 0, sizeof(qp->comp));
 }
 
-static bool is_rd_atomic(const struct swqe *w)
-{
-	return w->opcode == ROCE_WR_RDMA_READ ||
-	       w->opcode == ROCE_WR_ATOMIC_CMP_AND_SWP ||
-	       w->opcode == ROCE_WR_ATOMIC_FETCH_AND_ADD;
-}
-
 static uint32_t last_psn(const struct swqe *w)
 {
 	return roce_psn_add(w->first_psn, w->npsn - 1);
-}
-
-static enum roce_wc_opcode wc_opcode(const struct swqe *w)
-{
-	switch (w->opcode) {
-	case ROCE_WR_RDMA_WRITE:
-	case ROCE_WR_RDMA_WRITE_WITH_IMM: return ROCE_WC_RDMA_WRITE;
-	case ROCE_WR_RDMA_READ: return ROCE_WC_RDMA_READ;
-	case ROCE_WR_ATOMIC_CMP_AND_SWP: return ROCE_WC_COMP_SWAP;
-	case ROCE_WR_ATOMIC_FETCH_AND_ADD: return ROCE_WC_FETCH_ADD;
-	default: return ROCE_WC_SEND;
-	}
-}
-
-/* Pop finished WQEs in order and raise their completions. */
-void comp_complete(struct roce_engine *e, struct eng_qp *qp)
-{
-	uint32_t cons = atomic_load_explicit(&qp->sq.cons, memory_order_relaxed);
-	bool moved = false;
-
-	while (cons != qp->req.cur) {
-		struct swqe *w = sq_at(qp, cons);
-
-		if (w->state != SWQE_DONE)
-			break;
-		if (is_rd_atomic(w) && qp->req.rd_atomic)
-			qp->req.rd_atomic--;
-		cons++;
-		moved = true;
-		if (w->status != ROCE_WC_SUCCESS || qp->sq_sig_all ||
-		    (w->flags & ROCE_SEND_SIGNALED)) {
-			struct roce_wc wc = {
-				.wr_id = w->wr_id,
-				.status = (enum roce_wc_status)w->status,
-				.opcode = wc_opcode(w),
-				.byte_len = w->length,
-				.qp_num = qp->qpn,
-			};
-
-			/* the slot is free before its completion is seen: a
-			   consumer that polls it and posts at once (perftest
-			   keeps tx_depth WQEs out) never finds the queue full */
-			atomic_store_explicit(&qp->sq.cons, cons, memory_order_release);
-			engine_cq_push(e, qp->send_cq, &wc);
-		}
-	}
-	if (moved)
-		atomic_store_explicit(&qp->sq.cons, cons, memory_order_release);
-	/* timer: running while anything is outstanding */
-	if (roce_psn_cmp(qp->comp.una, qp->req.psn) >= 0)
-		qp->comp.timer = 0;
 }
 
 /* The oldest WQE not done: where a response for una belongs. It may lie
@@ -159,7 +106,7 @@ static void ack_upto(struct roce_engine *e, struct eng_qp *qp, uint32_t psn)
 
 	/* one pass: WQEs it completes are not looked at again */
 	while ((w = oldest_from(qp, &i)) && roce_psn_cmp(w->first_psn, psn) <= 0) {
-		if (is_rd_atomic(w)) {
+		if (swqe_rd_atomic(w)) {
 			if (roce_psn_cmp(qp->comp.una, w->first_psn) < 0)
 				progress(e, qp, w->first_psn);
 			/* inside its own range: a READ response acknowledging
@@ -190,7 +137,7 @@ static void fail_at(struct roce_engine *e, struct eng_qp *qp,
 		w->state = SWQE_DONE;
 		w->status = (uint8_t)status;
 	}
-	engine_qp_error(e, qp);
+	qp_error(e, qp);
 }
 
 static void on_nak(struct roce_engine *e, struct eng_qp *qp, uint32_t psn,
@@ -343,7 +290,7 @@ void comp_response(struct roce_engine *e, struct eng_qp *qp, const struct roce_p
 		roce_cnt_drop(e->cnt, ROCE_E_OPCODE);
 		return;
 	}
-	comp_complete(e, qp);
+	sq_complete(e, qp);
 }
 
 void comp_timers(struct roce_engine *e, struct eng_qp *qp)
@@ -387,53 +334,4 @@ void comp_timers(struct roce_engine *e, struct eng_qp *qp)
 		qp->comp.backoff++;
 	qp->comp.timer = engine_now(e) + cc_rto_ns(e, qp);
 	req_go_back(e, qp, qp->comp.una);
-}
-
-/* ERR: every WQE not yet completed ends with WR_FLUSH_ERR (the one that
- * failed keeps its status), every receive WQE too (IBA 10.3.1). */
-void comp_flush(struct roce_engine *e, struct eng_qp *qp)
-{
-	uint32_t prod = atomic_load_explicit(&qp->sq.prod, memory_order_acquire);
-	uint32_t cons = atomic_load_explicit(&qp->sq.cons, memory_order_relaxed);
-
-	for (; cons != prod; cons++) {
-		struct swqe *w = sq_at(qp, cons);
-		struct roce_wc wc = {
-			.wr_id = w->wr_id,
-			.status = w->state == SWQE_DONE ? (enum roce_wc_status)w->status
-							: ROCE_WC_WR_FLUSH_ERR,
-			.opcode = wc_opcode(w),
-			.qp_num = qp->qpn,
-		};
-
-		if (wc.status == ROCE_WC_SUCCESS && !qp->sq_sig_all &&
-		    !(w->flags & ROCE_SEND_SIGNALED)) {
-			continue;
-		}
-		if (wc.status == ROCE_WC_SUCCESS)
-			wc.byte_len = w->length;
-		atomic_store_explicit(&qp->sq.cons, cons + 1, memory_order_release);
-		engine_cq_push(e, qp->send_cq, &wc);
-	}
-	atomic_store_explicit(&qp->sq.cons, cons, memory_order_release);
-	qp->req.cur = cons;
-	qp->req.rd_atomic = 0;
-
-	prod = atomic_load_explicit(&qp->rq.prod, memory_order_acquire);
-	cons = atomic_load_explicit(&qp->rq.cons, memory_order_relaxed);
-	for (; cons != prod; cons++) {
-		struct rwqe *r = &qp->rwqe[cons & qp->rq.mask];
-		struct roce_wc wc = {
-			.wr_id = r->wr_id,
-			.status = ROCE_WC_WR_FLUSH_ERR,
-			.opcode = ROCE_WC_RECV,
-			.qp_num = qp->qpn,
-		};
-
-		engine_cq_push(e, qp->recv_cq, &wc);
-	}
-	atomic_store_explicit(&qp->rq.cons, cons, memory_order_release);
-	srq_flush(e, qp);
-	qp->comp.timer = 0;
-	qp->comp.probe_at = 0;
 }

@@ -7,10 +7,35 @@
  * start of every poll, so a change takes effect within one poll, and an
  * unchanged QP costs nothing, however many exist.
  */
-#include "engine/engine.h"
+#include "engine/cc.h"
+#include "engine/comp.h"
+#include "engine/ctx.h"
+#include "engine/flush.h"
+#include "engine/req.h"
+#include "engine/resp.h"
+#include "engine/sched.h"
+#include "engine/tx.h"
 #include "roce/device.h"
 #include "roce/psn.h"
 #include "roce/status.h"
+
+static const struct eng_transport transport_rc = {
+	.wire = ROCE_TRANSPORT_RC, .op_class = 0x00, .acked = true, .connected = true,
+	.rd_atomic = true,
+};
+static const struct eng_transport transport_uc = {
+	.wire = ROCE_TRANSPORT_UC, .op_class = ROCE_OP_UC_SEND_FIRST - ROCE_OP_RC_SEND_FIRST,
+	.connected = true,
+};
+static const struct eng_transport transport_ud = {
+	.wire = ROCE_TRANSPORT_UD,
+};
+
+static const struct eng_transport *transport_of(uint8_t type)
+{
+	return type == ROCE_QPT_UC ? &transport_uc :
+	       type == ROCE_QPT_UD ? &transport_ud : &transport_rc;
+}
 
 /* Read qp's context again and act on what changed. */
 void ctx_sync_qp(struct roce_engine *e, struct eng_qp *qp)
@@ -20,6 +45,7 @@ void ctx_sync_qp(struct roce_engine *e, struct eng_qp *qp)
 
 	roce_qp_table_lookup(e->qpt, qp->qpn, &c, NULL);
 	qp->cfg = c;
+	qp->tr = transport_of(c.type);
 	qp->mtu = roce_mtu_bytes((enum roce_mtu)c.mtu);
 	if (!qp->mtu)
 		qp->mtu = ROCE_MIN_MTU;
@@ -63,7 +89,7 @@ void ctx_sync_qp(struct roce_engine *e, struct eng_qp *qp)
 	/* ERR flushes whatever is posted (the arbiter flushes what comes
 	 * later, rung by its doorbell) */
 	if (qp->cfg.state == ROCE_QPS_ERR) {
-		comp_flush(e, qp);
+		qp_flush(e, qp);
 		qp->flushed = true;
 	}
 	sched_kick(e, qp);
@@ -91,9 +117,4 @@ void ctx_changes(struct roce_engine *e)
 	}
 	while (idxq_take(e->mr_changes, &i))
 		mr_changed(e, i);
-}
-
-bool ctx_changes_pending(struct roce_engine *e)
-{
-	return idxq_pending(e->qp_changes) || idxq_pending(e->mr_changes);
 }

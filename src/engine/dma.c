@@ -18,7 +18,7 @@
  */
 #include <string.h>
 
-#include "engine/engine.h"
+#include "engine/dma.h"
 #include "engine/iommu.h"
 #include "roce/status.h"
 

@@ -14,7 +14,16 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine/addr.h"
+#include "engine/cc.h"
+#include "engine/ctx.h"
 #include "engine/engine.h"
+#include "engine/event.h"
+#include "engine/flush.h"
+#include "engine/recv.h"
+#include "engine/sched.h"
+#include "engine/sq.h"
+#include "engine/tx.h"
 #include "tables/changes.h"
 #include "roce/device.h"
 #include "roce/psn.h"
@@ -109,54 +118,22 @@ void engine_del_qp(struct roce_engine *e, struct eng_qp *qp)
 	e->qp_by_qpn[qp->qpn] = NULL;
 }
 
-void engine_cq_post(struct roce_engine *e, struct eng_cq *cq, const struct roce_wc *wc,
-		    bool solicited)
+/* The transmit burst out: to the link, or with CTRL.LOOPBACK (seed 000
+ * section 6.1, the first bring-up step) back to our own receive path,
+ * never reaching the link (frames built in the link's buffers are out
+ * already: tx_flush tells the port). */
+static unsigned flush(struct roce_engine *e)
 {
-	uint32_t prod = atomic_load_explicit(&cq->ring.prod, memory_order_relaxed);
-	uint32_t cons = atomic_load_explicit(&cq->ring.cons, memory_order_acquire);
-	uint8_t arm;
+	uint32_t n = e->tx_n;
+	unsigned zc;
 
-	roce_cnt_inc(e->cnt, ROCE_CNT_COMPLETIONS);
-	if (wc->status != ROCE_WC_SUCCESS)
-		roce_cnt_inc(e->cnt, ROCE_CNT_ERROR_COMPLETIONS);
-	if (prod - cons > cq->ring.mask) {
-		/* CQ overrun (IBA 11.4.2.1): lost, and reported by poll_cq
-		 * and, the first time, by a CQ_ERR asynchronous event */
-		if (!atomic_exchange_explicit(&cq->overflow, true, memory_order_acq_rel))
-			event_async(e, ROCE_EVENT_CQ_ERR, cq);
-		return;
-	}
-	cq->wc[prod & cq->ring.mask] = *wc;
-	atomic_store_explicit(&cq->ring.prod, prod + 1, memory_order_release);
-	if (!cq->channel)
-		return;
-	/*
-	 * The completion event (event.c), one per arm. The fence pairs with
-	 * roce_req_notify_cq's: either the engine sees the arm, or the host's
-	 * poll after arming sees this completion. A CQ armed for solicited
-	 * completions only fires for one whose message had the SE bit, or for
-	 * an error (IBA 11.4.2.2).
-	 */
-	atomic_thread_fence(memory_order_seq_cst);
-	arm = atomic_load_explicit(&cq->arm, memory_order_relaxed);
-	if (!arm || (arm == CQ_ARM_SOLICITED && !solicited && wc->status == ROCE_WC_SUCCESS))
-		return;
-	if (atomic_exchange_explicit(&cq->arm, 0, memory_order_acq_rel))
-		event_cq(cq);
-}
-
-/* The engine moves a QP to ERR (IBA 10.3.1): the register file shows it,
- * the queues are flushed. */
-void engine_qp_error(struct roce_engine *e, struct eng_qp *qp)
-{
-	roce_qp_table_set_state(e->qpt, qp->qpn, ROCE_QPS_ERR);
-	atomic_store_explicit(&qp->host_state, ROCE_QPS_ERR, memory_order_relaxed);
-	qp->cfg.state = ROCE_QPS_ERR;
-	qp->resp.goto_err = false;
-	event_async(e, ROCE_EVENT_QP_FATAL, qp);
-	comp_complete(e, qp);
-	comp_flush(e, qp);
-	qp->flushed = true;
+	if (!roce_device_loopback(e->dev))
+		return tx_flush(e);
+	e->tx_n = 0;                    /* the staged burst is ours */
+	zc = tx_flush(e);
+	for (uint32_t i = 0; i < n; i++)
+		recv_frame(e, e->tx[i].data, e->tx_frames[i].len);
+	return zc + n;
 }
 
 static unsigned poll_once(struct roce_engine *e)
@@ -167,7 +144,7 @@ static unsigned poll_once(struct roce_engine *e)
 	e->now_valid = false;
 	event_link(e);
 	/* two loads each when nothing changed and nothing was posted */
-	if (idxq_pending(e->qp_changes) || idxq_pending(e->mr_changes))
+	if (engine_changes_pending(e))
 		ctx_changes(e);
 	cc_changes(e);          /* the CC block's commits: one load if none */
 	if (idxq_pending(&e->doorbells))
@@ -187,7 +164,7 @@ static unsigned poll_once(struct roce_engine *e)
 		sched_timers(e);
 	if (e->n_run)
 		sched_arbiter(e);
-	moved += tx_flush(e);
+	moved += flush(e);
 	return moved;
 }
 

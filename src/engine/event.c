@@ -8,7 +8,8 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "engine/engine.h"
+#include "engine/event.h"
+#include "engine/state.h"
 #include "roce/device.h"
 #include "roce/status.h"
 

@@ -15,60 +15,7 @@
 #ifndef ROCE_ENGINE_EVENT_H
 #define ROCE_ENGINE_EVENT_H
 
-#include <pthread.h>
-#include <stdatomic.h>
-#include <stdbool.h>
-#include <stdint.h>
-
-#include "roce/verbs.h"        /* enum roce_event_type */
-
-struct roce_engine;
-struct eng_cq;
-
-/* The arm of a CQ (ibv_req_notify_cq): the host sets bits, the engine
- * clears them all when it raises the event. NEXT outranks SOLICITED
- * (IBA 11.4.2.2: both requested means the next completion). */
-enum {
-	CQ_ARM_SOLICITED = 1u << 0,
-	CQ_ARM_NEXT = 1u << 1,
-};
-
-/*
- * A completion channel: the CQs attached to it that have events not yet
- * taken, in the order they were raised, and the eventfd whose count is the
- * number of those events (EFD_SEMAPHORE: each read takes one), so the fd
- * is readable exactly while an event waits, as the kernel's event file.
- */
-struct eng_channel {
-	pthread_mutex_t lock;           /* the list and the CQs' ev_* fields */
-	int fd;
-	struct eng_cq *head, *tail;
-	uint32_t ncq;                   /* CQs attached (control path) */
-};
-
-/* One asynchronous event: its type and the engine object it concerns
- * (struct eng_qp, eng_cq or eng_srq; NULL for a port event). */
-struct eng_async_rec {
-	uint8_t type;                   /* enum roce_event_type */
-	bool dead;                      /* its object was destroyed: skipped */
-	void *obj;
-};
-
-/*
- * The asynchronous event queue of an engine: a ring of ROCE_ASYNC_QUEUE
- * records and an eventfd counting them (EFD_SEMAPHORE). An event that
- * finds the ring full is dropped and counted in lost (the object's state
- * still says what happened: a QP in ERR, an SRQ's count); the host reads
- * lost with roce_async_events_lost().
- */
-struct eng_async {
-	pthread_mutex_t lock;
-	int fd;
-	struct eng_async_rec rec[ROCE_ASYNC_QUEUE];
-	uint32_t head, tail;            /* free-running; tail - head queued */
-	_Atomic uint64_t lost;
-	bool link_up;                   /* engine thread: the link as last seen */
-};
+#include "engine/state.h"
 
 int event_init(struct roce_engine *e);
 void event_fini(struct roce_engine *e);

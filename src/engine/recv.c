@@ -12,7 +12,14 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "engine/engine.h"
+#include "engine/addr.h"
+#include "engine/cc.h"
+#include "engine/comp.h"
+#include "engine/recv.h"
+#include "engine/resp.h"
+#include "engine/sched.h"
+#include "engine/uc.h"
+#include "engine/ud.h"
 #include "roce/device.h"
 #include "roce/status.h"
 
@@ -63,8 +70,7 @@ static int addressed_to_us(const struct roce_engine *e, const struct roce_pkt *p
  * each transport its own; rxe's check_type_qp). */
 static bool transport_matches(const struct eng_qp *qp, const struct roce_opcode_info *op)
 {
-	return op->transport == (qp_is_uc(qp) ? ROCE_TRANSPORT_UC :
-				 qp_is_ud(qp) ? ROCE_TRANSPORT_UD : ROCE_TRANSPORT_RC);
+	return op->transport == qp->tr->wire;
 }
 
 static bool state_accepts(const struct eng_qp *qp, bool request)
@@ -137,7 +143,7 @@ void recv_frame(struct roce_engine *e, const uint8_t *frame, uint32_t len)
 	cnp = p.op->transport == ROCE_TRANSPORT_CNP;
 	/* a CNP is for a connected QP's requester (or READ responder); a UD
 	 * QP has no reaction point */
-	if (cnp ? qp_is_ud(qp) : !transport_matches(qp, p.op)) {
+	if (cnp ? !qp->tr->connected : !transport_matches(qp, p.op)) {
 		roce_cnt_drop(e->cnt, cnp ? ROCE_E_OPCODE : ROCE_E_QP_TYPE);
 		return;
 	}
@@ -148,11 +154,11 @@ void recv_frame(struct roce_engine *e, const uint8_t *frame, uint32_t len)
 	/* a UD QP has no peer: any station may send to it, and it has no
 	 * GID of its own beyond the port's (rxe's check_addr is for RC and
 	 * UC only); the destination was checked above */
-	if (!qp_is_ud(qp) && !from_peer(qp, &p)) {
+	if (qp->tr->connected && !from_peer(qp, &p)) {
 		roce_cnt_drop(e->cnt, ROCE_E_SRC_ADDR);
 		return;
 	}
-	if (!qp_is_ud(qp) && !to_qp_gid(qp, &p)) {
+	if (qp->tr->connected && !to_qp_gid(qp, &p)) {
 		roce_cnt_drop(e->cnt, ROCE_E_IP6_ADDR);
 		return;
 	}
@@ -170,13 +176,14 @@ void recv_frame(struct roce_engine *e, const uint8_t *frame, uint32_t len)
 	 * made before this packet's ACK, as the NIC's NP runs beside it) */
 	if (pkt_ce(&p))
 		cc_rx_ce(e, qp, p.op);
-	if (qp_unreliable(qp)) {
-		/* UC and UD have requests only, and answer none: nothing for
-		 * the arbiter or the timers */
-		if (qp_is_ud(qp))
-			ud_request(e, qp, &p);
-		else
-			uc_request(e, qp, &p);
+	/* UC and UD have requests only, and answer none: nothing for the
+	 * arbiter or the timers */
+	switch (qp->tr->wire) {
+	case ROCE_TRANSPORT_UD:
+		ud_request(e, qp, &p);
+		return;
+	case ROCE_TRANSPORT_UC:
+		uc_request(e, qp, &p);
 		return;
 	}
 	if (p.op->request)

@@ -26,7 +26,13 @@
  */
 #include <string.h>
 
-#include "engine/engine.h"
+#include "engine/cc.h"
+#include "engine/flush.h"
+#include "engine/req.h"
+#include "engine/sq.h"
+#include "engine/tx.h"
+#include "engine/uc.h"
+#include "engine/ud.h"
 #include "roce/psn.h"
 #include "roce/status.h"
 
@@ -46,13 +52,6 @@ static uint32_t npackets(uint32_t len, uint32_t mtu)
 	return len ? (len + mtu - 1) / mtu : 1;
 }
 
-static bool is_rd_atomic(const struct swqe *w)
-{
-	return w->opcode == ROCE_WR_RDMA_READ ||
-	       w->opcode == ROCE_WR_ATOMIC_CMP_AND_SWP ||
-	       w->opcode == ROCE_WR_ATOMIC_FETCH_AND_ADD;
-}
-
 void req_reset(struct eng_qp *qp)
 {
 	memset(&qp->req, 0, sizeof(qp->req));
@@ -67,14 +66,14 @@ static void req_fail(struct roce_engine *e, struct eng_qp *qp,
 	w->status = (uint8_t)status;
 	w->state = SWQE_DONE;
 	qp->req.state = REQ_IDLE;
-	engine_qp_error(e, qp);
+	qp_error(e, qp);
 }
 
 static void sent_one(struct roce_engine *e, struct eng_qp *qp, bool ackreq)
 {
 	if (roce_psn_cmp(qp->req.psn, qp->req.psn_max) < 0) {
 		roce_cnt_inc(e->cnt, ROCE_CNT_RETRANSMISSIONS);
-	} else if (e->cc.adaptive_rto && !qp_unreliable(qp)) {
+	} else if (e->cc.adaptive_rto && qp->tr->acked) {
 		if (ackreq)
 			cc_rtt_sent(e, qp, qp->req.psn);
 		cc_probe_arm(e, qp);
@@ -83,7 +82,7 @@ static void sent_one(struct roce_engine *e, struct eng_qp *qp, bool ackreq)
 	if (roce_psn_cmp(qp->req.psn, qp->req.psn_max) > 0)
 		qp->req.psn_max = qp->req.psn;
 	/* UC, UD: nothing is acknowledged, nothing is sent again (IBA 9.8) */
-	if (!qp->comp.timer && qp->cfg.timeout && !qp_unreliable(qp))
+	if (!qp->comp.timer && qp->cfg.timeout && qp->tr->acked)
 		qp->comp.timer = engine_now(e) + cc_rto_ns(e, qp);
 }
 
@@ -92,7 +91,7 @@ static void sent_one(struct roce_engine *e, struct eng_qp *qp, bool ackreq)
  * whose responders send no acknowledgement (rxe sets it on neither). */
 static bool want_ack(struct eng_qp *qp, bool last)
 {
-	if (qp_unreliable(qp))
+	if (!qp->tr->acked)
 		return false;
 	if (last || qp->req.probe || ++qp->req.noack >= ROCE_ACKREQ_EVERY) {
 		qp->req.probe = false;
@@ -131,9 +130,7 @@ static int emit_data(struct roce_engine *e, struct eng_qp *qp, struct swqe *w)
 	if (chunk > qp->mtu)
 		chunk = qp->mtu;
 	last = qp->req.offset + chunk == w->length;
-	p.opcode = pick_opcode(w, first, last);
-	if (qp_is_uc(qp))
-		p.opcode = uc_opcode(p.opcode);
+	p.opcode = qp->tr->op_class | pick_opcode(w, first, last);
 	p.psn = qp->req.psn;
 	p.ackreq = want_ack(qp, last);
 	p.se = last && (w->flags & ROCE_SEND_SOLICITED);
@@ -148,7 +145,7 @@ static int emit_data(struct roce_engine *e, struct eng_qp *qp, struct swqe *w)
 	ext.reth.len = w->length;
 	ext.imm = roce_imm_from_net(w->imm);
 	p.ext = &ext;
-	if (qp_is_ud(qp))
+	if (!qp->tr->connected)
 		ud_packet(e, qp, w, &ext, &p);  /* one packet: its opcode, DETH, peer */
 	rc = tx_build(e, qp, &p);
 	if (rc)
@@ -238,19 +235,20 @@ static enum req_state step_idle(struct roce_engine *e, struct eng_qp *qp)
 		} while (qp->req.cur != prod && sq_at(qp, qp->req.cur)->state == SWQE_DONE);
 		if (roce_psn_cmp(qp->req.psn, qp->req.psn_max) > 0)
 			qp->req.psn_max = qp->req.psn;
-		comp_complete(e, qp);
+		sq_complete(e, qp);
 	}
 	if (qp->req.cur == prod)
 		return REQ_IDLE;
 	w = sq_at(qp, qp->req.cur);
-	/* UC has no READ or atomic opcode: such a WQE (post_send refuses
-	 * them) fails as rxe's requester fails it (next_opcode_uc) */
-	if (qp_is_uc(qp) && is_rd_atomic(w)) {
+	/* UC and UD have no READ or atomic opcode: such a WQE (post_send
+	 * refuses them) fails as rxe's requester fails it (next_opcode_uc,
+	 * next_opcode) */
+	if (!qp->tr->rd_atomic && swqe_rd_atomic(w)) {
 		req_fail(e, qp, w, ROCE_WC_LOC_QP_OP_ERR);
 		return REQ_IDLE;
 	}
 	/* UD: SENDs of one packet only; anything else is not sent (ud.c) */
-	if (qp_is_ud(qp) && w->state == SWQE_POSTED) {
+	if (!qp->tr->connected && w->state == SWQE_POSTED) {
 		enum roce_wc_status st = ud_wqe_check(qp, w);
 
 		if (st != ROCE_WC_SUCCESS) {
@@ -262,16 +260,16 @@ static enum req_state step_idle(struct roce_engine *e, struct eng_qp *qp)
 		/* fence: wait for earlier READs and atomics (IBA 10.8.3.3) */
 		if ((w->flags & ROCE_SEND_FENCE) && qp->req.rd_atomic)
 			return REQ_IDLE;
-		if (is_rd_atomic(w) && qp->req.rd_atomic >= qp->cfg.max_rd_atomic)
+		if (swqe_rd_atomic(w) && qp->req.rd_atomic >= qp->cfg.max_rd_atomic)
 			return REQ_IDLE;
 		/* keep the PSN window within half the PSN space (IBA 9.7.1) */
 		if (roce_psn_diff(qp->req.psn, qp->comp.una) >= (int32_t)ROCE_MAX_INFLIGHT_PSN)
 			return REQ_IDLE;
 		w->first_psn = qp->req.psn;
-		w->npsn = is_rd_atomic(w) && w->opcode != ROCE_WR_RDMA_READ
+		w->npsn = swqe_rd_atomic(w) && w->opcode != ROCE_WR_RDMA_READ
 				  ? 1 : npackets(w->length, qp->mtu);
 		w->state = SWQE_SENDING;
-		if (is_rd_atomic(w))
+		if (swqe_rd_atomic(w))
 			qp->req.rd_atomic++;
 		qp->req.offset = 0;
 	}
@@ -339,7 +337,7 @@ static enum req_state step_done(struct roce_engine *e, struct eng_qp *qp)
 {
 	struct swqe *w = sq_at(qp, qp->req.cur);
 
-	if (qp_unreliable(qp))
+	if (!qp->tr->acked)
 		uc_sent(qp, w);         /* UC, UD: complete on send (IBA 9.8) */
 	else if (w->state == SWQE_SENDING)
 		w->state = SWQE_SENT;
@@ -347,7 +345,7 @@ static enum req_state step_done(struct roce_engine *e, struct eng_qp *qp)
 	qp->req.offset = 0;
 	/* its ACK may have overtaken this step: complete it now */
 	if (w->state == SWQE_DONE)
-		comp_complete(e, qp);
+		sq_complete(e, qp);
 	return REQ_IDLE;
 }
 
@@ -463,7 +461,7 @@ bool req_probe(struct roce_engine *e, struct eng_qp *qp, bool from_una)
 	i = sq_holding(qp, last, prod);
 	/* a READ or atomic request is resent whole by the timer: its
 	   responses are the acknowledgement */
-	if (i == prod || is_rd_atomic(sq_at(qp, i)))
+	if (i == prod || swqe_rd_atomic(sq_at(qp, i)))
 		return false;
 	go_back_at(qp, i, last);
 	qp->req.probe = true;

@@ -7,7 +7,12 @@
  */
 #include <string.h>
 
-#include "engine/engine.h"
+#include "engine/cc.h"
+#include "engine/dma.h"
+#include "engine/flush.h"
+#include "engine/resp.h"
+#include "engine/rq.h"
+#include "engine/tx.h"
 #include "roce/psn.h"
 #include "roce/status.h"
 
@@ -116,67 +121,6 @@ static bool qp_enables(struct roce_engine *e, struct eng_qp *qp, uint32_t psn,
 		return true;
 	resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_ACCESS);
 	return false;
-}
-
-/*
- * The one place the responder takes a receive WQE: the WQE the message in
- * progress lands in. A QP's own RQ lends its head until the message
- * completes; a QP on an SRQ takes one from the SRQ for the message
- * (srq.c). NULL: none posted (RNR).
- */
-struct rwqe *rwqe_take(struct roce_engine *e, struct eng_qp *qp)
-{
-	uint32_t cons;
-
-	if (qp->srq)
-		return srq_take(e, qp);
-	cons = atomic_load_explicit(&qp->rq.cons, memory_order_relaxed);
-	if (cons == atomic_load_explicit(&qp->rq.prod, memory_order_acquire))
-		return NULL;
-	return &qp->rwqe[cons & qp->rq.mask];
-}
-
-/* The message's WQE is done with: the RQ's head moves on, or the SRQ's
- * copy is released. */
-void rwqe_release(struct eng_qp *qp)
-{
-	if (qp->srq)
-		qp->resp.srq_held = false;
-	else
-		atomic_store_explicit(&qp->rq.cons,
-				      atomic_load_explicit(&qp->rq.cons, memory_order_relaxed) + 1,
-				      memory_order_release);
-}
-
-void recv_complete(struct roce_engine *e, struct eng_qp *qp,
-		   enum roce_wc_status status, enum roce_wc_opcode op,
-		   uint32_t len, const struct roce_pkt *p)
-{
-	struct rwqe *r = rwqe_take(e, qp);
-	const struct roce_immdt *imm = p ? roce_pkt_immdt(p) : NULL;
-	struct roce_wc wc = {
-		.wr_id = r->wr_id,
-		.status = status,
-		.opcode = op,
-		.byte_len = len,
-		.qp_num = qp->qpn,
-		.src_qp = qp->cfg.dest_qpn,
-	};
-
-	if (imm) {
-		memcpy(&wc.imm_data, imm->imm, 4);      /* network order, as ibverbs */
-		wc.wc_flags |= ROCE_WC_WITH_IMM;
-	}
-	if (p && qp_is_ud(qp)) {
-		/* UD: the sender is the DETH's; the buffer begins with the
-		 * GRH area (rxe do_complete: IB_WC_GRH, src_qp) */
-		wc.src_qp = roce_deth_sqpn(roce_pkt_deth(p));
-		wc.wc_flags |= ROCE_WC_GRH;
-	}
-	rwqe_release(qp);
-	/* the last packet's SE bit asks for a solicited event (IBA 9.2.3,
-	 * 11.4.2.2) */
-	engine_cq_post(e, qp->recv_cq, &wc, p && roce_bth_se(roce_pkt_bth(p)));
 }
 
 /* RNR NAK: no receive WQE; the requester tries again after the timer. */
@@ -637,5 +581,5 @@ void resp_tx(struct roce_engine *e, struct eng_qp *qp)
 			r->rep_head++;
 	}
 	if (r->goto_err && !rep_count(r))
-		engine_qp_error(e, qp);
+		qp_error(e, qp);
 }

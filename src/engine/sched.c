@@ -22,7 +22,14 @@
  */
 #include <stddef.h>
 
-#include "engine/engine.h"
+#include "engine/cc.h"
+#include "engine/comp.h"
+#include "engine/flush.h"
+#include "engine/req.h"
+#include "engine/resp.h"
+#include "engine/sched.h"
+#include "engine/timer.h"
+#include "engine/tx.h"
 #include "roce/status.h"
 
 void sched_remove(struct roce_engine *e, struct eng_qp *qp)
@@ -136,7 +143,7 @@ void sched_doorbells(struct roce_engine *e)
 static void serve(struct roce_engine *e, struct eng_qp *qp)
 {
 	if (qp->cfg.state == ROCE_QPS_ERR) {
-		comp_flush(e, qp);
+		qp_flush(e, qp);
 		qp->flushed = true;
 		return;
 	}
@@ -173,6 +180,6 @@ void sched_arbiter(struct roce_engine *e)
 bool sched_idle(struct roce_engine *e)
 {
 	return !e->dma_stall && !e->tx_n && !e->n_run && !e->timers.armed &&
-	       !idxq_pending(&e->doorbells) && !ctx_changes_pending(e) &&
+	       !idxq_pending(&e->doorbells) && !engine_changes_pending(e) &&
 	       roce_port_can_sleep(e->port);
 }

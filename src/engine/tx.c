@@ -8,7 +8,10 @@
  */
 #include <string.h>
 
-#include "engine/engine.h"
+#include "engine/addr.h"
+#include "engine/cc.h"
+#include "engine/dma.h"
+#include "engine/tx.h"
 #include "roce/device.h"
 #include "roce/icrc.h"
 #include "roce/status.h"
@@ -25,17 +28,6 @@ unsigned tx_flush(struct roce_engine *e)
 	e->tx_built = 0;
 	if (!e->tx_n)
 		return zc;
-	if (roce_device_loopback(e->dev)) {
-		/* CTRL.LOOPBACK (seed 000 section 6.1, the first bring-up
-		 * step): the burst comes back to our own receive path and
-		 * never reaches the link */
-		uint32_t n = e->tx_n;
-
-		e->tx_n = 0;
-		for (uint32_t i = 0; i < n; i++)
-			recv_frame(e, e->tx[i].data, e->tx_frames[i].len);
-		return zc + n;
-	}
 	sent = roce_port_tx(e->port, e->tx_frames, e->tx_n);
 	if (sent < e->tx_n) {
 		/* the link is full: keep the rest staged, in order, for the

@@ -28,18 +28,14 @@
  */
 #include <string.h>
 
-#include "engine/engine.h"
+#include "engine/dma.h"
+#include "engine/flush.h"
+#include "engine/rq.h"
+#include "engine/uc.h"
 #include "roce/psn.h"
 #include "roce/status.h"
 
 /* ---- requester ------------------------------------------------------------ */
-
-/* IBA 9.2.1's opcode table: the UC SEND and WRITE families are RC's with
- * the transport bits 001 (0x20) in the opcode's top three bits. */
-uint8_t uc_opcode(uint8_t rc_opcode)
-{
-	return (uint8_t)(rc_opcode | (ROCE_OP_UC_SEND_FIRST - ROCE_OP_RC_SEND_FIRST));
-}
 
 /* The last packet of w is out: w is done, and everything sent so far is
  * as acknowledged as it will ever be (so the PSN window stays open). */
@@ -110,7 +106,7 @@ static bool uc_send(struct roce_engine *e, struct eng_qp *qp, const struct roce_
 		recv_complete(e, qp, ROCE_WC_LOC_PROT_ERR, ROCE_WC_RECV, 0, NULL);
 		abandon(r);
 		roce_cnt_drop(e->cnt, rc);
-		engine_qp_error(e, qp);
+		qp_error(e, qp);
 		return false;
 	}
 	r->rcv_offset += p->payload_len;

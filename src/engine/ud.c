@@ -29,7 +29,11 @@
  */
 #include <string.h>
 
-#include "engine/engine.h"
+#include "engine/dma.h"
+#include "engine/flush.h"
+#include "engine/rq.h"
+#include "engine/tx.h"
+#include "engine/ud.h"
 #include "roce/status.h"
 
 /* ---- requester ------------------------------------------------------------ */
@@ -161,7 +165,7 @@ void ud_request(struct roce_engine *e, struct eng_qp *qp, const struct roce_pkt 
 		 * QP, as for UC (rxe: ERR_MALFORMED_WQE, class A) */
 		recv_complete(e, qp, ROCE_WC_LOC_PROT_ERR, ROCE_WC_RECV, 0, NULL);
 		roce_cnt_drop(e->cnt, rc);
-		engine_qp_error(e, qp);
+		qp_error(e, qp);
 		return;
 	}
 	recv_complete(e, qp, ROCE_WC_SUCCESS, ROCE_WC_RECV, ROCE_GRH_LEN + p->payload_len, p);

@@ -112,7 +112,7 @@ int channel_detach(struct roce_cq *cq)
 /*
  * One shot (ibv_req_notify_cq(3)): the engine clears the arm when it raises
  * the event. NEXT and SOLICITED accumulate, NEXT winning (IBA 11.4.2.2).
- * The fence pairs with the engine's (engine_cq_post): a completion the
+ * The fence pairs with the engine's (cq_post, src/engine/cq.c): a completion the
  * engine published without seeing this arm is seen by the poll the caller
  * makes next.
  */

@@ -2,7 +2,7 @@
 /*
  * Shared receive queues, the host side: create, modify (the limit), query,
  * destroy, and posting. The ring is the engine's (struct eng_srq, consumed
- * by the responders, engine/srq.c); the host's posting threads share its
+ * by the responders, engine/rq.c); the host's posting threads share its
  * producer side under post_lock, as ibv_post_srq_recv is thread-safe.
  *
  * Like the CQs, an SRQ is host-side state here: the register map has no

@@ -386,7 +386,7 @@ int roce_destroy_cq(struct roce_cq *cq)
 	return ROCE_OK;
 }
 
-/* The host's end of the CQ ring (the engine's is engine_cq_push). */
+/* The host's end of the CQ ring (the engine's is cq_push, src/engine/cq.c). */
 int roce_poll_cq(struct roce_cq *cq, int n, struct roce_wc *wc)
 {
 	struct eng_cq *q = &cq->eng;

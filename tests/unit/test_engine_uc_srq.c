@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * UC QPs on a shared receive queue (src/engine/uc.c taking its receive
- * WQEs through resp.c's rwqe_take, src/engine/srq.c). Two engines: the
+ * WQEs through rwqe_take, src/engine/rq.c). Two engines: the
  * SENDs of two UC QPs of A, multi-packet and interleaved, land in the
  * WQEs of B's SRQ, each message whole in one WQE, and complete on the
  * receive CQ of the B QP they came to, B sending nothing. One engine with

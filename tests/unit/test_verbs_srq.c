@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Shared receive queues (src/verbs/srq.c, engine/srq.c, the responder's
+ * Shared receive queues (src/verbs/srq.c, engine/rq.c, the responder's
  * WQE in resp.c): four RC QPs taking WQEs from one SRQ in posting order,
  * each completion on its QP's own receive CQ with its qp_num; multi-packet
  * messages of several QPs interleaved, each whole in its WQE; RNR NAK

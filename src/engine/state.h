@@ -1,0 +1,512 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The engine's state: what the stages of the data path share. The
+ * engine (struct roce_engine) with its tables, staging and clock; a QP's
+ * state (struct eng_qp) with its send and receive queues and the
+ * requester's, completer's and responder's contexts; the CQs and SRQs
+ * the verbs objects embed. Structures and the few one-line accessors
+ * every stage uses; no stage's prototypes (each stage has its header:
+ * engine.h says which calls which).
+ *
+ * One engine thread owns every field not marked otherwise. The send and
+ * receive queues and the CQs are single-producer/single-consumer rings
+ * shared with the application thread through acquire/release indices.
+ */
+#ifndef ROCE_ENGINE_STATE_H
+#define ROCE_ENGINE_STATE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "roce/counters.h"
+#include "roce/gid.h"
+#include "roce/link.h"
+#include "roce/packet.h"
+#include "roce/params.h"
+#include "roce/tables.h"
+#include "roce/verbs.h"        /* the WQE and CQE fields: SGEs, opcodes, roce_wc */
+#include "cc/dcqcn.h"
+#include "common/idxq.h"
+#include "engine/timer.h"
+
+/* ---- events (event.c) ------------------------------------------------------ */
+
+struct eng_cq;
+
+/* The arm of a CQ (ibv_req_notify_cq): the host sets bits, the engine
+ * clears them all when it raises the event. NEXT outranks SOLICITED
+ * (IBA 11.4.2.2: both requested means the next completion). */
+enum {
+	CQ_ARM_SOLICITED = 1u << 0,
+	CQ_ARM_NEXT = 1u << 1,
+};
+
+/*
+ * A completion channel: the CQs attached to it that have events not yet
+ * taken, in the order they were raised, and the eventfd whose count is the
+ * number of those events (EFD_SEMAPHORE: each read takes one), so the fd
+ * is readable exactly while an event waits, as the kernel's event file.
+ */
+struct eng_channel {
+	pthread_mutex_t lock;           /* the list and the CQs' ev_* fields */
+	int fd;
+	struct eng_cq *head, *tail;
+	uint32_t ncq;                   /* CQs attached (control path) */
+};
+
+/* One asynchronous event: its type and the engine object it concerns
+ * (struct eng_qp, eng_cq or eng_srq; NULL for a port event). */
+struct eng_async_rec {
+	uint8_t type;                   /* enum roce_event_type */
+	bool dead;                      /* its object was destroyed: skipped */
+	void *obj;
+};
+
+/*
+ * The asynchronous event queue of an engine: a ring of ROCE_ASYNC_QUEUE
+ * records and an eventfd counting them (EFD_SEMAPHORE). An event that
+ * finds the ring full is dropped and counted in lost (the object's state
+ * still says what happened: a QP in ERR, an SRQ's count); the host reads
+ * lost with roce_async_events_lost().
+ */
+struct eng_async {
+	pthread_mutex_t lock;
+	int fd;
+	struct eng_async_rec rec[ROCE_ASYNC_QUEUE];
+	uint32_t head, tail;            /* free-running; tail - head queued */
+	_Atomic uint64_t lost;
+	bool link_up;                   /* engine thread: the link as last seen */
+};
+
+/* ---- SPSC ring indices ---------------------------------------------------- */
+
+/* prod is written by the producer, cons by the consumer; both run freely
+ * and are masked by (size - 1) on use. */
+struct ring_idx {
+	_Atomic uint32_t prod;
+	_Atomic uint32_t cons;
+	uint32_t mask;
+};
+
+static inline uint32_t ring_count(struct ring_idx *r)
+{
+	return atomic_load_explicit(&r->prod, memory_order_acquire) -
+	       atomic_load_explicit(&r->cons, memory_order_acquire);
+}
+
+/* ---- work requests -------------------------------------------------------- */
+
+/* A UD destination's address vector, as a UD send WQE carries it (ud.c;
+ * roce_create_ah checks it, post_send copies it in): the engine reads
+ * nothing but the WQE, as a NIC fetches the AV with the descriptor. */
+struct eng_av {
+	uint8_t dgid[ROCE_GID_LEN];     /* the peer: an IPv4-mapped GID for IPv4 */
+	uint8_t mac[6];
+	uint8_t sgid_index;             /* our GID, over IPv6 */
+	uint8_t tclass;
+	uint32_t flow_label;            /* 0 = none */
+};
+
+enum swqe_state {
+	SWQE_POSTED,            /* not started */
+	SWQE_SENDING,           /* some packets sent */
+	SWQE_SENT,              /* every packet sent, waiting for the response */
+	SWQE_DONE,              /* acknowledged / responses in; may complete */
+};
+
+struct swqe {
+	/* from the application */
+	uint64_t wr_id;
+	uint8_t opcode;                 /* enum roce_wr_opcode */
+	uint8_t flags;                  /* enum roce_send_flags */
+	uint8_t num_sge;
+	uint8_t state;                  /* enum swqe_state */
+	uint32_t length;                /* sum of the SGEs */
+	struct roce_sge sge[ROCE_MAX_SGE];
+	union {
+		struct {                /* RC, UC */
+			uint64_t remote_addr;
+			uint64_t compare_add, swap;
+			uint32_t rkey;
+		};
+		struct {                /* UD: where the message goes */
+			struct eng_av av;
+			uint32_t remote_qpn;
+			uint32_t remote_qkey;
+		} ud;
+	};
+	uint32_t imm;                   /* network order */
+	/* set by the requester */
+	uint32_t first_psn;             /* PSN of the first packet */
+	uint32_t npsn;                  /* PSNs it occupies (READ: responses) */
+	uint8_t status;                 /* enum roce_wc_status when DONE */
+};
+
+struct rwqe {
+	uint64_t wr_id;
+	uint8_t num_sge;
+	uint32_t length;
+	struct roce_sge sge[ROCE_MAX_SGE];
+};
+
+/* ---- the requester (seed 001 request state machine) ---------------------- */
+
+enum req_state {
+	REQ_IDLE,
+	REQ_SEND,
+	REQ_READ,
+	REQ_WRITE_HEAD,
+	REQ_WRITE_DATA,
+	REQ_ATOMIC,             /* extension: CmpSwap / FetchAdd request */
+	REQ_DONE,
+	REQ_STATE_COUNT
+};
+
+extern const char *const req_state_names[REQ_STATE_COUNT];
+
+struct req_ctx {
+	enum req_state state;
+	uint32_t cur;                   /* SQ index of the WQE being sent */
+	uint32_t psn;                   /* next PSN to send */
+	uint32_t psn_max;               /* highest next-PSN ever (resends are below) */
+	uint32_t offset;                /* bytes of the current WQE sent */
+	uint32_t noack;                 /* packets since the last AckReq */
+	uint32_t rd_atomic;             /* READ/atomic WQEs outstanding */
+	uint64_t dma_deadline;          /* WRITE_DATA: local DMA timeout */
+	bool probe;                     /* the next packet is a tail-loss
+					 * probe: AckReq on it (cc.c) */
+};
+
+/* ---- the completer -------------------------------------------------------- */
+
+struct comp_ctx {
+	uint32_t una;                   /* oldest unacknowledged PSN */
+	uint32_t tail;                  /* SQ index of the oldest WQE */
+	uint32_t read_psn;              /* next READ response PSN expected */
+	uint8_t retry_left;
+	uint8_t rnr_left;
+	bool go_back;                   /* a retry is under way: ignore stale responses */
+	bool alive;                     /* a response came since the last timeout */
+	uint64_t timer;                 /* retransmit deadline (0 = off) */
+	uint64_t rnr_until;             /* RNR wait: no transmission before */
+	/* adaptive retransmission (cc.c): one round-trip sample at a time */
+	bool rtt_on;
+	uint8_t backoff;                /* timeouts since the last sample */
+	uint32_t rtt_psn;
+	uint64_t rtt_sent;
+	uint64_t srtt, rttvar;          /* ns; srtt 0: no sample yet */
+	/* tail-loss probes (cc.c): due when nothing was sent or acked for
+	   two round trips; at most CC_PROBES per stall (until an ACK moves
+	   una or the timer fires) */
+	uint64_t probe_at;              /* 0 = none */
+	uint8_t probes;                 /* sent in this stall */
+	bool nak_back;                  /* went back on a NAK, nothing acked since */
+};
+
+/* ---- the responder -------------------------------------------------------- */
+
+enum reply_kind {
+	REPLY_ACK,              /* ACK up to psn (coalesced) */
+	REPLY_NAK,              /* NAK / RNR NAK: syndrome, psn */
+	REPLY_READ,             /* READ responses: psn .. psn + n - 1 */
+	REPLY_ATOMIC,           /* ATOMIC ACKNOWLEDGE with orig */
+};
+
+struct reply {
+	uint8_t kind;
+	uint8_t syndrome;
+	uint32_t psn;                   /* next PSN to send (READ: advances) */
+	uint32_t msn;
+	/* READ */
+	uint64_t pa;                    /* DMA address of the next byte */
+	uint32_t resid;                 /* bytes left */
+	uint32_t first_psn, last_psn;
+	/* ATOMIC */
+	uint64_t orig;
+};
+
+struct atomic_saved {
+	uint32_t psn;
+	bool valid;
+	uint64_t orig;
+};
+
+struct resp_ctx {
+	uint32_t psn;                   /* expected PSN (ePSN) */
+	uint32_t msn;
+	bool nak_sent;                  /* one NAK per sequence error (IBA 9.7.5.1) */
+	bool goto_err;                  /* enter ERR once the NAK is out */
+	/* a multi-packet SEND or WRITE in progress */
+	bool in_send, in_write;
+	uint32_t rcv_offset;            /* SEND: bytes placed in the RWQE */
+	uint64_t write_pa;              /* WRITE: next DMA address */
+	uint32_t write_resid;
+	/* replies in PSN order */
+	struct reply replies[ROCE_RESP_QUEUE];
+	uint32_t rep_head, rep_tail;    /* free-running */
+	uint32_t rd_outstanding;        /* READ/atomic replies queued */
+	struct atomic_saved atomics[ROCE_ATOMIC_REPLAY];
+	uint32_t atomic_next;
+	/* a QP on an SRQ: the WQE taken for the message in progress */
+	bool srq_held;
+	struct rwqe srq_wqe;
+};
+
+/* ---- completion queue ------------------------------------------------------ */
+
+/* The CQ ring: the engine produces completions, the host consumes them
+ * (roce_poll_cq). Embedded in the verbs CQ. */
+struct eng_cq {
+	struct ring_idx ring;
+	struct roce_wc *wc;
+	_Atomic bool overflow;
+	/* completion events (event.c): the channel (NULL: none), the arm the
+	 * host sets; under the channel's lock, the events raised and not yet
+	 * taken and the CQ's place in the channel's list */
+	struct eng_channel *channel;
+	_Atomic uint8_t arm;
+	uint32_t ev_pending;
+	struct eng_cq *ev_next;
+};
+
+/* ---- shared receive queue ---------------------------------------------------- */
+
+/* An SRQ (srq.c): receive WQEs that the responders of every QP attached
+ * to it take from, in order. The host posts under its own lock (several
+ * threads may post), the engine alone consumes. Embedded in the verbs
+ * SRQ. */
+struct eng_srq {
+	struct ring_idx rq;
+	struct rwqe *rwqe;
+	_Atomic uint32_t limit;         /* armed limit; 0 = not armed */
+};
+
+/* ---- transports ----------------------------------------------------------- */
+
+/* What a QP's transport is, where the stages differ by it (IBA 9.8: UC
+ * and UD are RC without acknowledgements; UD without a connection). The
+ * stages ask these, never the QP's type; ctx.c sets a QP's from its
+ * context (anything but UC and UD is RC, as the table's type field
+ * allows no other). */
+struct eng_transport {
+	uint8_t wire;           /* ROCE_TRANSPORT_*: the opcodes it takes */
+	uint8_t op_class;       /* IBA 9.2.1: its opcodes' top bits (RC 0x00, UC 0x20) */
+	bool acked;             /* RC: ACKs, retransmission, timers, the window */
+	bool connected;         /* one peer (its address checked, congestion
+				 * control); UD: a destination per WQE, any
+				 * station may send */
+	bool rd_atomic;         /* READ and atomic requests exist */
+};
+
+/* ---- queue pair ----------------------------------------------------------- */
+
+/* The engine's state of one QP: the queues it consumes, its copy of the QP
+ * context, the requester, completer and responder. Embedded in the verbs
+ * QP, which keeps what only the host needs (PD, context, SGE limits). */
+struct eng_qp {
+	uint32_t qpn;
+	struct eng_cq *send_cq, *recv_cq;
+	struct eng_srq *srq;            /* receive WQEs from here (NULL: the RQ) */
+	bool sq_sig_all;
+
+	/* send queue: app produces, engine consumes (cons = completer tail) */
+	struct ring_idx sq;
+	struct swqe *swqe;
+	/* receive queue */
+	struct ring_idx rq;
+	struct rwqe *rwqe;
+	/* the state posting checks (IBA 10.8.2), in the QP's own lines
+	 * rather than the table's: set by modify_qp, ERR by the engine
+	 * (qp_error); both under the engine lock, so in the table's
+	 * order */
+	_Atomic uint8_t host_state;
+
+	/* the QP context as last read from the table (engine thread) */
+	struct roce_qp_cfg cfg;
+	const struct eng_transport *tr; /* cfg.type's (ctx.c) */
+	uint32_t mtu;                   /* bytes */
+	uint16_t sport;                 /* UDP source port */
+	uint8_t tmpl[ROCE_ETH_HLEN + ROCE_IPV6_HLEN + ROCE_UDP_HLEN]; /* tx_template() */
+	uint8_t tmpl_l3len;     /* its IP header: 20 (IPv4) or 40 (IPv6) */
+	uint32_t tmpl_sum;      /* IPv4: its header's word sum but for the
+				 * length, ID and checksum: finished per packet */
+	struct eng_av tmpl_av;  /* UD: the destination tmpl was built for
+				 * (ud.c builds it again for another) */
+	bool tmpl_ud;           /* tmpl holds tmpl_av's headers */
+	bool flushed;                   /* ERR: queues flushed */
+
+	struct req_ctx req;
+	struct comp_ctx comp;
+
+	/* scheduling (sched.c): the transmit arbiter's queue, the timer */
+	struct eng_qp *run_next, *run_prev;
+	bool in_run;
+	struct eng_timer timer;         /* its earliest deadline */
+	uint32_t active_idx;            /* position in engine.active[] */
+
+	/* congestion control (cc.c): whether its priority is a reaction
+	 * point's, and DCQCN's pacing of it */
+	bool rp_on;
+	uint32_t window;                /* RC: most PSNs unacknowledged; 0: no cap */
+	bool paced;                     /* DCQCN holds it below line rate */
+	bool pace_wait;                 /* it had to wait: its timer wakes it */
+	uint64_t next_tx;               /* paced: no data packet before (ns) */
+	uint64_t pace_t;                /* paced: when the last one was due */
+	uint32_t pace_len;              /* ... and its length */
+
+	/* last: its reply queue is 1.7 KB, and a turn of a QP that only
+	 * sends reads none of it (everything above is a few cache lines) */
+	struct resp_ctx resp;
+	/* congestion control's cold state (cc.c): read on a CNP, a CE mark
+	 * or a paced packet only */
+	struct dcqcn_rp rp;
+	uint64_t last_cnp;              /* NP: when we last sent it a CNP (ns) */
+	uint32_t rate_pub;              /* the rate CC_QP_RATE shows (Mbit/s) */
+	bool rate_pub_limited;
+	bool cnp_once;                  /* last_cnp is valid */
+};
+
+/* ---- engine ----------------------------------------------------------------- */
+
+/* A copy of an MR entry, good until a commit changes the entry (ctx.c
+ * empties it then): the per-packet key checks read no table at all. */
+struct mr_cached {
+	uint32_t index;
+	uint32_t gen;                   /* odd = empty */
+	struct roce_mr_entry e;
+};
+
+#define MR_CACHE 64u                    /* direct-mapped by MR index */
+
+struct tx_slot {
+	uint8_t data[ROCE_MAX_FRAME];
+};
+
+/* An observer of the engine's memory accesses (dma.c): write or read, the
+ * DMA address (DMA_HOST set: host memory, the rest its IOVA; else a DDR
+ * address), the bytes (after a write, as written). */
+typedef void (*eng_dma_observer)(void *arg, bool write, uint64_t pa,
+				 const uint8_t *data, uint32_t len);
+
+struct roce_engine {
+	struct roce_device *dev;
+	struct roce_counters *cnt;
+	struct roce_qp_table *qpt;
+	struct roce_mr_table *mrt;
+	uint8_t *mem;                   /* device DDR */
+	uint64_t mem_size;
+	/* the IOMMU to host memory (engine/iommu.h): the host's, set by it;
+	 * NULL: no host memory (every HOST MR access is refused) */
+	struct iommu *iommu;
+	struct roce_port *port;
+	uint8_t mac[6];
+	uint32_t ip;
+	uint16_t ip_id;
+	struct roce_gid_table gids;
+	uint8_t ip6[ROCE_MAX_GID][ROCE_GID_LEN]; /* the table's IPv6 addresses */
+	unsigned n_ip6;
+
+	uint64_t (*now_ns)(void *);
+	void *clock_ctx;
+	uint64_t now;                   /* this poll's time, once read */
+	bool now_valid;                 /* read this poll (engine_now) */
+
+	struct eng_qp *qp_by_qpn[ROCE_MAX_QP];
+	struct eng_qp **active;         /* QPs that exist, dense: for the
+					 * control path only, never per poll */
+	uint32_t n_active;
+
+	/* the work that finds the engine (sched.c): QPNs rung by their
+	 * doorbells; QPs with something to send, served round robin; the
+	 * QPs' deadlines */
+	struct idxq doorbells;
+	struct idxq *qp_changes, *mr_changes;   /* the tables' (ctx.c) */
+	struct eng_qp *run_head, *run_tail;
+	uint32_t n_run;
+	struct timer_wheel timers;
+
+	/* TX staging: frames built here go to the port in one burst */
+	struct tx_slot *tx;
+	struct roce_frame tx_frames[ROCE_TX_BURST];
+	uint32_t tx_n;                  /* staged, not yet taken by the link */
+	uint32_t tx_built;              /* frames built this poll, staged or not */
+	uint32_t tx_zc;                 /* of them, built in the link's buffers */
+
+	struct mr_cached mrc[MR_CACHE];
+
+	bool dma_stall;
+	uint32_t dma_timeout_us;
+	/* an observer of every DDR access the engine makes (the transaction
+	 * trace): NULL when off, one predicted-not-taken branch each */
+	eng_dma_observer dma_obs;
+	void *dma_obs_arg;
+
+	struct eng_async async;         /* asynchronous events (event.c) */
+	struct roce_cc_config cc;       /* congestion control (cc.c) */
+	uint32_t cc_gen;                /* the CC block's commit it took last */
+
+	_Atomic uint32_t idle_after_us; /* engine thread: nap once idle this long */
+	_Atomic uint32_t idle_nap_us;
+	_Atomic uint32_t idle_sleep_ms; /* or sleep until woken, this long at most */
+	struct roce_wake wake;          /* rung by the port and by post_send */
+	_Atomic uint64_t sleeps, wakeups;
+
+	pthread_mutex_t lock;           /* held by the engine around a poll */
+	pthread_t thread;
+	_Atomic bool running;
+	_Atomic bool has_thread;
+};
+
+
+/* The control path's lock: the host holds it while it changes what the
+ * engine walks (QPs, the MR table). */
+static inline void engine_lock(struct roce_engine *e)
+{
+	pthread_mutex_lock(&e->lock);
+}
+
+static inline void engine_unlock(struct roce_engine *e)
+{
+	pthread_mutex_unlock(&e->lock);
+}
+
+/* This poll's time: the clock is read at the first need in a poll (an
+ * idle poll with no timer armed reads none; a read costs 30-55 ns). */
+static inline uint64_t engine_now(struct roce_engine *e)
+{
+	if (!e->now_valid) {
+		e->now = e->now_ns(e->clock_ctx);
+		e->now_valid = true;
+	}
+	return e->now;
+}
+
+/* The lines an event for qp reads first: the rings, the context copy,
+ * the requester, completer and scheduling fields, the responder's
+ * indices (struct eng_qp keeps them ahead of the reply queue). For loops
+ * over many QPs (the arbiter, a receive burst), as DPDK's burst loops
+ * prefetch. */
+static inline void qp_prefetch(const struct eng_qp *qp)
+{
+	const char *p = (const char *)qp;
+
+	for (size_t off = 0; off < offsetof(struct eng_qp, resp) + 64; off += 64)
+		__builtin_prefetch(p + off);
+}
+
+/* The register file committed a QP or MR entry the engine has not taken
+ * yet (ctx.c takes them): two loads when nothing changed. */
+static inline bool engine_changes_pending(struct roce_engine *e)
+{
+	return idxq_pending(e->qp_changes) || idxq_pending(e->mr_changes);
+}
+
+static inline struct swqe *sq_at(struct eng_qp *qp, uint32_t i)
+{
+	return &qp->swqe[i & qp->sq.mask];
+}
+
+#endif
