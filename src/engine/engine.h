@@ -53,6 +53,34 @@ static inline uint32_t ring_count(struct ring_idx *r)
 	       atomic_load_explicit(&r->cons, memory_order_acquire);
 }
 
+/* ---- a place in an MR (dma.c, mover.c) ---------------------------------- */
+
+/*
+ * A place in an MR: the MR (its table index, which finds its entry) and
+ * the offset in it, with the DMA address the key check translated them
+ * to. What the responder keeps between packets (a WRITE's next byte, a
+ * READ's next response) and what every piece of a DMA carries, so that
+ * what moves the bytes (mover.c) knows which MR they belong to and
+ * where in it, not only an address: a transform of the MR's (the
+ * entry's, by this index) is a function of the MR, the offset and the
+ * bytes. The index, not a pointer to the cached copy of the entry: the
+ * cache is direct-mapped and another MR may take the slot between two
+ * packets.
+ */
+#define MR_NONE UINT32_MAX              /* no MR: a zero-length access */
+
+struct mr_pos {
+	uint64_t pa;                    /* DMA address */
+	uint64_t off;                   /* offset in the MR */
+	uint32_t mr;                    /* MR table index (or MR_NONE) */
+};
+
+static inline void mr_pos_advance(struct mr_pos *at, uint32_t len)
+{
+	at->pa += len;
+	at->off += len;
+}
+
 /* ---- work requests -------------------------------------------------------- */
 
 /* A UD destination's address vector, as a UD send WQE carries it (ud.c;
@@ -176,12 +204,16 @@ struct reply {
 	uint8_t syndrome;
 	uint32_t psn;                   /* next PSN to send (READ: advances) */
 	uint32_t msn;
-	/* READ */
-	uint64_t pa;                    /* DMA address of the next byte */
+	/* READ (in this order, and with ATOMIC's orig over its PSNs, a
+	 * reply stays 48 bytes) */
 	uint32_t resid;                 /* bytes left */
-	uint32_t first_psn, last_psn;
-	/* ATOMIC */
-	uint64_t orig;
+	struct mr_pos at;               /* its next byte */
+	union {
+		struct {
+			uint32_t first_psn, last_psn;   /* READ */
+		};
+		uint64_t orig;                  /* ATOMIC */
+	};
 };
 
 struct atomic_saved {
@@ -198,7 +230,7 @@ struct resp_ctx {
 	/* a multi-packet SEND or WRITE in progress */
 	bool in_send, in_write;
 	uint32_t rcv_offset;            /* SEND: bytes placed in the RWQE */
-	uint64_t write_pa;              /* WRITE: next DMA address */
+	struct mr_pos write_at;         /* WRITE: where its next byte goes */
 	uint32_t write_resid;
 	/* replies in PSN order */
 	struct reply replies[ROCE_RESP_QUEUE];
@@ -338,7 +370,7 @@ struct engine_config {
 	void *clock_ctx;
 };
 
-/* An observer of the engine's memory accesses (dma.c): write or read, the
+/* An observer of the engine's memory accesses (mover.c): write or read, the
  * DMA address (DMA_HOST set: host memory, the rest its IOVA; else a DDR
  * address), the bytes (after a write, as written). */
 typedef void (*eng_dma_observer)(void *arg, bool write, uint64_t pa,
@@ -584,8 +616,8 @@ void tx_template(struct roce_engine *e, struct eng_qp *qp);
 /* The template from a context's address fields (tx_template gives the
  * QP's own; ud.c a WQE's destination). */
 void tx_template_cfg(struct roce_engine *e, struct eng_qp *qp, const struct roce_qp_cfg *c);
-/* Build one packet for qp into the next staging slot; payload from
- * the DMA address pa (len bytes, may be 0), or NULL source. */
+/* Build one packet for qp into the next staging slot; payload (len
+ * bytes, may be 0) from SGEs or from a place in an MR (a READ response). */
 struct tx_pkt {
 	uint8_t opcode;
 	uint32_t psn;
@@ -593,7 +625,7 @@ struct tx_pkt {
 	const struct roce_hdrs *ext;    /* RETH/AETH/... values (or NULL) */
 	const struct roce_sge *sge;     /* gather payload from SGEs ... */
 	uint32_t nsge, sge_off;         /* ... starting this far in */
-	uint64_t pa;                    /* ... or from one DMA range */
+	const struct mr_pos *at;        /* ... or from one place in an MR */
 	uint32_t len;
 	const struct eng_av *av;        /* UD: the WQE's destination (qp->tmpl
 					 * holds its headers), else NULL */
@@ -603,7 +635,7 @@ struct tx_pkt {
 int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p);
 
 /* dma.c: protection (keys, rights, bounds) and translation to DDR or,
- * through the IOMMU, host memory */
+ * through the IOMMU, host memory; mover.c: the bytes themselves */
 
 /*
  * A DMA address: what the data path keeps between a key check and the
@@ -615,9 +647,10 @@ int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p);
 #define DMA_HOST (1ull << 63)
 
 /* The bytes at DMA address addr, len of them, or NULL when [addr, addr +
- * len) is not all inside the DDR or inside one IOMMU window: every byte
- * the engine moves goes through here, checked as it moves (a window may
- * have gone since the key check). */
+ * len) is not all inside the DDR or inside one IOMMU window: checked as
+ * they are about to move (a window may have gone since the key check).
+ * dma.c and mover.c only: the pipeline holds places and pieces, not
+ * pointers. */
 uint8_t *dma_ptr(const struct roce_engine *e, uint64_t addr, uint64_t len);
 
 /* Watch the engine's memory accesses (NULL to stop): called after each
@@ -632,8 +665,8 @@ static inline void dma_note(struct roce_engine *e, bool write, uint64_t addr,
 }
 
 struct dma_seg {                        /* one piece of a DMA */
-	uint64_t pa;                    /* DMA address */
-	uint8_t *ptr;                   /* its bytes (dma_ptr) */
+	struct mr_pos at;               /* its MR, offset and DMA address */
+	uint8_t *ptr;                   /* its bytes */
 	uint32_t len;
 };
 
@@ -644,14 +677,38 @@ int mem_resolve(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge
 		uint32_t off, uint32_t len, unsigned access, struct dma_seg *seg,
 		unsigned *nseg);
 /* Translate [va, va + len) under lkey with the given access; returns the
- * DMA address or a status (ROCE_E_LKEY, ROCE_E_BOUNDS, ROCE_E_ACCESS). */
+ * place in the MR or a status (ROCE_E_LKEY, ROCE_E_BOUNDS, ROCE_E_ACCESS). */
 int mem_lkey(struct roce_engine *e, uint32_t lkey, uint64_t va, uint64_t len,
-	     unsigned access, uint64_t *pa);
+	     unsigned access, struct mr_pos *at);
 int mem_rkey(struct roce_engine *e, struct eng_qp *qp, uint32_t rkey,
-	     uint64_t va, uint64_t len, unsigned access, uint64_t *pa);
-/* Scatter len bytes of src into SGEs starting at byte offset off. */
-int mem_scatter(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge,
-		uint32_t off, const uint8_t *src, uint32_t len);
+	     uint64_t va, uint64_t len, unsigned access, struct mr_pos *at);
+/* The len bytes at a place checked earlier (a WRITE's next packet, a READ's
+ * next response) as one piece, or ROCE_E_BOUNDS when they are no longer
+ * all in the DDR or in one IOMMU window (a window may have gone since the
+ * key check). */
+int mem_seg_at(const struct roce_engine *e, const struct mr_pos *at, uint32_t len,
+	       struct dma_seg *seg);
+
+/* mover.c: place (wire -> MR) and fetch (MR -> frame), the only copies
+ * into and out of an MR, each with its DMA note */
+void mem_place(struct roce_engine *e, const struct dma_seg *seg, unsigned nseg,
+	       const uint8_t *src);
+/* crc NULL: a plain copy; else the CRC-32 of the bytes is taken in the
+ * same pass, from *crc on (tx.c's ICRC). */
+void mem_fetch(struct roce_engine *e, const struct dma_seg *seg, unsigned nseg,
+	       uint8_t *dst, uint32_t *crc);
+/* Place len bytes at *at (mem_seg_at's checks), then move *at past them. */
+int mem_place_at(struct roce_engine *e, struct mr_pos *at, const uint8_t *src,
+		 uint32_t len);
+/* Place len bytes into an SGE list from byte off (mem_resolve's checks,
+ * local write access): nothing moves unless all of it resolves. */
+int mem_place_sge(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge,
+		  uint32_t off, const uint8_t *src, uint32_t len);
+/* The 8-byte read-modify-write of an atomic at *at (aligned, checked):
+ * the word is fetched, becomes swap_add if it equals compare (cmp_swap)
+ * or itself plus swap_add, and is placed; *orig is what it was. */
+int mem_atomic(struct roce_engine *e, const struct mr_pos *at, bool cmp_swap,
+	       uint64_t compare, uint64_t swap_add, uint64_t *orig);
 
 /* recv.c */
 void recv_frame(struct roce_engine *e, const uint8_t *frame, uint32_t len);
