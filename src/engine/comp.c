@@ -14,7 +14,7 @@
 
 #include "engine/cc.h"
 #include "engine/comp.h"
-#include "engine/dma.h"
+#include "engine/mover.h"
 #include "engine/flush.h"
 #include "engine/req.h"
 #include "engine/sq.h"
@@ -217,7 +217,7 @@ static void on_read_resp(struct roce_engine *e, struct eng_qp *qp,
 		fail_at(e, qp, ROCE_WC_BAD_RESP_ERR);
 		return;
 	}
-	rc = mem_scatter(e, w->sge, w->num_sge, off, roce_pkt_payload(p), p->payload_len);
+	rc = mem_place_sge(e, w->sge, w->num_sge, off, roce_pkt_payload(p), p->payload_len);
 	if (rc) {
 		fail_at(e, qp, ROCE_WC_LOC_PROT_ERR);
 		return;
@@ -233,7 +233,6 @@ static void on_atomic_ack(struct roce_engine *e, struct eng_qp *qp,
 			  const struct roce_pkt *p, uint32_t psn)
 {
 	struct swqe *w;
-	uint8_t orig[8];
 	uint64_t v;
 
 	ack_upto(e, qp, roce_psn_add(psn, -1u));
@@ -246,8 +245,7 @@ static void on_atomic_ack(struct roce_engine *e, struct eng_qp *qp,
 	}
 	/* the original value lands in local memory in host byte order */
 	v = roce_atomicack_orig(roce_pkt_atomicack(p));
-	memcpy(orig, &v, 8);
-	if (mem_scatter(e, w->sge, w->num_sge, 0, orig, 8) != ROCE_OK) {
+	if (mem_place_sge(e, w->sge, w->num_sge, 0, (const uint8_t *)&v, 8) != ROCE_OK) {
 		fail_at(e, qp, ROCE_WC_LOC_PROT_ERR);
 		return;
 	}

@@ -12,12 +12,14 @@
  * own remote rights are the responder's (resp.c): they decide the NAK,
  * not the MR.
  *
- * dma_ptr is the one way from a DMA address to bytes: every copy the
- * engine makes (here, tx.c, resp.c, uc.c) asks it, so no path reaches
- * host memory outside a window, nor DDR outside the device's.
+ * What a check gives is a place in the MR (struct mr_pos: the MR's
+ * index, the offset in it, the DMA address) and, for bytes about to
+ * move, a piece of a DMA (struct dma_seg) with their pointer; the bytes
+ * themselves move in mover.c only. dma_ptr is the one way from a DMA
+ * address to bytes, asked here and by mover.c alone (a place kept
+ * between packets is translated again as its bytes move), so no path
+ * reaches host memory outside a window, nor DDR outside the device's.
  */
-#include <string.h>
-
 #include "engine/dma.h"
 #include "engine/iommu.h"
 #include "roce/status.h"
@@ -34,11 +36,11 @@ uint8_t *dma_ptr(const struct roce_engine *e, uint64_t addr, uint64_t len)
 	return range_ok(0, e->mem_size, addr, len) ? e->mem + addr : NULL;
 }
 
-/* The MR's rights and bounds, then [va, va + len) as a DMA address and
- * its bytes (ptr may be NULL: the address alone, checked all the same). */
+/* The MR's rights and bounds, then [va, va + len) as a place in MR index
+ * and its bytes (ptr may be NULL: the place alone, checked all the same). */
 static int mem_check(struct roce_engine *e, const struct roce_mr_entry *mr,
-		     uint64_t va, uint64_t len, unsigned access, uint64_t *pa,
-		     uint8_t **ptr)
+		     uint32_t index, uint64_t va, uint64_t len, unsigned access,
+		     struct mr_pos *at, uint8_t **ptr)
 {
 	uint64_t addr;
 	uint8_t *p;
@@ -62,7 +64,9 @@ static int mem_check(struct roce_engine *e, const struct roce_mr_entry *mr,
 	p = dma_ptr(e, addr, len);
 	if (!p)
 		return ROCE_E_BOUNDS;
-	*pa = addr;
+	at->pa = addr;
+	at->off = va - mr->va;
+	at->mr = index;
 	if (ptr)
 		*ptr = p;
 	return ROCE_OK;
@@ -84,41 +88,55 @@ static const struct roce_mr_entry *mr_entry(struct roce_engine *e, uint32_t key)
 	return &c->e;
 }
 
+/* A zero-length access: no MR, nothing to move. */
+static int no_mr(struct mr_pos *at)
+{
+	at->pa = 0;
+	at->off = 0;
+	at->mr = MR_NONE;
+	return ROCE_OK;
+}
+
 static int lkey_check(struct roce_engine *e, uint32_t lkey, uint64_t va, uint64_t len,
-		      unsigned access, uint64_t *pa, uint8_t **ptr)
+		      unsigned access, struct mr_pos *at, uint8_t **ptr)
 {
 	const struct roce_mr_entry *mr;
 
-	if (len == 0) {
-		*pa = 0;
-		return ROCE_OK;
-	}
+	if (len == 0)
+		return no_mr(at);
 	mr = mr_entry(e, lkey);
 	if (!mr || !mr->valid || mr->lkey != lkey)
 		return ROCE_E_LKEY;
-	return mem_check(e, mr, va, len, access, pa, ptr);
+	return mem_check(e, mr, ROCE_MR_KEY_INDEX(lkey), va, len, access, at, ptr);
 }
 
 int mem_lkey(struct roce_engine *e, uint32_t lkey, uint64_t va, uint64_t len,
-	     unsigned access, uint64_t *pa)
+	     unsigned access, struct mr_pos *at)
 {
-	return lkey_check(e, lkey, va, len, access, pa, NULL);
+	return lkey_check(e, lkey, va, len, access, at, NULL);
 }
 
 int mem_rkey(struct roce_engine *e, struct eng_qp *qp, uint32_t rkey,
-	     uint64_t va, uint64_t len, unsigned access, uint64_t *pa)
+	     uint64_t va, uint64_t len, unsigned access, struct mr_pos *at)
 {
 	const struct roce_mr_entry *mr;
 
 	/* C9-88: a zero-length RDMA access does not check the R_Key */
-	if (len == 0) {
-		*pa = 0;
-		return ROCE_OK;
-	}
+	if (len == 0)
+		return no_mr(at);
 	mr = mr_entry(e, rkey);
 	if (!mr || !mr->valid || mr->rkey != rkey || mr->pd != qp->cfg.pd)
 		return ROCE_E_RKEY;
-	return mem_check(e, mr, va, len, access, pa, NULL);
+	return mem_check(e, mr, ROCE_MR_KEY_INDEX(rkey), va, len, access, at, NULL);
+}
+
+int mem_seg_at(const struct roce_engine *e, const struct mr_pos *at, uint32_t len,
+	       struct dma_seg *seg)
+{
+	seg->at = *at;
+	seg->ptr = dma_ptr(e, at->pa, len);
+	seg->len = len;
+	return seg->ptr ? ROCE_OK : ROCE_E_BOUNDS;
 }
 
 /*
@@ -145,7 +163,7 @@ int mem_resolve(struct roce_engine *e, const struct roce_sge *sge,
 		if (n > len)
 			n = len;
 		rc = lkey_check(e, sge[i].lkey, sge[i].addr + off, n, access,
-				&seg[k].pa, &seg[k].ptr);
+				&seg[k].at, &seg[k].ptr);
 		if (rc)
 			return rc;
 		seg[k++].len = n;
@@ -154,29 +172,4 @@ int mem_resolve(struct roce_engine *e, const struct roce_sge *sge,
 	}
 	*nseg = k;
 	return len ? ROCE_E_BOUNDS : ROCE_OK;
-}
-
-int mem_scatter(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge,
-		uint32_t off, const uint8_t *src, uint32_t len)
-{
-	struct dma_seg seg[ROCE_MAX_SGE];
-	unsigned nseg;
-	int rc = mem_resolve(e, sge, nsge, off, len, ROCE_ACCESS_LOCAL_WRITE, seg, &nseg);
-
-	if (rc)
-		return rc;
-	for (unsigned i = 0; i < nseg; i++) {
-		memcpy(seg[i].ptr, src, seg[i].len);
-		dma_note(e, true, seg[i].pa, seg[i].ptr, seg[i].len);
-		src += seg[i].len;
-	}
-	return ROCE_OK;
-}
-
-void engine_set_dma_observer(struct roce_engine *e, eng_dma_observer fn, void *arg)
-{
-	engine_lock(e);
-	e->dma_obs_arg = arg;
-	e->dma_obs = fn;
-	engine_unlock(e);
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * dma.c: protection (keys, rights, bounds) and translation to DDR or,
- * through the IOMMU, host memory.
+ * through the IOMMU, host memory. What a check gives is a place in an MR
+ * (struct mr_pos, state.h) and, for bytes about to move, pieces of a DMA
+ * with their pointers; the bytes move in mover.c only.
  */
 #ifndef ROCE_ENGINE_DMA_H
 #define ROCE_ENGINE_DMA_H
@@ -18,25 +20,15 @@
 #define DMA_HOST (1ull << 63)
 
 /* The bytes at DMA address addr, len of them, or NULL when [addr, addr +
- * len) is not all inside the DDR or inside one IOMMU window: every byte
- * the engine moves goes through here, checked as it moves (a window may
- * have gone since the key check). */
+ * len) is not all inside the DDR or inside one IOMMU window: checked as
+ * they are about to move (a window may have gone since the key check).
+ * dma.c and mover.c only: the pipeline holds places and pieces, not
+ * pointers. */
 uint8_t *dma_ptr(const struct roce_engine *e, uint64_t addr, uint64_t len);
 
-/* Watch the engine's memory accesses (NULL to stop): called after each
- * write and each read with the DMA address and the bytes as they now are. */
-void engine_set_dma_observer(struct roce_engine *e, eng_dma_observer fn, void *arg);
-
-static inline void dma_note(struct roce_engine *e, bool write, uint64_t addr,
-			    const uint8_t *data, uint32_t len)
-{
-	if (__builtin_expect(e->dma_obs != NULL, 0))
-		e->dma_obs(e->dma_obs_arg, write, addr, data, len);
-}
-
 struct dma_seg {                        /* one piece of a DMA */
-	uint64_t pa;                    /* DMA address */
-	uint8_t *ptr;                   /* its bytes (dma_ptr) */
+	struct mr_pos at;               /* its MR, offset and DMA address */
+	uint8_t *ptr;                   /* its bytes */
 	uint32_t len;
 };
 
@@ -47,13 +39,16 @@ int mem_resolve(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge
 		uint32_t off, uint32_t len, unsigned access, struct dma_seg *seg,
 		unsigned *nseg);
 /* Translate [va, va + len) under lkey with the given access; returns the
- * DMA address or a status (ROCE_E_LKEY, ROCE_E_BOUNDS, ROCE_E_ACCESS). */
+ * place in the MR or a status (ROCE_E_LKEY, ROCE_E_BOUNDS, ROCE_E_ACCESS). */
 int mem_lkey(struct roce_engine *e, uint32_t lkey, uint64_t va, uint64_t len,
-	     unsigned access, uint64_t *pa);
+	     unsigned access, struct mr_pos *at);
 int mem_rkey(struct roce_engine *e, struct eng_qp *qp, uint32_t rkey,
-	     uint64_t va, uint64_t len, unsigned access, uint64_t *pa);
-/* Scatter len bytes of src into SGEs starting at byte offset off. */
-int mem_scatter(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge,
-		uint32_t off, const uint8_t *src, uint32_t len);
+	     uint64_t va, uint64_t len, unsigned access, struct mr_pos *at);
+/* The len bytes at a place checked earlier (a WRITE's next packet, a READ's
+ * next response) as one piece, or ROCE_E_BOUNDS when they are no longer
+ * all in the DDR or in one IOMMU window (a window may have gone since the
+ * key check). */
+int mem_seg_at(const struct roce_engine *e, const struct mr_pos *at, uint32_t len,
+	       struct dma_seg *seg);
 
 #endif

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "engine/cc.h"
-#include "engine/dma.h"
+#include "engine/mover.h"
 #include "engine/flush.h"
 #include "engine/resp.h"
 #include "engine/rq.h"
@@ -174,8 +174,8 @@ static bool do_send(struct roce_engine *e, struct eng_qp *qp,
 		resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_RANGE);
 		return false;
 	}
-	rc = mem_scatter(e, w->sge, w->num_sge, r->rcv_offset, roce_pkt_payload(p),
-			 p->payload_len);
+	rc = mem_place_sge(e, w->sge, w->num_sge, r->rcv_offset, roce_pkt_payload(p),
+			   p->payload_len);
 	if (rc) {
 		recv_complete(e, qp, ROCE_WC_LOC_PROT_ERR, ROCE_WC_RECV, 0, NULL);
 		r->in_send = false;
@@ -197,11 +197,11 @@ static bool do_write(struct roce_engine *e, struct eng_qp *qp,
 	struct resp_ctx *r = &qp->resp;
 	uint8_t pos = p->op->pos;
 	bool imm = roce_op_has(p->op, ROCE_HDR_IMMDT);
-	uint8_t *dst;
 
 	if (pos & ROCE_POS_FIRST) {
 		const struct roce_reth *reth = roce_pkt_reth(p);
-		uint64_t va = roce_reth_va(reth), pa;
+		uint64_t va = roce_reth_va(reth);
+		struct mr_pos at;
 		uint32_t rkey = roce_reth_rkey(reth), len = roce_reth_len(reth);
 		int rc;
 
@@ -212,13 +212,13 @@ static bool do_write(struct roce_engine *e, struct eng_qp *qp,
 		if (!qp_enables(e, qp, psn, ROCE_ACCESS_REMOTE_WRITE))
 			return false;
 		/* the MR: key, rights and bounds before any byte lands */
-		rc = mem_rkey(e, qp, rkey, va, len, ROCE_ACCESS_REMOTE_WRITE, &pa);
+		rc = mem_rkey(e, qp, rkey, va, len, ROCE_ACCESS_REMOTE_WRITE, &at);
 		if (rc) {
 			resp_error(e, qp, psn, ROCE_NAK_REMOTE_ACCESS, rc);
 			return false;
 		}
 		r->in_write = true;
-		r->write_pa = pa;
+		r->write_at = at;
 		r->write_resid = len;
 	} else if (!r->in_write) {
 		resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_OPCODE);
@@ -242,17 +242,11 @@ static bool do_write(struct roce_engine *e, struct eng_qp *qp,
 		return false;
 	}
 	/* checked at the FIRST packet; its window may have gone since */
-	dst = dma_ptr(e, r->write_pa, p->payload_len);
-	if (p->payload_len && !dst) {
+	if (mem_place_at(e, &r->write_at, roce_pkt_payload(p), p->payload_len)) {
 		r->in_write = false;
 		resp_error(e, qp, psn, ROCE_NAK_REMOTE_ACCESS, ROCE_E_BOUNDS);
 		return false;
 	}
-	if (p->payload_len) {
-		memcpy(dst, roce_pkt_payload(p), p->payload_len);
-		dma_note(e, true, r->write_pa, dst, p->payload_len);
-	}
-	r->write_pa += p->payload_len;
 	r->write_resid -= p->payload_len;
 	if (pos & ROCE_POS_LAST) {
 		r->in_write = false;
@@ -270,9 +264,10 @@ static uint32_t do_read(struct roce_engine *e, struct eng_qp *qp,
 			const struct roce_pkt *p, uint32_t psn, bool duplicate)
 {
 	const struct roce_reth *reth = roce_pkt_reth(p);
-	uint64_t va = roce_reth_va(reth), pa;
+	uint64_t va = roce_reth_va(reth);
 	uint32_t rkey = roce_reth_rkey(reth), len = roce_reth_len(reth);
 	uint32_t n = len ? (len + qp->mtu - 1) / qp->mtu : 1;
+	struct mr_pos at;
 	struct reply *x;
 	int rc;
 
@@ -291,7 +286,7 @@ static uint32_t do_read(struct roce_engine *e, struct eng_qp *qp,
 	if (!qp_enables(e, qp, psn, ROCE_ACCESS_REMOTE_READ) ||
 	    !has_rd_resources(e, qp, psn))
 		return 0;
-	rc = mem_rkey(e, qp, rkey, va, len, ROCE_ACCESS_REMOTE_READ, &pa);
+	rc = mem_rkey(e, qp, rkey, va, len, ROCE_ACCESS_REMOTE_READ, &at);
 	if (rc) {
 		resp_error(e, qp, psn, ROCE_NAK_REMOTE_ACCESS, rc);
 		return 0;
@@ -304,7 +299,7 @@ static uint32_t do_read(struct roce_engine *e, struct eng_qp *qp,
 	x->kind = REPLY_READ;
 	x->psn = x->first_psn = psn;
 	x->last_psn = roce_psn_add(psn, n - 1);
-	x->pa = pa;
+	x->at = at;
 	x->resid = len;
 	x->msn = qp->resp.msn;
 	qp->resp.rd_outstanding++;
@@ -315,11 +310,11 @@ static bool do_atomic(struct roce_engine *e, struct eng_qp *qp,
 		      const struct roce_pkt *p, uint32_t psn)
 {
 	const struct roce_atomiceth *a = roce_pkt_atomiceth(p);
-	uint64_t va = roce_atomiceth_va(a), pa, orig, val;
+	uint64_t va = roce_atomiceth_va(a), orig;
 	uint32_t rkey = roce_atomiceth_rkey(a);
 	struct atomic_saved *s;
+	struct mr_pos at;
 	struct reply *x;
-	uint8_t *word;
 	int rc;
 
 	if (rep_count(&qp->resp) >= ROCE_RESP_QUEUE - 1) {
@@ -336,7 +331,7 @@ static bool do_atomic(struct roce_engine *e, struct eng_qp *qp,
 	if (!qp_enables(e, qp, psn, ROCE_ACCESS_REMOTE_ATOMIC) ||
 	    !has_rd_resources(e, qp, psn))
 		return false;
-	rc = mem_rkey(e, qp, rkey, va, 8, ROCE_ACCESS_REMOTE_ATOMIC, &pa);
+	rc = mem_rkey(e, qp, rkey, va, 8, ROCE_ACCESS_REMOTE_ATOMIC, &at);
 	if (rc) {
 		resp_error(e, qp, psn, ROCE_NAK_REMOTE_ACCESS, rc);
 		return false;
@@ -344,19 +339,11 @@ static bool do_atomic(struct roce_engine *e, struct eng_qp *qp,
 	/* one engine thread owns the DDR: the read-modify-write is atomic
 	 * with respect to every other request (in host memory too; against
 	 * the host's own CPU accesses it is not, as IBV_ATOMIC_HCA says) */
-	word = dma_ptr(e, pa, 8);       /* DDR or a host window: mem_rkey checked it */
-	if (!word) {
+	if (mem_atomic(e, &at, p->opcode == ROCE_OP_RC_CMP_SWAP, roce_atomiceth_compare(a),
+		       roce_atomiceth_swap_add(a), &orig)) {
 		resp_error(e, qp, psn, ROCE_NAK_REMOTE_ACCESS, ROCE_E_BOUNDS);
 		return false;
 	}
-	memcpy(&orig, word, 8);
-	dma_note(e, false, pa, word, 8);
-	if (p->opcode == ROCE_OP_RC_CMP_SWAP)
-		val = orig == roce_atomiceth_compare(a) ? roce_atomiceth_swap_add(a) : orig;
-	else
-		val = orig + roce_atomiceth_swap_add(a);
-	memcpy(word, &val, 8);
-	dma_note(e, true, pa, word, 8);
 
 	/* kept for a duplicate request, which must not execute again */
 	s = &qp->resp.atomics[qp->resp.atomic_next++ % ROCE_ATOMIC_REPLAY];
@@ -537,11 +524,11 @@ static bool send_read(struct roce_engine *e, struct eng_qp *qp, struct reply *x)
 		 : last ? ROCE_OP_RC_READ_RESP_LAST : ROCE_OP_RC_READ_RESP_MIDDLE;
 	p.psn = x->psn;
 	p.ext = &ext;
-	p.pa = x->pa;
+	p.at = &x->at;
 	p.len = len;
 	if (tx_build(e, qp, &p) != ROCE_OK)
 		return true;
-	x->pa += len;
+	mr_pos_advance(&x->at, len);
 	x->resid -= len;
 	x->psn = roce_psn_add(x->psn, 1);
 	return last;

@@ -97,6 +97,34 @@ static inline uint32_t ring_count(struct ring_idx *r)
 	       atomic_load_explicit(&r->cons, memory_order_acquire);
 }
 
+/* ---- a place in an MR (dma.c, mover.c) ---------------------------------- */
+
+/*
+ * A place in an MR: the MR (its table index, which finds its entry) and
+ * the offset in it, with the DMA address the key check translated them
+ * to. What the responder keeps between packets (a WRITE's next byte, a
+ * READ's next response) and what every piece of a DMA carries, so that
+ * what moves the bytes (mover.c) knows which MR they belong to and
+ * where in it, not only an address: a transform of the MR's (the
+ * entry's, by this index) is a function of the MR, the offset and the
+ * bytes. The index, not a pointer to the cached copy of the entry: the
+ * cache is direct-mapped and another MR may take the slot between two
+ * packets.
+ */
+#define MR_NONE UINT32_MAX              /* no MR: a zero-length access */
+
+struct mr_pos {
+	uint64_t pa;                    /* DMA address */
+	uint64_t off;                   /* offset in the MR */
+	uint32_t mr;                    /* MR table index (or MR_NONE) */
+};
+
+static inline void mr_pos_advance(struct mr_pos *at, uint32_t len)
+{
+	at->pa += len;
+	at->off += len;
+}
+
 /* ---- work requests -------------------------------------------------------- */
 
 /* A UD destination's address vector, as a UD send WQE carries it (ud.c;
@@ -220,12 +248,16 @@ struct reply {
 	uint8_t syndrome;
 	uint32_t psn;                   /* next PSN to send (READ: advances) */
 	uint32_t msn;
-	/* READ */
-	uint64_t pa;                    /* DMA address of the next byte */
+	/* READ (in this order, and with ATOMIC's orig over its PSNs, a
+	 * reply stays 48 bytes) */
 	uint32_t resid;                 /* bytes left */
-	uint32_t first_psn, last_psn;
-	/* ATOMIC */
-	uint64_t orig;
+	struct mr_pos at;               /* its next byte */
+	union {
+		struct {
+			uint32_t first_psn, last_psn;   /* READ */
+		};
+		uint64_t orig;                  /* ATOMIC */
+	};
 };
 
 struct atomic_saved {
@@ -242,7 +274,7 @@ struct resp_ctx {
 	/* a multi-packet SEND or WRITE in progress */
 	bool in_send, in_write;
 	uint32_t rcv_offset;            /* SEND: bytes placed in the RWQE */
-	uint64_t write_pa;              /* WRITE: next DMA address */
+	struct mr_pos write_at;         /* WRITE: where its next byte goes */
 	uint32_t write_resid;
 	/* replies in PSN order */
 	struct reply replies[ROCE_RESP_QUEUE];
@@ -385,7 +417,7 @@ struct tx_slot {
 	uint8_t data[ROCE_MAX_FRAME];
 };
 
-/* An observer of the engine's memory accesses (dma.c): write or read, the
+/* An observer of the engine's memory accesses (mover.c): write or read, the
  * DMA address (DMA_HOST set: host memory, the rest its IOVA; else a DDR
  * address), the bytes (after a write, as written). */
 typedef void (*eng_dma_observer)(void *arg, bool write, uint64_t pa,

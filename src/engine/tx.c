@@ -3,14 +3,15 @@
  * The transmit side: a frame is built in the link's own buffer when the
  * port lends one (zero-copy: the in-memory link's receive ring), else in a
  * fixed staging slot handed to the port in a burst; the payload is
- * gathered from the device memory through the ranges dma.c resolved,
- * never from a copy of the message, and checksummed in the same pass.
+ * fetched from the device memory through the ranges dma.c resolved
+ * (mover.c), never from a copy of the message, and checksummed in the
+ * same pass.
  */
 #include <string.h>
 
 #include "engine/addr.h"
 #include "engine/cc.h"
-#include "engine/dma.h"
+#include "engine/mover.h"
 #include "engine/tx.h"
 #include "roce/device.h"
 #include "roce/icrc.h"
@@ -159,13 +160,10 @@ int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p)
 			return rc;
 	} else if (p->len) {
 		/* a READ response's range, checked at the request: its window
-		 * may have gone since (dma_ptr) */
-		seg[0].pa = p->pa;
-		seg[0].ptr = dma_ptr(e, p->pa, p->len);
-		seg[0].len = p->len;
-		nseg = 1;
-		if (!seg[0].ptr)
+		 * may have gone since */
+		if (mem_seg_at(e, p->at, p->len, &seg[0]))
 			return ROCE_E_BOUNDS;
+		nseg = 1;
 	}
 	hlen = l4 + ROCE_UDP_HLEN + op->hdr_len;
 	udp_len = ROCE_UDP_HLEN + op->hdr_len + p->len + pad + ROCE_ICRC_LEN;
@@ -189,26 +187,20 @@ int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p)
 	put_bth((struct roce_bth *)(buf + l4 + ROCE_UDP_HLEN), qp, p, pad);
 	if (p->ext)
 		roce_build_ext(p->ext, op, buf + l4 + ROCE_UDP_HLEN);
-	at = hlen;
+	at = hlen + p->len;
 	if (p->len >= TX_FUSE_MIN) {
 		/* ICRC (A17.8): the masked headers and the extension headers,
-		 * then the payload while it is gathered (one read of the
+		 * then the payload while it is fetched (one read of the
 		 * MR), then the pad */
 		crc = roce_icrc_begin(buf + l3);
 		crc = roce_crc32(crc, buf + l4 + ROCE_UDP_HLEN + ROCE_BTH_LEN,
 				 op->hdr_len - ROCE_BTH_LEN);
-		for (unsigned i = 0; i < nseg; at += seg[i].len, i++) {
-			crc = roce_crc32_copy(crc, buf + at, seg[i].ptr, seg[i].len);
-			dma_note(e, false, seg[i].pa, seg[i].ptr, seg[i].len);
-		}
+		mem_fetch(e, seg, nseg, buf + hlen, &crc);
 		memset(buf + at, 0, pad);
 		crc = roce_crc32(crc, buf + at, pad);
 	} else {
-		/* short: gather, then one ICRC call over the frame */
-		for (unsigned i = 0; i < nseg; at += seg[i].len, i++) {
-			memcpy(buf + at, seg[i].ptr, seg[i].len);
-			dma_note(e, false, seg[i].pa, seg[i].ptr, seg[i].len);
-		}
+		/* short: fetch, then one ICRC call over the frame */
+		mem_fetch(e, seg, nseg, buf + hlen, NULL);
 		memset(buf + at, 0, pad);
 		crc = roce_icrc(buf + l3, l3len + udp_len - ROCE_ICRC_LEN);
 	}

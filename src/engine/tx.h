@@ -17,8 +17,8 @@ void tx_template(struct roce_engine *e, struct eng_qp *qp);
 /* The template from a context's address fields (tx_template gives the
  * QP's own; ud.c a WQE's destination). */
 void tx_template_cfg(struct roce_engine *e, struct eng_qp *qp, const struct roce_qp_cfg *c);
-/* Build one packet for qp into the next staging slot; payload from
- * the DMA address pa (len bytes, may be 0), or NULL source. */
+/* Build one packet for qp into the next staging slot; payload (len
+ * bytes, may be 0) from SGEs or from a place in an MR (a READ response). */
 struct tx_pkt {
 	uint8_t opcode;
 	uint32_t psn;
@@ -26,7 +26,7 @@ struct tx_pkt {
 	const struct roce_hdrs *ext;    /* RETH/AETH/... values (or NULL) */
 	const struct roce_sge *sge;     /* gather payload from SGEs ... */
 	uint32_t nsge, sge_off;         /* ... starting this far in */
-	uint64_t pa;                    /* ... or from one DMA range */
+	const struct mr_pos *at;        /* ... or from one place in an MR */
 	uint32_t len;
 	const struct eng_av *av;        /* UD: the WQE's destination (qp->tmpl
 					 * holds its headers), else NULL */

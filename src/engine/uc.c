@@ -28,7 +28,7 @@
  */
 #include <string.h>
 
-#include "engine/dma.h"
+#include "engine/mover.h"
 #include "engine/flush.h"
 #include "engine/rq.h"
 #include "engine/uc.h"
@@ -97,8 +97,8 @@ static bool uc_send(struct roce_engine *e, struct eng_qp *qp, const struct roce_
 	w = rwqe_take(e, qp);
 	if (r->rcv_offset + p->payload_len > w->length)
 		return drop(e, qp, ROCE_E_RECV_LEN);    /* class D: the WQE stays */
-	rc = mem_scatter(e, w->sge, w->num_sge, r->rcv_offset, roce_pkt_payload(p),
-			 p->payload_len);
+	rc = mem_place_sge(e, w->sge, w->num_sge, r->rcv_offset, roce_pkt_payload(p),
+			   p->payload_len);
 	if (rc) {
 		/* the receive WQE's own buffer is bad: a local error of
 		 * this QP, whatever the transport (rxe: ERR_MALFORMED_WQE,
@@ -122,7 +122,6 @@ static bool uc_write(struct roce_engine *e, struct eng_qp *qp, const struct roce
 	struct resp_ctx *r = &qp->resp;
 	uint8_t pos = p->op->pos;
 	bool imm = roce_op_has(p->op, ROCE_HDR_IMMDT);
-	uint8_t *dst;
 
 	/* the QP must enable remote writes, for every packet (rxe
 	 * check_op_valid drops the UC message otherwise) */
@@ -130,14 +129,14 @@ static bool uc_write(struct roce_engine *e, struct eng_qp *qp, const struct roce
 		return drop(e, qp, ROCE_E_ACCESS);
 	if (pos & ROCE_POS_FIRST) {
 		const struct roce_reth *reth = roce_pkt_reth(p);
-		uint64_t pa;
+		struct mr_pos at;
 		int rc = mem_rkey(e, qp, roce_reth_rkey(reth), roce_reth_va(reth),
-				  roce_reth_len(reth), ROCE_ACCESS_REMOTE_WRITE, &pa);
+				  roce_reth_len(reth), ROCE_ACCESS_REMOTE_WRITE, &at);
 
 		if (rc)         /* class E without an SRQ: silently dropped */
 			return drop(e, qp, rc);
 		r->in_write = true;
-		r->write_pa = pa;
+		r->write_at = at;
 		r->write_resid = roce_reth_len(reth);
 	}
 	if ((pos & ROCE_POS_LAST) ? p->payload_len != r->write_resid
@@ -149,14 +148,8 @@ static bool uc_write(struct roce_engine *e, struct eng_qp *qp, const struct roce
 	if ((pos & ROCE_POS_LAST) && imm && !rwqe_take(e, qp))
 		return drop(e, qp, ROCE_E_NO_RWQE);
 	/* checked at the FIRST packet; its window may have gone since */
-	dst = dma_ptr(e, r->write_pa, p->payload_len);
-	if (p->payload_len && !dst)
+	if (mem_place_at(e, &r->write_at, roce_pkt_payload(p), p->payload_len))
 		return drop(e, qp, ROCE_E_BOUNDS);
-	if (p->payload_len) {
-		memcpy(dst, roce_pkt_payload(p), p->payload_len);
-		dma_note(e, true, r->write_pa, dst, p->payload_len);
-	}
-	r->write_pa += p->payload_len;
 	r->write_resid -= p->payload_len;
 	if (pos & ROCE_POS_LAST) {
 		abandon(r);

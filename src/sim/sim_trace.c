@@ -8,7 +8,7 @@
  */
 #include <errno.h>
 
-#include "engine/dma.h"
+#include "engine/mover.h"
 #include "sim/sim_priv.h"
 #include "roce/status.h"
 

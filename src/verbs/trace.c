@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "common/trace.h"
-#include "engine/dma.h"
+#include "engine/mover.h"
 #include "verbs/verbs_priv.h"
 #include "roce/status.h"
 
