@@ -12,22 +12,14 @@
 
 #include "roce/status.h"
 
-/* A UDP ID's QP: RTS with the port space's Q_Key before any SIDR */
-static int ud_create_qp(struct roce_cm_id *id, struct roce_pd *pd,
-			struct roce_qp_init_attr *init_attr)
+/* A UDP ID's QP: RTS with the port space's Q_Key before any SIDR, as
+   librdmacm's ucma_init_ud_qp leaves it */
+static int ud_ready(struct roce_qp *qp)
 {
 	struct roce_qp_attr at = { .qp_state = ROCE_QPS_INIT, .pkey = 0xFFFF,
 				   .qkey = ROCE_UDP_QKEY };
-	struct roce_qp *qp;
 	int rc;
 
-	if (!pd || !init_attr || init_attr->qp_type != ROCE_QPT_UD)
-		return ROCE_E_INVAL;
-	if (id->qp)
-		return ROCE_E_EXISTS;
-	rc = roce_create_qp_status(pd, init_attr, &qp);
-	if (rc != ROCE_OK)
-		return rc;
 	rc = roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX | ROCE_QP_QKEY);
 	if (rc == ROCE_OK) {
 		at.qp_state = ROCE_QPS_RTR;
@@ -38,36 +30,32 @@ static int ud_create_qp(struct roce_cm_id *id, struct roce_pd *pd,
 		at.sq_psn = 0;
 		rc = roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN);
 	}
-	if (rc != ROCE_OK) {
-		roce_destroy_qp(qp);
-		return rc;
-	}
-	pthread_mutex_lock(&id->cm->lock);
-	id->qp = qp;
-	pthread_mutex_unlock(&id->cm->lock);
-	return ROCE_OK;
+	return rc;
 }
 
 int roce_cm_create_qp(struct roce_cm_id *id, struct roce_pd *pd,
 		      struct roce_qp_init_attr *init_attr)
 {
+	bool ud = id && id->ps == ROCE_PS_UDP;
 	struct roce_qp *qp;
 	int rc;
 
-	if (id && id->ps == ROCE_PS_UDP)
-		return ud_create_qp(id, pd, init_attr);
-	if (!id || !pd || !init_attr || init_attr->qp_type != ROCE_QPT_RC)
+	if (!id || !pd || !init_attr || init_attr->qp_type != (ud ? ROCE_QPT_UD : ROCE_QPT_RC))
 		return ROCE_E_INVAL;
 	if (id->qp)
 		return ROCE_E_EXISTS;
 	rc = roce_create_qp_status(pd, init_attr, &qp);
 	if (rc != ROCE_OK)
 		return rc;
+	/* a UD QP's own steps need not the CM's lock */
+	if (ud)
+		rc = ud_ready(qp);
 	pthread_mutex_lock(&id->cm->lock);
-	/* INIT at once, as librdmacm's rdma_create_qp: receives may be
-	   posted before the connection */
-	rc = cm_qp1_init_qp(id->cm->port, qp);
-	if (rc == ROCE_OK)
+	/* RC: INIT at once, as librdmacm's rdma_create_qp: receives may be
+	   posted before the connection; the CM moves it on */
+	if (!ud && rc == ROCE_OK)
+		rc = cm_qp1_init_qp(id->cm->port, qp);
+	if (!ud && rc == ROCE_OK)
 		rc = cm_qp1_add_qp(id->cm->port, qp);
 	if (rc == ROCE_OK)
 		id->qp = qp;
