@@ -15,6 +15,17 @@
  *     unreachable, disconnected, timewait over).
  * Everything it holds lives in fixed tables sized at cm_create(): nothing
  * is allocated per MAD.
+ *
+ * This header is the CM's API; its calls are defined, in layers that only
+ * call down, by:
+ *   cm_recv.c   cm_recv(): one handler per received message
+ *   cm_call.c   connect, accept, reject, MRA, establish, disconnect
+ *   cm_sidr.c   SIDR_REQ and SIDR_REP, sent and received
+ *   cm_timer.c  cm_poll(), cm_next_deadline(): resends, timeouts, timewait
+ *   cm_table.c  create, listen, the connection table and its queries, and
+ *               the steps all of the above take (send, emit, QP to ERR)
+ * No file is cm.c: every one of them includes this header for its types,
+ * so its own file would sit both under and over them.
  */
 #ifndef ROCE_CM_CM_H
 #define ROCE_CM_CM_H

@@ -5,9 +5,12 @@
  * connection's state does not take is counted and dropped; a duplicate is
  * answered with the MAD the connection sent last.
  */
-#include "cm/cm_priv.h"
+#include "cm/cm_table.h"
 
 #include <string.h>
+
+#include "cm/cm_sidr.h"
+#include "cm/cm_timer.h"
 
 /* ---- REQ: the passive side --------------------------------------------- */
 
@@ -44,14 +47,6 @@ static void dup_req(struct cm *cm, struct cm_conn *c, const struct cm_msg *m)
 		   REQ is older than the RTU that established it */
 		break;
 	}
-}
-
-int cm_find_listener(struct cm *cm, uint64_t service_id)
-{
-	for (unsigned i = 0; i < cm->cfg.max_listeners; i++)
-		if (cm->listeners[i].used && cm->listeners[i].service_id == service_id)
-			return (int)i;
-	return -1;
 }
 
 /* A live connection to the same remote QP (cm_insert_remote_qpn) */

@@ -12,10 +12,11 @@
  * resent it before the reply came, or the reply was lost), where the
  * kernel would take the copy for a new request.
  */
-#include "cm/cm_priv.h"
+#include "cm/cm_sidr.h"
 
 #include <string.h>
 
+#include "cm/cm_timer.h"
 #include "roce/status.h"
 
 static void emit(struct cm *cm, enum cm_event_type type, struct cm_conn *c, void *user,

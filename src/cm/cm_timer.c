@@ -6,7 +6,7 @@
  * the connection ends as cm_process_send_error and cm_destroy_id end it. A
  * connection leaves timewait after its local ACK timeout.
  */
-#include "cm/cm_priv.h"
+#include "cm/cm_timer.h"
 
 void cm_timer_arm(struct cm *cm, struct cm_conn *c, uint64_t timeout_us, unsigned retries)
 {
@@ -15,14 +15,6 @@ void cm_timer_arm(struct cm *cm, struct cm_conn *c, uint64_t timeout_us, unsigne
 	c->retries_left = retries;
 	c->retries_armed = retries;
 	c->deadline_us = cm_now(cm) + timeout_us;
-}
-
-void cm_qp_error(struct cm *cm, struct cm_conn *c)
-{
-	const struct cm_qp_attr none = { 0 };
-
-	/* nothing to do if it fails: the connection ends either way */
-	(void)cm->ops.modify_qp(cm->ops.ctx, c->local_qpn, CM_QP_ERR, &none);
 }
 
 /*

@@ -2,18 +2,17 @@
 /*
  * Event channels of the rdma_cm-shaped API (roce/cm.h): a queue of events
  * behind an eventfd whose count is the events waiting (librdmacm's channel
- * is the rdma_cm device's fd, read() giving one event), and the thread
- * that drives the CM: QP1's completions and the CM's timers.
+ * is the rdma_cm device's fd, read() giving one event), and the records
+ * of the IDs on them. The bottom of the API's layers: it calls nothing of
+ * the files above (rdma_cm.c draws them).
  */
-#include "cm/rdma_cm_priv.h"
+#include "cm/rdma_cm_event.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "roce/status.h"
@@ -177,46 +176,41 @@ int roce_cm_ack_cm_event(struct roce_cm_event *event)
 	return ROCE_OK;
 }
 
-static void *cm_thread(void *arg)
+/* ---- ID records --------------------------------------------------------- */
+
+/*
+ * An ID's record is freed by whichever comes last of its destruction, its
+ * connection slot and its last acknowledged event (roce_cm_ack_cm_event):
+ * it lives here, below the files that make, connect and destroy IDs, so
+ * that the ack frees it without calling up.
+ */
+struct roce_cm_id *rcm_id_new(struct roce_cm_event_channel *ch, void *context)
 {
-	struct roce_cm *cm = arg;
-	const struct timespec nap = { 0, 200000 }, none = { 0, 0 };
-	struct pollfd pfd = { .fd = cm->status_fd, .events = POLLIN };
-	unsigned busy = 0;
+	struct roce_cm_id *id = calloc(1, sizeof(*id));
 
-	for (;;) {
-		unsigned n;
+	if (!id)
+		return NULL;
+	id->cm = ch->cm;
+	id->ch = ch;
+	id->context = context;
+	id->conn = -1;
+	id->listener = -1;
+	id->next = ch->cm->ids;
+	ch->cm->ids = id;
+	ch->ids++;
+	return id;
+}
 
-		pthread_mutex_lock(&cm->lock);
-		if (!cm->running) {
-			pthread_mutex_unlock(&cm->lock);
-			return NULL;
+void rcm_id_free(struct roce_cm_id *id)
+{
+	struct roce_cm_id **pp;
+
+	for (pp = &id->cm->ids; *pp; pp = &(*pp)->next)
+		if (*pp == id) {
+			*pp = id->next;
+			break;
 		}
-		n = cm_qp1_poll(cm->port);
-		pthread_mutex_unlock(&cm->lock);
-		/* idle: 200 us naps (the CM's timers are milliseconds), woken
-		   early by a status request; busy: a look every 64 rounds */
-		if (n && ++busy % 64)
-			continue;
-		if (ppoll(&pfd, pfd.fd >= 0, n ? &none : &nap, NULL) > 0)
-			rcm_status_serve(cm);
-	}
-}
-
-int rcm_thread_start(struct roce_cm *cm)
-{
-	cm->running = true;
-	if (pthread_create(&cm->thread, NULL, cm_thread, cm) != 0) {
-		cm->running = false;
-		return ROCE_E_NOMEM;
-	}
-	return ROCE_OK;
-}
-
-void rcm_thread_stop(struct roce_cm *cm)
-{
-	pthread_mutex_lock(&cm->lock);
-	cm->running = false;
-	pthread_mutex_unlock(&cm->lock);
-	pthread_join(cm->thread, NULL);
+	if (id->ch)
+		id->ch->ids--;
+	free(id);
 }

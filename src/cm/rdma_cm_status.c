@@ -24,7 +24,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "cm/rdma_cm_priv.h"
+#include "cm/rdma_cm_status.h"
 #include "roce/status.h"
 
 /* ---- formatting ------------------------------------------------------------ */

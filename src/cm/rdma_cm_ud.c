@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * UD IDs (RDMA_PS_UDP) on the rdma_cm-shaped API: what the kernel's cma.c
- * does for them. The QP is ready at once (INIT with RDMA_UDP_QKEY, RTR,
- * RTS: librdmacm's ucma_init_ud_qp); rdma_connect sends a SIDR_REQ with
+ * does for them. The QP is ready at once (rdma_cm_qp.c); rdma_connect sends a SIDR_REQ with
  * rdma_cm's header in its private data (cma_resolve_ib_udp); the passive
  * side gets CONNECT_REQUEST (with the requester's address vector, which
  * the kernel does not give) and answers with rdma_accept (SIDR_REP: its
@@ -10,49 +9,16 @@
  * ESTABLISHED with the peer's QPN, Q_Key and address vector
  * (cma_sidr_rep_handler), or UNREACHABLE.
  */
-#include "cm/rdma_cm_priv.h"
+#include "cm/rdma_cm_ud.h"
 
 #include <errno.h>
 #include <string.h>
 
 #include "cm/cma.h"
+#include "cm/rdma_cm_event.h"
+#include "cm/rdma_cm_id.h"
 #include "roce/gid.h"
 #include "roce/status.h"
-
-int rcm_ud_create_qp(struct roce_cm_id *id, struct roce_pd *pd,
-		     struct roce_qp_init_attr *init_attr)
-{
-	struct roce_qp_attr at = { .qp_state = ROCE_QPS_INIT, .pkey = 0xFFFF,
-				   .qkey = ROCE_UDP_QKEY };
-	struct roce_qp *qp;
-	int rc;
-
-	if (!pd || !init_attr || init_attr->qp_type != ROCE_QPT_UD)
-		return ROCE_E_INVAL;
-	if (id->qp)
-		return ROCE_E_EXISTS;
-	rc = roce_create_qp_status(pd, init_attr, &qp);
-	if (rc != ROCE_OK)
-		return rc;
-	rc = roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX | ROCE_QP_QKEY);
-	if (rc == ROCE_OK) {
-		at.qp_state = ROCE_QPS_RTR;
-		rc = roce_modify_qp(qp, &at, ROCE_QP_STATE);
-	}
-	if (rc == ROCE_OK) {
-		at.qp_state = ROCE_QPS_RTS;
-		at.sq_psn = 0;
-		rc = roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN);
-	}
-	if (rc != ROCE_OK) {
-		roce_destroy_qp(qp);
-		return rc;
-	}
-	pthread_mutex_lock(&id->cm->lock);
-	id->qp = qp;
-	pthread_mutex_unlock(&id->cm->lock);
-	return ROCE_OK;
-}
 
 int rcm_ud_connect(struct roce_cm_id *id, const struct roce_conn_param *param)
 {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The CM state machine (src/cm/cm.c, cm_recv.c): two CM instances back to
- * back through a fake transport (drops and duplicates on demand) on a
- * virtual clock, with fake QPs that record every modify:
+ * The CM state machine (src/cm/cm_call.c, cm_recv.c, cm_timer.c): two CM
+ * instances back to back through a fake transport (drops and duplicates on
+ * demand) on a virtual clock, with fake QPs that record every modify:
  *   - REQ/REP/RTU, then DREQ/DREP and timewait, with the QP attributes
  *     each side gets from the other's message;
  *   - lost REQ, REP, RTU, DREQ: resends and duplicate answers; every MAD

@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* The CM's insides, shared by cm.c (calls, timers) and cm_recv.c (MADs). */
-#ifndef ROCE_CM_PRIV_H
-#define ROCE_CM_PRIV_H
+/*
+ * The CM's insides (cm_table.c): the connection slots, the listeners, the
+ * CM object that holds them, and the steps every file of the CM takes on
+ * a connection. The files above (cm_call.c, cm_timer.c, cm_sidr.c,
+ * cm_recv.c) include this; it includes only the CM's API (cm.h) for the
+ * types.
+ */
+#ifndef ROCE_CM_TABLE_H
+#define ROCE_CM_TABLE_H
 
 #include "cm/cm.h"
 
@@ -51,34 +57,33 @@ struct cm {
 	struct cm_listener *listeners;
 };
 
-/* cm.c */
 uint64_t cm_now(struct cm *cm);
 void cm_set_state(struct cm *cm, struct cm_conn *c, enum cm_state state);
+
+/* the connection table */
 struct cm_conn *cm_conn_alloc(struct cm *cm);
 void cm_conn_free(struct cm *cm, struct cm_conn *c);
+/* passive: the connection no longer counts against its listener's backlog */
+void cm_backlog_release(struct cm *cm, struct cm_conn *c);
 int cm_conn_index(const struct cm *cm, const struct cm_conn *c);
+/* a live connection by its index (a caller's), NULL when idle or out of range */
+struct cm_conn *cm_conn_get(struct cm *cm, int conn);
 struct cm_conn *cm_conn_by_local_id(struct cm *cm, uint32_t local_id);
+
+/* the listeners: the index of service_id's, or -1 */
+int cm_find_listener(struct cm *cm, uint64_t service_id);
+
+/* sending, and telling the owner */
 void cm_send_msg(struct cm *cm, const struct cm_addr *to, const struct cm_msg *m,
 		 uint8_t *keep);
 void cm_resend(struct cm *cm, struct cm_conn *c);
-void cm_timer_arm(struct cm *cm, struct cm_conn *c, uint64_t timeout_us, unsigned retries);
-void cm_enter_timewait(struct cm *cm, struct cm_conn *c);
-void cm_qp_error(struct cm *cm, struct cm_conn *c);
 void cm_send_rej(struct cm *cm, const struct cm_addr *to, uint64_t tid,
 		 uint32_t local_id, uint32_t remote_id, uint8_t msg_rejected,
 		 uint16_t reason, const void *ari, uint8_t ari_len,
 		 const void *priv, size_t priv_len);
 void cm_emit(struct cm *cm, enum cm_event_type type, struct cm_conn *c, void *user,
 	     uint16_t reason, const struct cm_req *req, const uint8_t *priv, size_t len);
-void cm_backlog_release(struct cm *cm, struct cm_conn *c);
-/* cm.c: what an accept moves the QP with (cm_accept's, cm_passive_attr's) */
-void cm_passive_qp_attr(const struct cm_conn *c, const struct cm_accept_param *p,
-			struct cm_qp_attr *a);
-/* cm_recv.c */
-int cm_find_listener(struct cm *cm, uint64_t service_id);
-/* cm_sidr.c */
-void cm_recv_sidr_req(struct cm *cm, const struct cm_addr *from, const struct cm_msg *m);
-void cm_recv_sidr_rep(struct cm *cm, const struct cm_msg *m);
+void cm_qp_error(struct cm *cm, struct cm_conn *c);
 
 /* REJ's "message rejected" (Table 108) and MRA's "message
    MRAed" (Table 107) */
