@@ -13,21 +13,18 @@
  * DCQCN's own timers (alpha, rate increase) are run lazily, when a CNP
  * comes or a paced packet goes: nothing else reads the rate, and the
  * arithmetic gives the same result whenever it runs.
+ *
+ * Loss recovery (the retransmission timer, the tail-loss probe) is
+ * recovery.c's.
  */
 #include "engine/cc.h"
-#include "engine/comp.h"
-#include "engine/req.h"
 #include "engine/tx.h"
 #include "roce/device.h"
-#include "roce/psn.h"
 #include "roce/status.h"
 
 /* A paced QP may catch up at most this much time it lost waiting for its
    turn (two packets at its rate): no burst from credit hoarded idle. */
 #define PACE_SLACK_PKTS 2
-/* The adaptive timer before a QP's first round-trip sample: this many
-   times rto_min_us (1.6 ms by default), as RFC 6298 starts from 1 s. */
-#define RTO_INITIAL_MIN 16
 
 void roce_cc_config_default(struct roce_cc_config *c)
 {
@@ -221,108 +218,4 @@ void cc_repace(struct roce_engine *e, struct eng_qp *qp)
 		return;
 	}
 	qp->next_tx = qp->pace_t + gap_ns(qp, qp->pace_len);
-}
-
-/* ---- adaptive retransmission --------------------------------------------- */
-
-void cc_rtt_sent(struct roce_engine *e, struct eng_qp *qp, uint32_t psn)
-{
-	if (qp->comp.rtt_on)
-		return;
-	qp->comp.rtt_on = true;
-	qp->comp.rtt_psn = psn;
-	qp->comp.rtt_sent = engine_now(e);
-}
-
-void cc_rtt_acked(struct roce_engine *e, struct eng_qp *qp, uint32_t new_una)
-{
-	struct comp_ctx *c = &qp->comp;
-	uint64_t r;
-
-	if (!c->rtt_on || roce_psn_cmp(new_una, c->rtt_psn) <= 0)
-		return;
-	c->rtt_on = false;
-	c->backoff = 0;
-	r = engine_now(e) - c->rtt_sent;
-	if (!c->srtt) {
-		/* RFC 6298 2.2: the first sample */
-		c->srtt = r;
-		c->rttvar = r / 2;
-		return;
-	}
-	/* 2.3: rttvar = 3/4 rttvar + 1/4 |srtt - r|, srtt = 7/8 srtt + 1/8 r */
-	c->rttvar = (3 * c->rttvar + (c->srtt > r ? c->srtt - r : r - c->srtt)) / 4;
-	c->srtt = (7 * c->srtt + r) / 8;
-}
-
-/*
- * Tail-loss probe (TCP's, RFC 8985 section 7): when a QP has had nothing
- * acknowledged and sent nothing new for two smoothed round trips while
- * PSNs are outstanding, the last packet it sent goes out again, with
- * AckReq. A lost tail (the message's last packet, whose AckReq was to
- * draw the ACK; or that ACK) is then recovered after about 2 srtt instead
- * of the retransmission timer: the responder takes the packet it missed
- * (or answers the duplicate with an ACK of everything).
- *
- * After a NAK the stall has another likely cause: the resent packet the
- * responder waits for was lost again, and having NAKed once (IBA 9.7.5.1,
- * rxe's nak_sent) it drops everything after it in silence, the last
- * packet too. A stall that follows a NAK's go-back therefore resends from
- * the oldest unacknowledged PSN, as the timer would, but two round trips
- * after the NAK instead of the timer's floor later. A loss is certain
- * there, so the resent window is hardly ever spurious.
- *
- * The NAK itself may have been lost, so a stall that a last-packet probe
- * did not end (two more round trips without an ACK) is probed once more,
- * from una.
- *
- * So at most CC_PROBES per stall (until an ACK moves una; a timeout
- * starts a stall of its own, whose resend may be lost as well): no retry
- * is spent, the timer neither restarts nor backs off; what the probes do
- * not recover the timer still does. To any go-back-N responder (rxe's
- * too) a probe is a duplicate or the packet it waits for.
- */
-#define CC_PROBES 2
-void cc_probe_arm(struct roce_engine *e, struct eng_qp *qp)
-{
-	if (!qp->comp.srtt || qp->comp.probes >= CC_PROBES)
-		return;
-	qp->comp.probe_at = engine_now(e) + 2 * qp->comp.srtt;
-}
-
-void cc_probe(struct roce_engine *e, struct eng_qp *qp)
-{
-	qp->comp.probe_at = 0;
-	/* a stall only: PSNs outstanding, no resend under way, not held
-	   by an RNR wait or DCQCN's pacing, and before the timer */
-	if (qp->comp.probes >= CC_PROBES || roce_psn_cmp(qp->comp.una, qp->req.psn) >= 0 ||
-	    qp->comp.rnr_until || qp->pace_wait ||
-	    (qp->comp.timer && engine_now(e) >= qp->comp.timer))
-		return;
-	if (qp->req.psn != qp->req.psn_max) {
-		cc_probe_arm(e, qp);    /* a resend is still going out */
-		return;
-	}
-	if (!req_probe(e, qp, qp->comp.nak_back || qp->comp.probes > 0))
-		return;
-	qp->comp.probes++;
-	qp->comp.rtt_on = false;        /* Karn: the ACK may answer either copy */
-	roce_cnt_inc(e->cnt, ROCE_CNT_TAIL_PROBES);
-	cc_probe_arm(e, qp);            /* the next, if this one is lost */
-}
-
-uint64_t cc_rto_ns(const struct roce_engine *e, const struct eng_qp *qp)
-{
-	uint64_t iba = comp_timeout_ns(qp), rto;
-
-	if (!e->cc.adaptive_rto)
-		return iba;
-	/* before the first sample (its packet may be the one lost):
-	   RTO_INITIAL_MIN times the floor */
-	rto = qp->comp.srtt ? qp->comp.srtt + 4 * qp->comp.rttvar
-			    : (uint64_t)e->cc.rto_min_us * 1000 * RTO_INITIAL_MIN;
-	if (rto < (uint64_t)e->cc.rto_min_us * 1000)
-		rto = (uint64_t)e->cc.rto_min_us * 1000;
-	rto <<= qp->comp.backoff;
-	return iba && rto > iba ? iba : rto;
 }

@@ -49,19 +49,4 @@ static inline bool pkt_ce(const struct roce_pkt *p)
 	return p->ipv6 ? (ip[1] & 0x30) == 0x30 : (ip[1] & 3) == 3;
 }
 
-/* recovery: the retransmission timer and the tail-loss probe */
-/* The retransmission timer's length: the IBA timeout, or the adaptive
-   one when the context asks for it (cc.c) */
-uint64_t cc_rto_ns(const struct roce_engine *e, const struct eng_qp *qp);
-/* A new packet psn went out with AckReq (req.c): maybe a sample */
-void cc_rtt_sent(struct roce_engine *e, struct eng_qp *qp, uint32_t psn);
-/* una moved to new_una by an ACK (comp.c): maybe the sample's end */
-void cc_rtt_acked(struct roce_engine *e, struct eng_qp *qp, uint32_t new_una);
-/* A new packet went out or una moved: the tail-loss probe is due two
-   round trips from now (adaptive retransmission only) */
-void cc_probe_arm(struct roce_engine *e, struct eng_qp *qp);
-/* The probe's time came (comp.c's timer): resend the last packet sent,
-   or after a NAK, a timeout or a first probe, from una */
-void cc_probe(struct roce_engine *e, struct eng_qp *qp);
-
 #endif

@@ -12,10 +12,10 @@
  */
 #include <string.h>
 
-#include "engine/cc.h"
 #include "engine/comp.h"
 #include "engine/mover.h"
 #include "engine/flush.h"
+#include "engine/recovery.h"
 #include "engine/req.h"
 #include "engine/sq.h"
 #include "roce/psn.h"
@@ -27,12 +27,6 @@ static const uint32_t rnr_10us[32] = {
 	256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288,
 	16384, 24576, 32768, 49152,
 };
-
-uint64_t comp_timeout_ns(const struct eng_qp *qp)
-{
-	/* IBA 9.7.6.1.3: 4.096 us * 2^timeout; 0 means infinite */
-	return qp->cfg.timeout ? 4096ull << qp->cfg.timeout : 0;
-}
 
 void comp_reset(struct eng_qp *qp)
 {
@@ -83,15 +77,15 @@ static void progress(struct roce_engine *e, struct eng_qp *qp, uint32_t new_una)
 	 * not also excuse the next silent round, or a peer that answered
 	 * and then vanished would get retry_cnt + 1 retries */
 	qp->comp.alive = false;
-	cc_rtt_acked(e, qp, new_una);
+	rto_sample_acked(e, qp, new_una);
 	if (qp->comp.timer && qp->cfg.timeout)
-		qp->comp.timer = engine_now(e) + cc_rto_ns(e, qp);
+		qp->comp.timer = engine_now(e) + rto_ns(e, qp);
 	/* progress ends a stall: the next one may be probed again */
 	qp->comp.probes = 0;
 	qp->comp.nak_back = false;
 	qp->comp.probe_at = 0;
 	if (e->cc.adaptive_rto && roce_psn_cmp(new_una, qp->req.psn_max) < 0)
-		cc_probe_arm(e, qp);
+		probe_arm(e, qp);
 }
 
 /*
@@ -168,7 +162,7 @@ static void on_nak(struct roce_engine *e, struct eng_qp *qp, uint32_t psn,
 		/* the responder is alive and says where to resume: this
 		 * costs no retry (the retry count is for a silent peer) */
 		qp->comp.go_back = true;
-		qp->comp.nak_back = true;       /* what a stall now means: cc.c */
+		qp->comp.nak_back = true;       /* what a stall now means: recovery.c */
 		req_go_back(e, qp, psn);
 		return;
 	case ROCE_NAK_INVALID_REQ:
@@ -291,10 +285,31 @@ void comp_response(struct roce_engine *e, struct eng_qp *qp, const struct roce_p
 	sq_complete(e, qp);
 }
 
+/* The tail-loss probe's time came: recovery.c says what to send again,
+ * the requester goes back to it. */
+static void probe(struct roce_engine *e, struct eng_qp *qp)
+{
+	switch (probe_due(e, qp)) {
+	case PROBE_FROM_UNA:
+		/* as the timer goes back: stale responses to the copies
+		   before are ignored */
+		qp->comp.go_back = true;
+		req_go_back(e, qp, qp->comp.una);
+		break;
+	case PROBE_LAST:
+		if (!req_resend_last(e, qp))
+			return;
+		break;
+	default:
+		return;
+	}
+	probe_sent(e, qp);
+}
+
 void comp_timers(struct roce_engine *e, struct eng_qp *qp)
 {
 	if (qp->comp.probe_at && !qp->flushed && engine_now(e) >= qp->comp.probe_at)
-		cc_probe(e, qp);
+		probe(e, qp);
 	if (!qp->comp.timer || qp->flushed || engine_now(e) < qp->comp.timer)
 		return;
 	roce_cnt_inc(e->cnt, ROCE_CNT_TIMEOUTS);
@@ -322,14 +337,14 @@ void comp_timers(struct roce_engine *e, struct eng_qp *qp)
 	/* Karn: no sample across a resend; the adaptive timer backs off */
 	qp->comp.rtt_on = false;
 	/* the resend may be lost too: one probe from una, two round trips
-	   on (cc.c), before the backed-off timer */
+	   on (recovery.c), before the backed-off timer */
 	qp->comp.probes = 0;
 	qp->comp.nak_back = true;
 	qp->comp.probe_at = 0;
 	if (e->cc.adaptive_rto)
-		cc_probe_arm(e, qp);
+		probe_arm(e, qp);
 	if (qp->comp.backoff < 16)
 		qp->comp.backoff++;
-	qp->comp.timer = engine_now(e) + cc_rto_ns(e, qp);
+	qp->comp.timer = engine_now(e) + rto_ns(e, qp);
 	req_go_back(e, qp, qp->comp.una);
 }

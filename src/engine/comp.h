@@ -11,6 +11,5 @@
 void comp_response(struct roce_engine *e, struct eng_qp *qp, const struct roce_pkt *p);
 void comp_timers(struct roce_engine *e, struct eng_qp *qp);
 void comp_reset(struct eng_qp *qp);
-uint64_t comp_timeout_ns(const struct eng_qp *qp);
 
 #endif

@@ -16,14 +16,17 @@
  *   recv.c     receive checks --> resp.c | uc.c | ud.c | comp.c
  *   ctx.c      the register file's commits --> the stages' resets
  *   sched.c    arbiter and timers --> req.c, resp.c, comp.c
- *   comp.c     completer: ACKs, NAKs, READ responses, timers
- *      |                  --> req.c (go back to a PSN)
+ *   comp.c     completer: ACKs, NAKs, READ responses, the retransmission
+ *      |       timer and the recovery decisions --> req.c (go back to a
+ *      |       PSN, resend the last), recovery.c
  *   req.c      requester (seed 001 state machine) --> uc.c, ud.c
  *   resp.c uc.c ud.c     responders --> rq.c
  *   flush.c    a QP in ERR --> sq.c, rq.c
  *   sq.c rq.c  the queues' WQEs leave as completions --> cq.c
  *   tx.c       frames out (templates, payload fetched, ICRC)
- *   cc.c       ECN, CNPs, DCQCN's pacing, recovery's timers
+ *   recovery.c the retransmission timer's length, the tail-loss probe's
+ *              rules (req.c reports what it sends)
+ *   cc.c       ECN, CNPs, DCQCN's pacing
  *   dma.c      protection and translation --> iommu.c
  *   cq.c event.c addr.c timer.c iommu.c      the leaves
  */

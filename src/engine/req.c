@@ -28,6 +28,7 @@
 
 #include "engine/cc.h"
 #include "engine/flush.h"
+#include "engine/recovery.h"
 #include "engine/req.h"
 #include "engine/sq.h"
 #include "engine/tx.h"
@@ -75,15 +76,15 @@ static void sent_one(struct roce_engine *e, struct eng_qp *qp, bool ackreq)
 		roce_cnt_inc(e->cnt, ROCE_CNT_RETRANSMISSIONS);
 	} else if (e->cc.adaptive_rto && qp->tr->acked) {
 		if (ackreq)
-			cc_rtt_sent(e, qp, qp->req.psn);
-		cc_probe_arm(e, qp);
+			rto_sample_sent(e, qp, qp->req.psn);
+		probe_arm(e, qp);
 	}
 	qp->req.psn = roce_psn_add(qp->req.psn, 1);
 	if (roce_psn_cmp(qp->req.psn, qp->req.psn_max) > 0)
 		qp->req.psn_max = qp->req.psn;
 	/* UC, UD: nothing is acknowledged, nothing is sent again (IBA 9.8) */
 	if (!qp->comp.timer && qp->cfg.timeout && qp->tr->acked)
-		qp->comp.timer = engine_now(e) + cc_rto_ns(e, qp);
+		qp->comp.timer = engine_now(e) + rto_ns(e, qp);
 }
 
 /* AckReq on the last packet of a message and at least every N packets
@@ -445,20 +446,13 @@ static void go_back_at(struct eng_qp *qp, uint32_t i, uint32_t psn)
 	qp->req.noack = 0;
 }
 
-bool req_probe(struct roce_engine *e, struct eng_qp *qp, bool from_una)
+bool req_resend_last(struct roce_engine *e, struct eng_qp *qp)
 {
 	uint32_t last = roce_psn_add(qp->req.psn_max, -1u);
 	uint32_t prod = atomic_load_explicit(&qp->sq.prod, memory_order_acquire);
-	uint32_t i;
+	uint32_t i = sq_holding(qp, last, prod);
 
-	if (from_una) {
-		/* as the timer goes back (comp_timers): stale responses to
-		   the copies before are ignored */
-		qp->comp.go_back = true;
-		req_go_back(e, qp, qp->comp.una);
-		return true;
-	}
-	i = sq_holding(qp, last, prod);
+	(void)e;
 	/* a READ or atomic request is resent whole by the timer: its
 	   responses are the acknowledgement */
 	if (i == prod || swqe_rd_atomic(sq_at(qp, i)))

@@ -9,10 +9,10 @@
 
 void req_tx(struct roce_engine *e, struct eng_qp *qp);
 void req_reset(struct eng_qp *qp);
+/* The requester's go-back entries, the completer's to call (recovery):
+ * resume at psn; or go back to the last PSN sent, if a SEND or WRITE
+ * carries it, the packet it sends next with AckReq (true if it did). */
 void req_go_back(struct roce_engine *e, struct eng_qp *qp, uint32_t psn);
-/* req.c: go back to the last PSN sent, if a SEND or WRITE carries it,
-   the packet it sends next with AckReq; with from_una, to una (all that
-   is outstanding). True if it went back. */
-bool req_probe(struct roce_engine *e, struct eng_qp *qp, bool from_una);
+bool req_resend_last(struct roce_engine *e, struct eng_qp *qp);
 
 #endif

@@ -205,7 +205,7 @@ struct req_ctx {
 	uint32_t rd_atomic;             /* READ/atomic WQEs outstanding */
 	uint64_t dma_deadline;          /* WRITE_DATA: local DMA timeout */
 	bool probe;                     /* the next packet is a tail-loss
-					 * probe: AckReq on it (cc.c) */
+					 * probe: AckReq on it (recovery.c) */
 };
 
 /* ---- the completer -------------------------------------------------------- */
@@ -220,15 +220,16 @@ struct comp_ctx {
 	bool alive;                     /* a response came since the last timeout */
 	uint64_t timer;                 /* retransmit deadline (0 = off) */
 	uint64_t rnr_until;             /* RNR wait: no transmission before */
-	/* adaptive retransmission (cc.c): one round-trip sample at a time */
+	/* adaptive retransmission (recovery.c): one round-trip sample at a
+	   time */
 	bool rtt_on;
 	uint8_t backoff;                /* timeouts since the last sample */
 	uint32_t rtt_psn;
 	uint64_t rtt_sent;
 	uint64_t srtt, rttvar;          /* ns; srtt 0: no sample yet */
-	/* tail-loss probes (cc.c): due when nothing was sent or acked for
-	   two round trips; at most CC_PROBES per stall (until an ACK moves
-	   una or the timer fires) */
+	/* tail-loss probes (recovery.c): due when nothing was sent or acked
+	   for two round trips; at most PROBES_PER_STALL per stall (until an
+	   ACK moves una or the timer fires) */
 	uint64_t probe_at;              /* 0 = none */
 	uint8_t probes;                 /* sent in this stall */
 	bool nak_back;                  /* went back on a NAK, nothing acked since */

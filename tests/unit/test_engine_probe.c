@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The tail-loss probe of adaptive retransmission (src/engine/cc.c), one
+ * The tail-loss probe of adaptive retransmission (src/engine/recovery.c), one
  * engine against a scripted peer on the virtual clock (stage.h), MTU 256,
  * a measured round trip of 10 us (srtt 10 us, so 2 srtt = 20 us; the
  * timer's floor is 100 us):

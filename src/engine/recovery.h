@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * recovery.c: loss recovery (docs/cc.md): the retransmission timer's
+ * length and the tail-loss probe, on the completer's state. One way:
+ * comp.c (which owns the timer and the go-back decisions) and req.c
+ * (which reports what it sends) call it; it calls no stage, and comp.c
+ * has the requester resend what it says.
+ */
+#ifndef ROCE_ENGINE_RECOVERY_H
+#define ROCE_ENGINE_RECOVERY_H
+
+#include "engine/state.h"
+
+/* IBA 9.7.6.1.3's timeout of the QP, ns; 0: infinite */
+uint64_t rto_iba_ns(const struct eng_qp *qp);
+/* The retransmission timer's length: the IBA timeout, or the adaptive
+   one when the context asks for it */
+uint64_t rto_ns(const struct roce_engine *e, const struct eng_qp *qp);
+/* A new packet psn went out with AckReq (req.c): maybe a sample */
+void rto_sample_sent(struct roce_engine *e, struct eng_qp *qp, uint32_t psn);
+/* una moved to new_una by an ACK (comp.c): maybe the sample's end; the
+   round trip measured, ns, or 0 */
+uint64_t rto_sample_acked(struct roce_engine *e, struct eng_qp *qp, uint32_t new_una);
+/* A new packet went out or una moved: the tail-loss probe is due two
+   round trips from now (adaptive retransmission only) */
+void probe_arm(struct roce_engine *e, struct eng_qp *qp);
+enum probe_kind {
+	PROBE_NONE,             /* no stall (or not yet: maybe armed again) */
+	PROBE_LAST,             /* resend the last packet sent, with AckReq */
+	PROBE_FROM_UNA,         /* after a NAK, a timeout or a first probe:
+				   go back to una, as the timer would */
+};
+/* The probe's time came (comp.c's timer): what to resend */
+enum probe_kind probe_due(struct roce_engine *e, struct eng_qp *qp);
+/* The requester sent it: counted, the next armed */
+void probe_sent(struct roce_engine *e, struct eng_qp *qp);
+
+#endif
