@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "cc/dcqcn.h"
+#include "roce/cc.h"
 
 static const struct roce_dcqcn_knob knobs[] = {
 #define X(n, N, def, lo, hi, unit, what) \

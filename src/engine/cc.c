@@ -15,7 +15,8 @@
  * arithmetic gives the same result whenever it runs.
  *
  * Loss recovery (the retransmission timer, the tail-loss probe) is
- * recovery.c's.
+ * recovery.c's; the defaults and checks of a config are the control
+ * plane's (src/cc/config.c).
  */
 #include "engine/cc.h"
 #include "engine/tx.h"
@@ -25,32 +26,6 @@
 /* A paced QP may catch up at most this much time it lost waiting for its
    turn (two packets at its rate): no burst from credit hoarded idle. */
 #define PACE_SLACK_PKTS 2
-
-void roce_cc_config_default(struct roce_cc_config *c)
-{
-	*c = (struct roce_cc_config){ .ecn = 2, .line_mbps = 100000, .rto_min_us = 100 };
-	dcqcn_params_mlx5(&c->dcqcn);
-}
-
-void roce_cc_dcqcn_paper(struct roce_cc_config *c)
-{
-	dcqcn_params_paper(&c->dcqcn);
-}
-
-const char *roce_cc_config_check(const struct roce_cc_config *c)
-{
-	if (!c)
-		return "config";
-	if (c->ecn != 1 && c->ecn != 2)
-		return "ecn";
-	if (!c->line_mbps || c->line_mbps > 1600000)
-		return "line_mbps";
-	if (c->window_kb > (1u << 20))
-		return "window_kb";
-	if (c->adaptive_rto && (!c->rto_min_us || c->rto_min_us > 10000000))
-		return "rto_min_us";
-	return dcqcn_params_check(&c->dcqcn);
-}
 
 static bool prio_in(uint8_t mask, uint8_t tclass)
 {

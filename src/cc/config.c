@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A congestion-control config (roce/cc.h): its defaults and its checks.
+ * The control plane's: the register file takes a CC block through it
+ * (src/regs), the driver, the tools and the engine's reset state start
+ * from it. It calls nothing of the engine or the register file.
+ */
+#include "cc/dcqcn.h"
+
+void roce_cc_config_default(struct roce_cc_config *c)
+{
+	*c = (struct roce_cc_config){ .ecn = 2, .line_mbps = 100000, .rto_min_us = 100 };
+	dcqcn_params_mlx5(&c->dcqcn);
+}
+
+void roce_cc_dcqcn_paper(struct roce_cc_config *c)
+{
+	dcqcn_params_paper(&c->dcqcn);
+}
+
+const char *roce_cc_config_check(const struct roce_cc_config *c)
+{
+	if (!c)
+		return "config";
+	if (c->ecn != 1 && c->ecn != 2)
+		return "ecn";
+	if (!c->line_mbps || c->line_mbps > 1600000)
+		return "line_mbps";
+	if (c->window_kb > (1u << 20))
+		return "window_kb";
+	if (c->adaptive_rto && (!c->rto_min_us || c->rto_min_us > 10000000))
+		return "rto_min_us";
+	return dcqcn_params_check(&c->dcqcn);
+}
