@@ -1,22 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Congestion control in the data path (roce/cc.h, docs/cc.md): the
- * notification point answers CE-marked packets with CNPs, the reaction
- * point runs DCQCN (src/cc/dcqcn.c) on the CNPs it gets and paces its QP
- * in the transmit arbiter.
+ * notification point answers CE-marked packets with CNPs; the reaction
+ * point marks its QPs' packets ECN-capable, tells the QP's algorithm
+ * (src/cc/algo.h; DCQCN, src/cc/dcqcn_algo.c) of the CNPs it gets and
+ * paces the QP in the transmit arbiter at the rate the algorithm grants.
  *
  * Pacing: a paced QP may send a data packet (a SEND or WRITE packet, a
  * READ response) once the engine's time reaches next_tx; each one pushes
  * next_tx on by its length at the QP's rate. A QP that must wait leaves
  * the arbiter and its timer brings it back (sched.c's next_deadline),
  * so waiting costs nothing per poll. ACKs, NAKs and CNPs are never paced.
- * DCQCN's own timers (alpha, rate increase) are run lazily, when a CNP
- * comes or a paced packet goes: nothing else reads the rate, and the
- * arithmetic gives the same result whenever it runs.
+ * The algorithm is called on a CNP, on a paced packet and at its timer:
+ * a QP at line rate costs a flag test per packet (cc.h's cc_sent and
+ * cc_may_send), no call.
  *
- * Loss recovery (the retransmission timer, the tail-loss probe) is
- * recovery.c's; the defaults and checks of a config are the control
- * plane's (src/cc/config.c).
+ * The CC block itself (what the engine takes on a CC_COMMIT, the rate a
+ * QP shows, its window) is the device's (roce/device.h); the defaults
+ * and checks of a config are the control plane's (src/cc/config.c).
  */
 #include "engine/cc.h"
 #include "engine/tx.h"
@@ -39,42 +40,55 @@ uint8_t cc_tos(const struct roce_engine *e, uint8_t tclass)
 	return (uint8_t)((tclass & 0xFC) | e->cc.ecn);
 }
 
-/* The QP's rate as CC_QP_RATE shows it, when it changed. */
-static void publish_rate(struct roce_engine *e, struct eng_qp *qp)
+/* The QP's algorithm changed its grant: the rate CC_QP_RATE shows, when
+   it changed, and the bounded window. */
+static void granted(struct roce_engine *e, struct eng_qp *qp)
 {
-	uint32_t mbps = (uint32_t)(dcqcn_rate(&qp->rp) / 1000);
+	const struct cc_grant *g = &qp->cc_grant;
+	uint32_t mbps = (uint32_t)(g->rate_kbps / 1000);
 
-	if (mbps == qp->rate_pub && qp->rp.limited == qp->rate_pub_limited)
+	/* the smaller of the CC block's window and the algorithm's (RC) */
+	qp->window = qp->window_cfg;
+	if (g->window && qp->tr->acked && (!qp->window || g->window < qp->window))
+		qp->window = g->window;
+	if (mbps == qp->rate_pub && g->limited == qp->rate_pub_limited)
 		return;
 	qp->rate_pub = mbps;
-	qp->rate_pub_limited = qp->rp.limited;
-	roce_device_cc_rate(e->dev, qp->qpn, qp->rp.limited, mbps);
+	qp->rate_pub_limited = g->limited;
+	roce_device_cc_rate(e->dev, qp->qpn, g->limited, mbps);
 }
 
 void cc_qp_sync(struct roce_engine *e, struct eng_qp *qp)
 {
 	bool on = prio_in(e->cc.rp_prio_mask, qp->cfg.tclass) && qp->tr->connected;
-
-	if (on != qp->rp_on || qp->cfg.state <= ROCE_QPS_INIT) {
-		/* a new connection, or the RP turned on or off: line rate */
-		dcqcn_init(&qp->rp, (uint64_t)e->cc.line_mbps * 1000);
-		qp->paced = qp->pace_wait = false;
-		qp->cnp_once = false;
-		publish_rate(e, qp);
-	}
-	qp->rp_on = on;
 	/* the bounded window in packets of the QP's MTU, at least one: the
 	   QP's own (CC_QP_WINDOW_KB), else the device's */
 	uint32_t kb = roce_device_qp_window(e->dev, qp->qpn);
 
 	if (!kb)
 		kb = e->cc.window_kb;
-	qp->window = 0;
+	qp->window_cfg = 0;
 	if (kb && qp->tr->acked) {
 		uint32_t w = (uint32_t)(((uint64_t)kb << 10) / qp->mtu);
 
-		qp->window = w ? w : 1;
+		qp->window_cfg = w ? w : 1;
 	}
+	if (on != qp->rp_on || qp->cfg.state <= ROCE_QPS_INIT) {
+		/* a new connection, or the RP turned on or off: line rate;
+		   DCQCN for every QP until a register chooses */
+		qp->cc_algo = cc_algos[CC_ALGO_DCQCN];
+		qp->cc_algo->init(&qp->cc_priv, &e->cc, &qp->cc_grant);
+		qp->paced = qp->pace_wait = false;
+		qp->cnp_once = false;
+	} else if (qp->cc_algo) {
+		/* the knobs may have changed (a CC_COMMIT) */
+		qp->cc_algo->grant(&qp->cc_priv, &e->cc, &qp->cc_grant);
+	}
+	qp->rp_on = on;
+	if (qp->cc_algo)
+		granted(e, qp);
+	else
+		qp->window = qp->window_cfg;
 }
 
 void cc_changes(struct roce_engine *e)
@@ -93,6 +107,13 @@ void cc_changes(struct roce_engine *e)
 	}
 }
 
+void cc_qp_state(const struct eng_qp *qp, struct roce_qp_cc *out)
+{
+	if (qp->cc_algo)
+		qp->cc_algo->report(&qp->cc_priv, out);
+	else
+		*out = (struct roce_qp_cc){ 0 };        /* never synced */
+}
 
 /* NP: one CNP per min_time_between_cnps per QP (mlx5 keeps it per QP
    too); the CNP goes to the QP's peer, the sender of the marked data: a
@@ -120,7 +141,21 @@ void cc_rx_ce(struct roce_engine *e, struct eng_qp *qp, const struct roce_opcode
 	roce_cnt_inc(e->cnt, ROCE_CNT_NP_CNP_SENT);
 }
 
-/* RP: DCQCN's cut; the QP is paced from now on until it recovers. */
+/* Pacing follows the grant: a QP the algorithm limits is paced from now
+   on, one it no longer limits is not. */
+static void pace_follow(struct eng_qp *qp, uint64_t now)
+{
+	if (qp->cc_grant.limited && !qp->paced) {
+		qp->paced = true;
+		qp->next_tx = qp->pace_t = now;
+		qp->pace_len = 0;
+	} else if (!qp->cc_grant.limited && qp->paced) {
+		qp->paced = qp->pace_wait = false;
+	}
+}
+
+/* RP: the algorithm's cut; the QP is paced from now on while the
+   algorithm limits it. */
 void cc_rx_cnp(struct roce_engine *e, struct eng_qp *qp)
 {
 	uint64_t now;
@@ -131,14 +166,9 @@ void cc_rx_cnp(struct roce_engine *e, struct eng_qp *qp)
 	}
 	roce_cnt_inc(e->cnt, ROCE_CNT_RP_CNP_HANDLED);
 	now = engine_now(e);
-	dcqcn_advance(&qp->rp, &e->cc.dcqcn, now);      /* what was due before it */
-	dcqcn_cnp(&qp->rp, &e->cc.dcqcn, now);
-	publish_rate(e, qp);
-	if (!qp->paced) {
-		qp->paced = true;
-		qp->next_tx = qp->pace_t = now;
-		qp->pace_len = 0;
-	}
+	qp->cc_algo->on_cnp(&qp->cc_priv, &e->cc, now, &qp->cc_grant);
+	granted(e, qp);
+	pace_follow(qp, now);
 }
 
 bool cc_pace_ok(struct roce_engine *e, struct eng_qp *qp)
@@ -156,20 +186,16 @@ bool cc_pace_ok(struct roce_engine *e, struct eng_qp *qp)
 /* The gap after a frame of len bytes at the QP's rate, ns. */
 static uint64_t gap_ns(const struct eng_qp *qp, uint32_t len)
 {
-	return (uint64_t)len * 8000000u / dcqcn_rate(&qp->rp);   /* rate: kbit/s, >= 1000 */
+	return (uint64_t)len * 8000000u / qp->cc_grant.rate_kbps;   /* kbit/s, >= 1000 */
 }
 
-void cc_sent(struct roce_engine *e, struct eng_qp *qp, uint32_t frame_len)
+void cc_paced_sent(struct roce_engine *e, struct eng_qp *qp, uint32_t frame_len)
 {
-	uint64_t now, gap, start;
+	uint64_t now = engine_now(e), gap, start;
 
-	dcqcn_sent(&qp->rp, &e->cc.dcqcn, frame_len);
-	if (!qp->paced)
-		return;
-	now = engine_now(e);
-	dcqcn_advance(&qp->rp, &e->cc.dcqcn, now);
-	publish_rate(e, qp);
-	if (!qp->rp.limited) {
+	qp->cc_algo->on_sent(&qp->cc_priv, &e->cc, now, frame_len, &qp->cc_grant);
+	granted(e, qp);
+	if (!qp->cc_grant.limited) {
 		qp->paced = false;      /* back at line rate */
 		return;
 	}
@@ -186,11 +212,32 @@ void cc_sent(struct roce_engine *e, struct eng_qp *qp, uint32_t frame_len)
 
 void cc_repace(struct roce_engine *e, struct eng_qp *qp)
 {
-	dcqcn_advance(&qp->rp, &e->cc.dcqcn, engine_now(e));
-	publish_rate(e, qp);
-	if (!qp->rp.limited) {
+	qp->cc_algo->on_timer(&qp->cc_priv, &e->cc, engine_now(e), &qp->cc_grant);
+	granted(e, qp);
+	if (!qp->cc_grant.limited) {
 		qp->paced = qp->pace_wait = false;
 		return;
 	}
 	qp->next_tx = qp->pace_t + gap_ns(qp, qp->pace_len);
+}
+
+/* An algorithm that takes ACKs or losses (DCQCN takes neither): its
+   grant may limit the QP, free it, or move its window (an ACK kicks the
+   QP, a timeout too). */
+void cc_ack(struct roce_engine *e, struct eng_qp *qp, uint64_t rtt_ns, uint32_t psns)
+{
+	uint64_t now = engine_now(e);
+
+	qp->cc_algo->on_ack(&qp->cc_priv, &e->cc, now, rtt_ns, psns, &qp->cc_grant);
+	granted(e, qp);
+	pace_follow(qp, now);
+}
+
+void cc_loss(struct roce_engine *e, struct eng_qp *qp)
+{
+	uint64_t now = engine_now(e);
+
+	qp->cc_algo->on_loss(&qp->cc_priv, &e->cc, now, &qp->cc_grant);
+	granted(e, qp);
+	pace_follow(qp, now);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cc.c: congestion control (docs/cc.md). The hot checks are inline: a
+ * cc.c: congestion control (docs/cc.md): ECN, CNPs, pacing; the QP's
+ * algorithm behind src/cc/algo.h's table. The hot checks are inline: a
  * QP that is not paced costs a flag test per packet, nothing more.
  */
 #ifndef ROCE_ENGINE_CC_H
@@ -21,20 +22,48 @@ void cc_rx_ce(struct roce_engine *e, struct eng_qp *qp, const struct roce_opcode
 /* RP: a CNP for qp arrived. */
 void cc_rx_cnp(struct roce_engine *e, struct eng_qp *qp);
 bool cc_pace_ok(struct roce_engine *e, struct eng_qp *qp);
-/* A paced QP waiting to send: DCQCN's timers run, next_tx follows the
-   rate they leave (sched.c, at the QP's timer). */
+/* A paced QP waiting to send: the algorithm's timer runs, next_tx
+   follows the rate it leaves (sched.c, at the QP's timer). */
 void cc_repace(struct roce_engine *e, struct eng_qp *qp);
 /* When a waiting paced QP must look again (0: not waiting). */
 static inline uint64_t cc_deadline(const struct roce_engine *e, const struct eng_qp *qp)
 {
 	uint64_t d;
 
+	(void)e;
 	if (!qp->pace_wait)
 		return 0;
-	d = dcqcn_next_change(&qp->rp, &e->cc.dcqcn);
+	d = qp->cc_grant.next;
 	return d && d < qp->next_tx ? d : qp->next_tx;
 }
-void cc_sent(struct roce_engine *e, struct eng_qp *qp, uint32_t frame_len);
+void cc_paced_sent(struct roce_engine *e, struct eng_qp *qp, uint32_t frame_len);
+/* A data packet of an RP's QP went out (tx.c): a paced one moves its
+ * pacing on; at line rate nothing is counted */
+static inline void cc_sent(struct roce_engine *e, struct eng_qp *qp, uint32_t frame_len)
+{
+	if (qp->paced)
+		cc_paced_sent(e, qp, frame_len);
+}
+void cc_ack(struct roce_engine *e, struct eng_qp *qp, uint64_t rtt_ns, uint32_t psns);
+void cc_loss(struct roce_engine *e, struct eng_qp *qp);
+/* An ACK moved una by psns, rtt_ns the round trip it ended (0: none;
+ * comp.c): for an algorithm that takes ACKs */
+static inline void cc_acked(struct roce_engine *e, struct eng_qp *qp, uint64_t rtt_ns,
+			    uint32_t psns)
+{
+	if (qp->rp_on && qp->cc_algo->on_ack)
+		cc_ack(e, qp, rtt_ns, psns);
+}
+/* The retransmission timer fired (comp.c): for an algorithm that takes
+ * losses */
+static inline void cc_lost(struct roce_engine *e, struct eng_qp *qp)
+{
+	if (qp->rp_on && qp->cc_algo->on_loss)
+		cc_loss(e, qp);
+}
+/* A QP's state as its algorithm reports it (roce_qp_cc_state, from the
+ * host side under the engine lock). */
+void cc_qp_state(const struct eng_qp *qp, struct roce_qp_cc *out);
 /* May qp send a data packet now? (a paced QP that may not waits for
  * its timer) */
 static inline bool cc_may_send(struct roce_engine *e, struct eng_qp *qp)

@@ -12,6 +12,7 @@
  */
 #include <string.h>
 
+#include "engine/cc.h"
 #include "engine/comp.h"
 #include "engine/mover.h"
 #include "engine/flush.h"
@@ -65,6 +66,9 @@ static struct swqe *oldest(struct eng_qp *qp)
 
 static void progress(struct roce_engine *e, struct eng_qp *qp, uint32_t new_una)
 {
+	uint32_t acked = roce_psn_dist(qp->comp.una, new_una);
+	uint64_t rtt;
+
 	qp->comp.una = new_una;
 	qp->comp.go_back = false;
 	/* a late ACK can overtake a requester rewound by a timeout: never
@@ -77,7 +81,8 @@ static void progress(struct roce_engine *e, struct eng_qp *qp, uint32_t new_una)
 	 * not also excuse the next silent round, or a peer that answered
 	 * and then vanished would get retry_cnt + 1 retries */
 	qp->comp.alive = false;
-	rto_sample_acked(e, qp, new_una);
+	rtt = rto_sample_acked(e, qp, new_una);
+	cc_acked(e, qp, rtt, acked);
 	if (qp->comp.timer && qp->cfg.timeout)
 		qp->comp.timer = engine_now(e) + rto_ns(e, qp);
 	/* progress ends a stall: the next one may be probed again */
@@ -346,5 +351,6 @@ void comp_timers(struct roce_engine *e, struct eng_qp *qp)
 	if (qp->comp.backoff < 16)
 		qp->comp.backoff++;
 	qp->comp.timer = engine_now(e) + rto_ns(e, qp);
+	cc_lost(e, qp);
 	req_go_back(e, qp, qp->comp.una);
 }

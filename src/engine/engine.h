@@ -18,7 +18,7 @@
  *   sched.c    arbiter and timers --> req.c, resp.c, comp.c
  *   comp.c     completer: ACKs, NAKs, READ responses, the retransmission
  *      |       timer and the recovery decisions --> req.c (go back to a
- *      |       PSN, resend the last), recovery.c
+ *      |       PSN, resend the last), recovery.c, cc.c
  *   req.c      requester (seed 001 state machine) --> uc.c, ud.c
  *   resp.c uc.c ud.c     responders --> rq.c
  *   flush.c    a QP in ERR --> sq.c, rq.c
@@ -26,7 +26,8 @@
  *   tx.c       frames out (templates, payload fetched, ICRC)
  *   recovery.c the retransmission timer's length, the tail-loss probe's
  *              rules (req.c reports what it sends)
- *   cc.c       ECN, CNPs, DCQCN's pacing
+ *   cc.c       ECN, CNPs, pacing at the rate the QP's algorithm grants
+ *              (src/cc/algo.h: DCQCN behind an operations table)
  *   dma.c      protection and translation --> iommu.c
  *   cq.c event.c addr.c timer.c iommu.c      the leaves
  */

@@ -28,7 +28,7 @@
 #include "roce/params.h"
 #include "roce/tables.h"
 #include "roce/verbs.h"        /* the WQE and CQE fields: SGEs, opcodes, roce_wc */
-#include "cc/dcqcn.h"
+#include "cc/algo.h"
 #include "common/idxq.h"
 #include "engine/timer.h"
 
@@ -381,10 +381,10 @@ struct eng_qp {
 	uint32_t active_idx;            /* position in engine.active[] */
 
 	/* congestion control (cc.c): whether its priority is a reaction
-	 * point's, and DCQCN's pacing of it */
+	 * point's, and its pacing at the rate its algorithm grants */
 	bool rp_on;
 	uint32_t window;                /* RC: most PSNs unacknowledged; 0: no cap */
-	bool paced;                     /* DCQCN holds it below line rate */
+	bool paced;                     /* its algorithm holds it below line rate */
 	bool pace_wait;                 /* it had to wait: its timer wakes it */
 	uint64_t next_tx;               /* paced: no data packet before (ns) */
 	uint64_t pace_t;                /* paced: when the last one was due */
@@ -395,7 +395,12 @@ struct eng_qp {
 	struct resp_ctx resp;
 	/* congestion control's cold state (cc.c): read on a CNP, a CE mark
 	 * or a paced packet only */
-	struct dcqcn_rp rp;
+	const struct cc_algo_ops *cc_algo;      /* the RP's algorithm (NULL:
+						   never synced) */
+	struct cc_grant cc_grant;       /* what it allows, as of its last event */
+	uint32_t window_cfg;            /* the CC block's window (or the QP's
+					   own), PSNs; 0: no cap */
+	struct cc_algo_priv cc_priv;    /* its state of this QP */
 	uint64_t last_cnp;              /* NP: when we last sent it a CNP (ns) */
 	uint32_t rate_pub;              /* the rate CC_QP_RATE shows (Mbit/s) */
 	bool rate_pub_limited;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Congestion control's host calls (roce/cc.h): configure a context's
-   engine, read a QP's DCQCN state. */
+   engine, read a QP's state as its algorithm reports it. */
 #include "roce/cc.h"
 #include "roce/driver.h"
 #include "roce/status.h"
+#include "engine/cc.h"
 #include "verbs/verbs_priv.h"
 
 int roce_context_set_cc(struct roce_context *ctx, const struct roce_cc_config *c)
@@ -21,14 +22,7 @@ int roce_qp_cc_state(struct roce_qp *qp, struct roce_qp_cc *out)
 		return ROCE_E_INVAL;
 	e = &qp->ctx->eng;
 	engine_lock(e);         /* the engine thread writes it between polls */
-	*out = (struct roce_qp_cc){
-		.limited = qp->eng.rp.limited,
-		.rate_kbps = dcqcn_rate(&qp->eng.rp),
-		.target_kbps = qp->eng.rp.rt,
-		.alpha = qp->eng.rp.alpha,
-		.cuts = qp->eng.rp.cuts,
-		.increases = qp->eng.rp.increases,
-	};
+	cc_qp_state(&qp->eng, out);
 	engine_unlock(e);
 	return ROCE_OK;
 }
