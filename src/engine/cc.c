@@ -20,7 +20,6 @@
  * and checks of a config are the control plane's (src/cc/config.c).
  */
 #include "engine/cc.h"
-#include "engine/tx.h"
 #include "roce/device.h"
 #include "roce/status.h"
 
@@ -91,20 +90,14 @@ void cc_qp_sync(struct roce_engine *e, struct eng_qp *qp)
 		qp->window = qp->window_cfg;
 }
 
-void cc_changes(struct roce_engine *e)
+bool cc_changes(struct roce_engine *e)
 {
 	struct roce_cc_config c;
 
 	if (!roce_device_cc_changed(e->dev, &e->cc_gen, &c))
-		return;
+		return false;
 	e->cc = c;
-	/* the templates carry the ECN field: make them again */
-	for (uint32_t i = 0; i < e->n_active; i++) {
-		struct eng_qp *qp = e->active[i];
-
-		cc_qp_sync(e, qp);
-		tx_template(e, qp);
-	}
+	return true;
 }
 
 void cc_qp_state(const struct eng_qp *qp, struct roce_qp_cc *out)
@@ -120,23 +113,20 @@ void cc_qp_state(const struct eng_qp *qp, struct roce_qp_cc *out)
    request (SEND, WRITE, READ or atomic request) or a READ response. A
    marked ACK is counted and not answered: the data it acknowledges did
    not cross the congestion, its sender has nothing to slow down. */
-void cc_rx_ce(struct roce_engine *e, struct eng_qp *qp, const struct roce_opcode_info *op)
+bool cc_cnp_due(struct roce_engine *e, struct eng_qp *qp, const struct roce_opcode_info *op,
+		bool room)
 {
-	static const struct roce_hdrs none;
-	uint64_t now;
-	struct tx_pkt p = { .opcode = ROCE_OP_CNP, .ext = &none, .cnp = true };
-
 	roce_cnt_inc(e->cnt, ROCE_CNT_NP_ECN_MARKED_ROCE_PACKETS);
-	if (!prio_in(e->cc.np_prio_mask, qp->cfg.tclass) || !qp->tr->connected || !tx_room(e) ||
+	if (!prio_in(e->cc.np_prio_mask, qp->cfg.tclass) || !qp->tr->connected || !room ||
 	    (!op->request && op->cls != ROCE_OPC_READ_RESP))
-		return;
-	now = engine_now(e);
-	if (qp->cnp_once &&
-	    now - qp->last_cnp < (uint64_t)e->cc.dcqcn.min_time_between_cnps * 1000)
-		return;
-	if (tx_build(e, qp, &p) != ROCE_OK)
-		return;
-	qp->last_cnp = now;
+		return false;
+	return !qp->cnp_once ||
+	       engine_now(e) - qp->last_cnp >= (uint64_t)e->cc.dcqcn.min_time_between_cnps * 1000;
+}
+
+void cc_cnp_sent(struct roce_engine *e, struct eng_qp *qp)
+{
+	qp->last_cnp = engine_now(e);
 	qp->cnp_once = true;
 	roce_cnt_inc(e->cnt, ROCE_CNT_NP_CNP_SENT);
 }

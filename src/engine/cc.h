@@ -10,15 +10,20 @@
 #include "engine/state.h"
 
 /* A CC_COMMIT in the register file since the last poll: the engine takes
- * the block (every QP's ECN marking, window, reaction point). */
-void cc_changes(struct roce_engine *e);
+ * the block; true when it did (every QP's CC state and header template,
+ * which carries the ECN field, then follow: engine.c). */
+bool cc_changes(struct roce_engine *e);
 /* The QP's context changed (priority, state): its CC state follows. */
 void cc_qp_sync(struct roce_engine *e, struct eng_qp *qp);
 /* The IP TOS / traffic class of a QP's packets: its traffic class, with
  * the ECN field ECT when its priority is a reaction point's. */
 uint8_t cc_tos(const struct roce_engine *e, uint8_t tclass);
-/* NP: a packet (opcode op) for qp arrived with ECN CE. */
-void cc_rx_ce(struct roce_engine *e, struct eng_qp *qp, const struct roce_opcode_info *op);
+/* NP: a packet (opcode op) for qp arrived with ECN CE: counted; true when
+ * a CNP is due to its peer now (room: the transmit burst has a slot for
+ * it; recv.c sends it, then calls cc_cnp_sent). */
+bool cc_cnp_due(struct roce_engine *e, struct eng_qp *qp, const struct roce_opcode_info *op,
+		bool room);
+void cc_cnp_sent(struct roce_engine *e, struct eng_qp *qp);
 /* RP: a CNP for qp arrived. */
 void cc_rx_cnp(struct roce_engine *e, struct eng_qp *qp);
 bool cc_pace_ok(struct roce_engine *e, struct eng_qp *qp);

@@ -118,6 +118,18 @@ void engine_del_qp(struct roce_engine *e, struct eng_qp *qp)
 	e->qp_by_qpn[qp->qpn] = NULL;
 }
 
+/* The CC block changed: every QP's congestion control follows, and its
+ * header template, which carries the ECN field. */
+static void cc_follow(struct roce_engine *e)
+{
+	for (uint32_t i = 0; i < e->n_active; i++) {
+		struct eng_qp *qp = e->active[i];
+
+		cc_qp_sync(e, qp);
+		tx_template(e, qp);
+	}
+}
+
 /* The transmit burst out: to the link, or with CTRL.LOOPBACK (seed 000
  * section 6.1, the first bring-up step) back to our own receive path,
  * never reaching the link (frames built in the link's buffers are out
@@ -146,7 +158,8 @@ static unsigned poll_once(struct roce_engine *e)
 	/* two loads each when nothing changed and nothing was posted */
 	if (engine_changes_pending(e))
 		ctx_changes(e);
-	cc_changes(e);          /* the CC block's commits: one load if none */
+	if (cc_changes(e))      /* the CC block's commits: one load if none */
+		cc_follow(e);
 	if (idxq_pending(&e->doorbells))
 		sched_doorbells(e);
 

@@ -12,8 +12,10 @@
  * tests/scripts/layers.sh fails on a call or include back up):
  *
  *   engine.c   the poll: contexts, doorbells, a receive burst, timers,
- *      |       the arbiter, the transmit burst (or CTRL.LOOPBACK)
- *   recv.c     receive checks --> resp.c | uc.c | ud.c | comp.c
+ *      |       the arbiter, the transmit burst (or CTRL.LOOPBACK), the
+ *      |       CC block's commits
+ *   recv.c     receive checks --> resp.c | uc.c | ud.c | comp.c; a CNP
+ *      |       when cc.c says one is due (tx.c builds it)
  *   ctx.c      the register file's commits --> the stages' resets
  *   sched.c    arbiter and timers --> req.c, resp.c, comp.c
  *   comp.c     completer: ACKs, NAKs, READ responses, the retransmission
@@ -23,13 +25,18 @@
  *   resp.c uc.c ud.c     responders --> rq.c
  *   flush.c    a QP in ERR --> sq.c, rq.c
  *   sq.c rq.c  the queues' WQEs leave as completions --> cq.c
- *   tx.c       frames out (templates, payload fetched, ICRC)
+ *   tx.c       frames out (templates, the payload fetched with its ICRC)
+ *   mover.c    place (wire -> MR) and fetch (MR -> frame): every byte
+ *      |       into or out of an MR --> dma.c
  *   recovery.c the retransmission timer's length, the tail-loss probe's
  *              rules (req.c reports what it sends)
- *   cc.c       ECN, CNPs, pacing at the rate the QP's algorithm grants
- *              (src/cc/algo.h: DCQCN behind an operations table)
+ *   cc.c       ECN, when a CNP is due, pacing at the rate the QP's
+ *              algorithm grants (src/cc/algo.h: DCQCN behind an
+ *              operations table)
  *   dma.c      protection and translation --> iommu.c
  *   cq.c event.c addr.c timer.c iommu.c      the leaves
+ *
+ * No owner edges: nothing calls back up this picture.
  */
 #ifndef ROCE_ENGINE_ENGINE_H
 #define ROCE_ENGINE_ENGINE_H

@@ -19,6 +19,7 @@
 #include "engine/resp.h"
 #include "engine/sched.h"
 #include "engine/uc.h"
+#include "engine/tx.h"
 #include "engine/ud.h"
 #include "roce/device.h"
 #include "roce/status.h"
@@ -174,8 +175,8 @@ void recv_frame(struct roce_engine *e, const uint8_t *frame, uint32_t len)
 	}
 	/* a switch on the way was congested: tell the sender (its CNP is
 	 * made before this packet's ACK, as the NIC's NP runs beside it) */
-	if (pkt_ce(&p))
-		cc_rx_ce(e, qp, p.op);
+	if (pkt_ce(&p) && cc_cnp_due(e, qp, p.op, tx_room(e)) && tx_cnp(e, qp) == ROCE_OK)
+		cc_cnp_sent(e, qp);
 	/* UC and UD have requests only, and answer none: nothing for the
 	 * arbiter or the timers */
 	switch (qp->tr->wire) {

@@ -222,3 +222,13 @@ int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p)
 	 * one burst per poll keeps a fast sender from overrunning the peer */
 	return ROCE_OK;
 }
+
+/* A CNP to qp's peer (IBA A17.9.3): BECN set, the CNP's DSCP and ECN,
+ * PSN 0 and 16 zero bytes (cc.c decides when one is due). */
+int tx_cnp(struct roce_engine *e, struct eng_qp *qp)
+{
+	static const struct roce_hdrs none;
+	const struct tx_pkt p = { .opcode = ROCE_OP_CNP, .ext = &none, .cnp = true };
+
+	return tx_build(e, qp, &p);
+}

@@ -34,5 +34,7 @@ struct tx_pkt {
 	bool cnp;                       /* a CNP: BECN set, the CNP's DSCP and ECN */
 };
 int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p);
+/* A CNP to qp's peer (the notification point's, cc.c) */
+int tx_cnp(struct roce_engine *e, struct eng_qp *qp);
 
 #endif
