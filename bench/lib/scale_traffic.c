@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/pow2.h"
 #include "lib/scale.h"
 #include "roce/params.h"
 #include "roce/status.h"
@@ -20,15 +21,6 @@
 #define DRAIN_NS  (20ull * 1000000000u)   /* a run that cannot finish is a bug */
 #define REAP      64
 #define SEQ_BITS  40
-
-static uint32_t pow2_at_least(uint32_t n)
-{
-	uint32_t p = 1;
-
-	while (p < n)
-		p <<= 1;
-	return p;
-}
 
 void scale_pair_open(struct scale_pair *sp, unsigned nqp)
 {

@@ -31,6 +31,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "common/pow2.h"
+
 struct idxq {
 	_Atomic uint32_t prod;          /* producers: next slot to reserve */
 	uint32_t cons;                  /* the consumer: next slot to read */
@@ -43,10 +45,8 @@ struct idxq {
 /* Room for indices 0 .. n_index - 1. Returns false when out of memory. */
 static inline bool idxq_init(struct idxq *q, uint32_t n_index)
 {
-	uint32_t size = 1;
+	uint32_t size = pow2_at_least(n_index);
 
-	while (size < n_index)
-		size <<= 1;
 	atomic_init(&q->prod, 0);
 	q->cons = 0;
 	q->mask = size - 1;

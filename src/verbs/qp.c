@@ -6,17 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/pow2.h"
 #include "verbs/verbs_priv.h"
 #include "roce/status.h"
-
-static uint32_t pow2_at_least(uint32_t n)
-{
-	uint32_t p = 1;
-
-	while (p < n)
-		p <<= 1;
-	return p;
-}
 
 /*
  * QPNs: a FIFO of the free numbers below the device's QP_COUNT, so create

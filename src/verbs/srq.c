@@ -10,17 +10,9 @@
  */
 #include <stdlib.h>
 
+#include "common/pow2.h"
 #include "verbs/verbs_priv.h"
 #include "roce/status.h"
-
-static uint32_t pow2_at_least(uint32_t n)
-{
-	uint32_t p = 1;
-
-	while (p < n)
-		p <<= 1;
-	return p;
-}
 
 struct roce_srq *roce_create_srq(struct roce_pd *pd, struct roce_srq_init_attr *attr)
 {

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "common/pow2.h"
 #include "engine/iommu.h"
 #include "verbs/devmem.h"
 #include "verbs/verbs_priv.h"
@@ -324,15 +325,6 @@ int roce_dereg_mr(struct roce_mr *mr)
 }
 
 /* ---- CQ ----------------------------------------------------------------------- */
-
-static uint32_t pow2_at_least(uint32_t n)
-{
-	uint32_t p = 1;
-
-	while (p < n)
-		p <<= 1;
-	return p;
-}
 
 struct roce_cq *roce_create_cq(struct roce_context *ctx, int cqe)
 {
