@@ -13,24 +13,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/pow2.h"
 #include "link/afpacket_priv.h"
 #include "roce/gid.h"
 #include "roce/status.h"
 
 /* ---- configuration ---------------------------------------------------- */
-
-static bool pow2_in(unsigned v, unsigned lo, unsigned hi, int *st)
-{
-	if (v && (v & (v - 1))) {
-		*st = ROCE_E_INVAL;
-		return false;
-	}
-	if (v && (v < lo || v > hi)) {
-		*st = ROCE_E_RANGE;
-		return false;
-	}
-	return true;
-}
 
 static int check_config(const struct roce_afpacket_config *c, char *err,
 			size_t errlen)

@@ -187,6 +187,5 @@ void afp_ip6_close(struct roce_afpacket *afp);
 int afp_ring_map(struct roce_afpacket *afp, int fd, struct afp_ring *r,
 		 char *err, size_t errlen);
 void afp_ring_unmap(struct afp_ring *r);
-uint32_t afp_pow2(uint32_t v);
 
 #endif

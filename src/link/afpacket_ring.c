@@ -14,17 +14,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "common/pow2.h"
 #include "link/afpacket_priv.h"
 #include "roce/status.h"
-
-uint32_t afp_pow2(uint32_t v)
-{
-	uint32_t p = 1;
-
-	while (p < v)
-		p <<= 1;
-	return p;
-}
 
 static uint32_t status_load(const void *hdr)
 {
@@ -94,7 +86,7 @@ static int v2_ring(struct roce_afpacket *afp, int fd, int which, uint32_t frames
 static int rx_setup(struct roce_afpacket *afp, char *err, size_t errlen)
 {
 	/* the kernel puts the MAC header at TPACKET_ALIGN(hdrlen + 16) - 14 */
-	uint32_t fs = afp_pow2(TPACKET_ALIGN(TPACKET2_HDRLEN + 16) + afp->snap);
+	uint32_t fs = pow2_at_least(TPACKET_ALIGN(TPACKET2_HDRLEN + 16) + afp->snap);
 	int st = v2_ring(afp, afp->rx_fd, PACKET_RX_RING, afp->rx_frames, fs,
 			 &afp->rx_ring, err, errlen);
 
@@ -169,7 +161,7 @@ const struct afp_rx_ops afp_ring_rx_ops = {
 
 static int tx_setup(struct roce_afpacket *afp, char *err, size_t errlen)
 {
-	uint32_t fs = afp_pow2(TX_DATA_OFF + afp->max_tx);
+	uint32_t fs = pow2_at_least(TX_DATA_OFF + afp->max_tx);
 	int one = 1;
 
 	/* a malformed frame is skipped (WRONG_FORMAT is left for us to see

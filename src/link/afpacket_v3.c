@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/pow2.h"
 #include "link/afpacket_priv.h"
 #include "roce/status.h"
 
@@ -25,14 +26,14 @@ static struct tpacket_block_desc *block(struct roce_afpacket *afp, uint64_t b)
 static int rx_setup(struct roce_afpacket *afp, char *err, size_t errlen)
 {
 	struct afp_ring *r = &afp->rx_ring;
-	uint32_t fs = afp_pow2(TPACKET_ALIGN(TPACKET3_HDRLEN + 16) + afp->snap);
+	uint32_t fs = pow2_at_least(TPACKET_ALIGN(TPACKET3_HDRLEN + 16) + afp->snap);
 	uint64_t bytes = (uint64_t)afp->rx_frames * fs;
 	struct tpacket_req3 req;
 	int ver = TPACKET_V3;
 
 	memset(&req, 0, sizeof(req));
 	r->block_size = ROCE_AFP_BLOCK_SIZE < fs ? fs : ROCE_AFP_BLOCK_SIZE;
-	r->blocks = afp_pow2((uint32_t)((bytes + r->block_size - 1) / r->block_size));
+	r->blocks = pow2_at_least((uint32_t)((bytes + r->block_size - 1) / r->block_size));
 	if (r->blocks < 4)
 		r->blocks = 4;  /* the kernel fills one while we read others */
 	req.tp_block_size = r->block_size;

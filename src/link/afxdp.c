@@ -14,23 +14,11 @@
 #include <time.h>
 
 #include "common/clock.h"
+#include "common/pow2.h"
 #include "link/afxdp_priv.h"
 #include "roce/afpacket.h"
 #include "roce/params.h"
 #include "roce/status.h"
-
-static bool pow2_in(unsigned v, unsigned lo, unsigned hi, int *st)
-{
-	if (v && (v & (v - 1))) {
-		*st = ROCE_E_INVAL;
-		return false;
-	}
-	if (v && (v < lo || v > hi)) {
-		*st = ROCE_E_RANGE;
-		return false;
-	}
-	return true;
-}
 
 static int check_config(const struct roce_afxdp_config *c, char *err, size_t errlen)
 {
