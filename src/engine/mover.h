@@ -1,23 +1,123 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * mover.c: place (wire -> MR) and fetch (MR -> frame), the only copies
- * into and out of an MR, each with its DMA note. A per-MR transform has
- * its one home there, fused with the copy.
+ * mover.h and mover.c: the data mover, the one place bytes enter and leave an MR: place (from
+ * the wire into an MR: a WRITE, a SEND into its receive buffer with UD's
+ * GRH area, a READ response or an atomic's original value landing in the
+ * requester's buffer) and fetch (from an MR into a frame: a SEND's or a
+ * WRITE's payload, a READ response). An atomic's 8-byte read-modify-write
+ * is a fetch and a place of its word. No other file of the engine copies
+ * a byte of an MR; dma.c decides what may move, this file moves it.
+ *
+ * What it guarantees:
+ * - nothing moves that dma.c did not resolve or translate (dma_ptr): a
+ *   place into an SGE list resolves the whole list before a byte moves,
+ *   a place or a fetch at a kept position (a WRITE's next packet, a
+ *   READ's next response) translates its range again first (a window
+ *   may have gone since the key check);
+ * - each piece moves whole and in order, and the DMA observer (the
+ *   transaction trace) hears of it once it moved: one record per piece,
+ *   the bytes as written or as read, in the order they moved;
+ * - a fetch that takes the ICRC takes it in the same pass as the copy
+ *   (roce_crc32_copy): the MR is read once;
+ * - every piece knows its MR and the offset in it (struct mr_pos), not
+ *   only its address.
+ *
+ * The last point is what a per-MR transform needs: what lands in the MR
+ * or on the wire may then be a function of the MR, the offset, the bytes
+ * and the direction (never of PSNs or arrival order, so a retransmission
+ * at any segmentation gives the same result). Its home is place_one and
+ * fetch_one, fused with the copy (one pass over the bytes in cache-sized
+ * chunks, the ICRC over each chunk while it is in cache), reached through
+ * the MR's entry by the piece's index; a packet whose MRs have none pays
+ * one test (the resolution can say whether any of its pieces' MRs has
+ * one, and mem_place/mem_fetch then take these plain loops). Today no
+ * MR has one: a place is a memcpy, a fetch a memcpy or a copy with the
+ * CRC.
  */
 #ifndef ROCE_ENGINE_MOVER_H
 #define ROCE_ENGINE_MOVER_H
 
-#include "engine/dma.h"
+#include <string.h>
 
-void mem_place(struct roce_engine *e, const struct dma_seg *seg, unsigned nseg,
-	       const uint8_t *src);
-/* crc NULL: a plain copy; else the CRC-32 of the bytes is taken in the
- * same pass, from *crc on (tx.c's ICRC). */
-void mem_fetch(struct roce_engine *e, const struct dma_seg *seg, unsigned nseg,
-	       uint8_t *dst, uint32_t *crc);
-/* Place len bytes at *at (mem_seg_at's checks), then move *at past them. */
-int mem_place_at(struct roce_engine *e, struct mr_pos *at, const uint8_t *src,
-		 uint32_t len);
+#include "engine/dma.h"
+#include "roce/icrc.h"
+#include "roce/status.h"
+
+static inline void dma_note(struct roce_engine *e, bool write, uint64_t addr,
+			    const uint8_t *data, uint32_t len)
+{
+	if (__builtin_expect(e->dma_obs != NULL, 0))
+		e->dma_obs(e->dma_obs_arg, write, addr, data, len);
+}
+
+/* The pair every byte passes: len bytes at ptr, at place at of an MR,
+ * one direction. */
+static inline void place_one(struct roce_engine *e, const struct mr_pos *at,
+			     uint8_t *ptr, const uint8_t *src, uint32_t len)
+{
+	memcpy(ptr, src, len);
+	dma_note(e, true, at->pa, ptr, len);
+}
+
+static inline uint32_t fetch_one(struct roce_engine *e, const struct mr_pos *at,
+				 const uint8_t *ptr, uint8_t *dst, uint32_t len,
+				 uint32_t crc, bool with_crc)
+{
+	if (with_crc)
+		crc = roce_crc32_copy(crc, dst, ptr, len);
+	else
+		memcpy(dst, ptr, len);
+	dma_note(e, false, at->pa, ptr, len);
+	return crc;
+}
+
+/* Place the pieces' bytes from src, in order. */
+static inline void mem_place(struct roce_engine *e, const struct dma_seg *seg,
+			     unsigned nseg, const uint8_t *src)
+{
+	for (unsigned i = 0; i < nseg; i++) {
+		place_one(e, &seg[i].at, seg[i].ptr, src, seg[i].len);
+		src += seg[i].len;
+	}
+}
+
+/* Fetch the pieces' bytes into dst, in order; crc NULL: a plain copy;
+ * else the CRC-32 of the bytes is taken in the same pass, from *crc on
+ * (tx.c's ICRC). */
+static inline void mem_fetch(struct roce_engine *e, const struct dma_seg *seg,
+			     unsigned nseg, uint8_t *dst, uint32_t *crc)
+{
+	uint32_t c;
+
+	if (!crc) {
+		for (unsigned i = 0; i < nseg; dst += seg[i].len, i++)
+			fetch_one(e, &seg[i].at, seg[i].ptr, dst, seg[i].len, 0, false);
+		return;
+	}
+	c = *crc;
+	for (unsigned i = 0; i < nseg; dst += seg[i].len, i++)
+		c = fetch_one(e, &seg[i].at, seg[i].ptr, dst, seg[i].len, c, true);
+	*crc = c;
+}
+
+/* Place len bytes at *at (translated again: a window may have gone
+ * since the key check), then move *at past them. */
+static inline int mem_place_at(struct roce_engine *e, struct mr_pos *at,
+			       const uint8_t *src, uint32_t len)
+{
+	uint8_t *ptr;
+
+	if (len) {
+		/* checked at the key check; a window may have gone since */
+		ptr = dma_ptr(e, at->pa, len);
+		if (!ptr)
+			return ROCE_E_BOUNDS;
+		place_one(e, at, ptr, src, len);
+	}
+	mr_pos_advance(at, len);
+	return ROCE_OK;
+}
+
 /* Place len bytes into an SGE list from byte off (mem_resolve's checks,
  * local write access): nothing moves unless all of it resolves. */
 int mem_place_sge(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge,
@@ -31,12 +131,5 @@ int mem_atomic(struct roce_engine *e, const struct mr_pos *at, bool cmp_swap,
 /* Watch the engine's memory accesses (NULL to stop): called after each
  * write and each read with the DMA address and the bytes as they now are. */
 void engine_set_dma_observer(struct roce_engine *e, eng_dma_observer fn, void *arg);
-
-static inline void dma_note(struct roce_engine *e, bool write, uint64_t addr,
-			    const uint8_t *data, uint32_t len)
-{
-	if (__builtin_expect(e->dma_obs != NULL, 0))
-		e->dma_obs(e->dma_obs_arg, write, addr, data, len);
-}
 
 #endif
