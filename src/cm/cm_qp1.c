@@ -6,6 +6,7 @@
  * (drivers/infiniband/core/mad.c: QP1's receive ring, one AH per send)
  * and cm.c's cm_init_qp_{init,rtr,rts}_attr.
  */
+#include "common/clock.h"
 #include "cm/cm_qp1.h"
 
 #include <stdlib.h>
@@ -36,15 +37,6 @@ struct cm_qp1 {
 	unsigned neigh_next;
 	struct cm_qp1_stats st;
 };
-
-static uint64_t mono_ns(void *unused)
-{
-	struct timespec ts;
-
-	(void)unused;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 uint64_t cm_qp1_now_ns(struct cm_qp1 *p)
 {
@@ -371,7 +363,7 @@ int cm_qp1_create(const struct cm_qp1_config *cfg, struct cm_qp1 **out)
 		return ROCE_E_NOMEM;
 	p->cfg = *cfg;
 	if (!p->cfg.now_ns)
-		p->cfg.now_ns = mono_ns;
+		p->cfg.now_ns = roce_clock_ns;
 	cc = cfg->cm;
 	rc = roce_query_gid(cfg->ctx, 1, cfg->sgid_index, cc.local_gid);
 	if (rc != ROCE_OK)

@@ -20,6 +20,7 @@
  * rdma_cm_priv.h holds the objects all of them share (the CM, an ID, a
  * channel); each file's header declares what the ones above it call.
  */
+#include "common/clock.h"
 #include "cm/rdma_cm_priv.h"
 
 #include <poll.h>
@@ -154,17 +155,15 @@ static void linger(struct roce_cm *cm)
 {
 	unsigned ms = cm->attr.close_linger_ms ? cm->attr.close_linger_ms : RCM_CLOSE_LINGER_MS;
 	const struct timespec nap = { 0, 1000000 };
-	struct timespec t0, t;
+	uint64_t t0 = roce_now_ms();
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		unsigned n;
 
 		pthread_mutex_lock(&cm->lock);
 		n = cm_conns_in_state(cm_qp1_cm(cm->port), CM_DREQ_SENT);
 		pthread_mutex_unlock(&cm->lock);
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if (!n || (t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 >= (long)ms)
+		if (!n || roce_now_ms() - t0 >= ms)
 			return;
 		nanosleep(&nap, NULL);
 	}

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/clock.h"
 #include "common/hex.h"
 #include "common/trace.h"
 
@@ -140,17 +141,9 @@ struct trace_writer {
 	char line[TRACE_LINE_MAX];
 };
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 uint64_t trace_writer_real_ns(struct trace_writer *w)
 {
-	uint64_t now = mono_ns();
+	uint64_t now = roce_now_ns();
 
 	/* the first record's time is real time's zero: a trace on a virtual
 	 * clock never reads the wall clock */

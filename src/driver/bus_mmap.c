@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "roce/bus.h"
 
 struct mmap_bus {
@@ -28,14 +29,6 @@ struct mmap_bus {
 	volatile struct roce_mirror_page *mirror; /* NULL on a raw window */
 	uint32_t seq;			/* last doorbell rung */
 };
-
-static uint64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
 
 static bool mmap_off_ok(uint32_t off)
 {
@@ -58,7 +51,7 @@ static int mmap_read32(void *ctx, uint32_t off, uint32_t *val)
 static int mmap_doorbell(struct mmap_bus *mb, uint32_t off, uint32_t val)
 {
 	volatile struct roce_mirror_page *p = mb->mirror;
-	uint64_t deadline = mono_ms() + ROCE_MMAP_ACK_TIMEOUT_MS;
+	uint64_t deadline = roce_now_ms() + ROCE_MMAP_ACK_TIMEOUT_MS;
 	struct timespec nap = { .tv_nsec = 10000 };
 	uint32_t seq = ++mb->seq;
 
@@ -73,7 +66,7 @@ static int mmap_doorbell(struct mmap_bus *mb, uint32_t off, uint32_t val)
 			return ROCE_E_NODEV;	/* mirror stopped */
 		if (i < 64)
 			continue;
-		if (mono_ms() > deadline)
+		if (roce_now_ms() > deadline)
 			return ROCE_E_TIMEOUT;
 		nanosleep(&nap, NULL);
 	}

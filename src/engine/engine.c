@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/clock.h"
 #include "engine/addr.h"
 #include "engine/cc.h"
 #include "engine/ctx.h"
@@ -28,15 +29,6 @@
 #include "roce/device.h"
 #include "roce/psn.h"
 #include "roce/status.h"
-
-static uint64_t mono_ns(void *ctx)
-{
-	struct timespec ts;
-
-	(void)ctx;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* The engine takes from the device what a NIC's data path is wired to: its
  * tables, counters and DDR; the rest comes in cfg. */
@@ -57,7 +49,7 @@ int engine_init(struct roce_engine *e, const struct engine_config *cfg)
 	memcpy(e->mac, cfg->mac, 6);
 	e->ip = cfg->ip;
 	addr_init(e, &cfg->gids);
-	e->now_ns = cfg->now_ns ? cfg->now_ns : mono_ns;
+	e->now_ns = cfg->now_ns ? cfg->now_ns : roce_clock_ns;
 	e->clock_ctx = cfg->clock_ctx;
 	e->dma_timeout_us = ROCE_DMA_TIMEOUT_US;
 	roce_cc_config_default(&e->cc);        /* off until configured */
@@ -291,7 +283,7 @@ static void *engine_thread(void *arg)
 			if (++empty < IDLE_CHECK_POLLS)
 				continue;
 			empty = 0;
-			now = mono_ns(NULL);
+			now = roce_now_ns();
 			if (!idle_since)
 				idle_since = now;
 			if (now - idle_since < (uint64_t)after_us * 1000u)

@@ -7,17 +7,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/clock.h"
 #include "roce/status.h"
 #include "link/memlink_priv.h"
-
-static uint64_t monotonic_ns(void *ctx)
-{
-	struct timespec ts;
-
-	(void)ctx;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static int check_faults(double loss, double reorder, double dup, double corrupt)
 {
@@ -99,7 +91,7 @@ int roce_memlink_create(const struct roce_memlink_config *cfg,
 	l->max_frame = max_frame;
 	l->lossless = cfg->lossless;
 	l->slot_size = (max_frame + ML_CACHELINE - 1) & ~(uint32_t)(ML_CACHELINE - 1);
-	l->now_ns = cfg->now_ns ? cfg->now_ns : monotonic_ns;
+	l->now_ns = cfg->now_ns ? cfg->now_ns : roce_clock_ns;
 	l->clock_ctx = cfg->now_ns ? cfg->clock_ctx : NULL;
 	*out = l;
 	return ROCE_OK;

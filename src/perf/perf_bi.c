@@ -17,6 +17,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "common/clock.h"
 #include "perf/perf_run.h"
 #include "roce/status.h"
 
@@ -41,7 +42,7 @@ static int on_recvs(struct perf_run *r, struct bi *b, const struct roce_wc *wc, 
 		if (!b->sending) {
 			b->sending = true;
 			if (o->duration_mode) {
-				dur_init(&b->d, o, perf_now_ns());
+				dur_init(&b->d, o, roce_now_ns());
 				b->clock = true;
 			}
 		}
@@ -76,7 +77,7 @@ static int on_sends(struct perf_run *r, struct bi *b, const struct roce_wc *wc, 
 		b->ccnt[q] += k;
 		b->tot_c += k;
 		if (!o->no_peak)
-			r->t_done[(b->tot_c > total ? total : b->tot_c) - 1] = perf_now_ns();
+			r->t_done[(b->tot_c > total ? total : b->tot_c) - 1] = roce_now_ns();
 		if (o->duration_mode && b->d.st == DUR_SAMPLE)
 			r->iters_done += k;
 	}
@@ -86,7 +87,7 @@ static int on_sends(struct perf_run *r, struct bi *b, const struct roce_wc *wc, 
 static bool more(struct perf_run *r, struct bi *b, uint64_t total)
 {
 	if (r->o->duration_mode)
-		return !b->clock || dur_step(&b->d, r, perf_now_ns()) != DUR_END;
+		return !b->clock || dur_step(&b->d, r, roce_now_ns()) != DUR_END;
 	return b->tot_c < total || b->tot_r < total;
 }
 
@@ -94,7 +95,7 @@ int perf_bw_bi(struct perf_run *r, struct perf_bw_result *res)
 {
 	const struct perf_opts *o = r->o;
 	uint64_t total = o->iters * r->ep.nqp;
-	uint64_t start = perf_now_ns(), last = start;
+	uint64_t start = roce_now_ns(), last = start;
 	struct roce_wc wc[PERF_POLL_BATCH];
 	struct bi b = { .scnt = r->scnt, .ccnt = r->ccnt, .sending = o->server != NULL,
 			.d = { .st = DUR_START } };
@@ -125,8 +126,8 @@ int perf_bw_bi(struct perf_run *r, struct perf_bw_result *res)
 		if ((st = on_sends(r, &b, wc, ns, total)) != ROCE_OK)
 			return st;
 		if (nr > 0 || ns > 0)
-			last = perf_now_ns();
-		else if (perf_stalled(r, &last, perf_now_ns(), b.tot_s, b.tot_c + b.tot_r))
+			last = roce_now_ns();
+		else if (perf_stalled(r, &last, roce_now_ns(), b.tot_s, b.tot_c + b.tot_r))
 			return ROCE_E_TIMEOUT;
 		else if ((st = perf_ep_idle(&r->ep)) != ROCE_OK)
 			return perf_fail(r, st, "%s", r->ep.err);

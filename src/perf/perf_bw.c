@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "common/clock.h"
 #include "perf/perf_run.h"
 #include "roce/status.h"
 
@@ -107,7 +108,7 @@ int perf_post_window(struct perf_run *r, uint64_t *scnt, const uint64_t *ccnt,
 
 			wr_build(r, q, m, sig, &wr, &sge);
 			if (!o->no_peak)
-				r->t_post[*tot_s] = perf_now_ns();
+				r->t_post[*tot_s] = roce_now_ns();
 			if ((st = roce_post_send(r->ep.qp[q], &wr, &bad)) != ROCE_OK)
 				return perf_fail(r, st, "couldn't post send: QP %u "
 						 "scnt=%" PRIu64 ": %s", q, m,
@@ -124,7 +125,7 @@ int perf_bw_client(struct perf_run *r, struct perf_bw_result *res)
 	const struct perf_opts *o = r->o;
 	uint64_t *scnt = r->scnt, *ccnt = r->ccnt;
 	uint64_t total = o->iters * r->ep.nqp, tot_s = 0, tot_c = 0;
-	uint64_t start = perf_now_ns(), last = start;
+	uint64_t start = roce_now_ns(), last = start;
 	struct dur d;
 	struct roce_wc wc[PERF_POLL_BATCH];
 	bool dm = o->duration_mode;
@@ -134,7 +135,7 @@ int perf_bw_client(struct perf_run *r, struct perf_bw_result *res)
 	memset(ccnt, 0, r->ep.nqp * sizeof(*ccnt));
 	dur_init(&d, o, start);
 	r->iters_done = 0;
-	while (dm ? dur_step(&d, r, perf_now_ns()) != DUR_END : tot_c < total) {
+	while (dm ? dur_step(&d, r, roce_now_ns()) != DUR_END : tot_c < total) {
 		int n;
 
 		if ((!dm || d.st != DUR_END) &&
@@ -156,7 +157,7 @@ int perf_bw_client(struct perf_run *r, struct perf_bw_result *res)
 			ccnt[q] += k;
 			tot_c += k;
 			if (!o->no_peak)
-				r->t_done[(tot_c > total ? total : tot_c) - 1] = perf_now_ns();
+				r->t_done[(tot_c > total ? total : tot_c) - 1] = roce_now_ns();
 			if (dm && d.st == DUR_SAMPLE)
 				r->iters_done += k;
 			if (o->check && o->verb == PERF_READ &&
@@ -164,8 +165,8 @@ int perf_bw_client(struct perf_run *r, struct perf_bw_result *res)
 				return st;
 		}
 		if (n > 0)
-			last = perf_now_ns();
-		else if (perf_stalled(r, &last, perf_now_ns(), tot_s, tot_c))
+			last = roce_now_ns();
+		else if (perf_stalled(r, &last, roce_now_ns(), tot_s, tot_c))
 			return ROCE_E_TIMEOUT;
 		else if ((st = perf_ep_idle(&r->ep)) != ROCE_OK)
 			return perf_fail(r, st, "%s", r->ep.err);
@@ -187,7 +188,7 @@ void perf_bw_result_of(struct perf_run *r, uint64_t total, uint64_t start,
 	}
 	if (o->no_peak) {
 		r->t_post[0] = start;
-		r->t_done[0] = perf_now_ns();
+		r->t_done[0] = roce_now_ns();
 	}
 	perf_bw_compute(r->size, total, r->t_post, r->t_done, o->cq_mod, !o->no_peak,
 			o->report_fmt, res);
@@ -249,8 +250,8 @@ int perf_bw_server(struct perf_run *r, struct perf_bw_result *res)
 	int st;
 
 	r->iters_done = 0;
-	last = perf_now_ns();
-	while (dm ? !started || dur_step(&d, r, perf_now_ns()) != DUR_END : rcnt < total) {
+	last = roce_now_ns();
+	while (dm ? !started || dur_step(&d, r, roce_now_ns()) != DUR_END : rcnt < total) {
 		int n;
 
 		perf_ep_progress(&r->ep);
@@ -264,7 +265,7 @@ int perf_bw_server(struct perf_run *r, struct perf_bw_result *res)
 				return perf_wc_error(r, &wc[i], "server", rcnt, rcnt);
 			if (!started) {         /* set_on_first_rx_packet() */
 				started = true;
-				first = perf_now_ns();
+				first = roce_now_ns();
 				dur_init(&d, o, first);
 			}
 			rcnt++;
@@ -277,8 +278,8 @@ int perf_bw_server(struct perf_run *r, struct perf_bw_result *res)
 				return st;
 		}
 		if (n > 0)
-			last = perf_now_ns();
-		else if (perf_stalled(r, &last, perf_now_ns(), total, rcnt))
+			last = roce_now_ns();
+		else if (perf_stalled(r, &last, roce_now_ns(), total, rcnt))
 			return ROCE_E_TIMEOUT;
 		else if ((st = perf_ep_idle(&r->ep)) != ROCE_OK)
 			return perf_fail(r, st, "%s", r->ep.err);
@@ -289,7 +290,7 @@ int perf_bw_server(struct perf_run *r, struct perf_bw_result *res)
 		return ROCE_OK;
 	}
 	r->t_post[0] = first;
-	r->t_done[0] = perf_now_ns();
+	r->t_done[0] = roce_now_ns();
 	perf_bw_compute(r->size, total, r->t_post, r->t_done, o->cq_mod, false,
 			o->report_fmt, res);
 	return ROCE_OK;

@@ -37,19 +37,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "perf/perf_cm.h"
 #include "perf/perf_run.h"
 #include "roce/cc.h"
 #include "roce/params.h"
 #include "roce/status.h"
-
-uint64_t perf_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 int perf_fail(struct perf_run *r, int st, const char *fmt, ...)
 {

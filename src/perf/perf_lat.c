@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "common/clock.h"
 #include "perf/perf_run.h"
 #include "roce/status.h"
 
@@ -25,7 +26,7 @@ static uint64_t timeout_ns(const struct perf_run *r)
 static int wait_wc(struct perf_run *r, struct roce_cq *cq, struct roce_wc *wc,
 		   const char *what, struct dur *d)
 {
-	uint64_t t0 = perf_now_ns();
+	uint64_t t0 = roce_now_ns();
 
 	for (unsigned spin = 0;; spin++) {
 		int n;
@@ -42,7 +43,7 @@ static int wait_wc(struct perf_run *r, struct roce_cq *cq, struct roce_wc *wc,
 			return ROCE_OK;
 		}
 		if ((spin & 255) == 0 || r->ep.channel) {
-			uint64_t now = perf_now_ns();
+			uint64_t now = roce_now_ns();
 			int st;
 
 			if (d && dur_step(d, r, now) == DUR_END)
@@ -79,12 +80,12 @@ static int post(struct perf_run *r, enum roce_wr_opcode op, bool signaled)
 /* The peer's write number n has landed in our buffer. */
 static int wait_byte(struct perf_run *r, volatile uint8_t *p, uint8_t n, struct dur *d)
 {
-	uint64_t t0 = perf_now_ns();
+	uint64_t t0 = roce_now_ns();
 
 	for (unsigned spin = 0; __atomic_load_n(p, __ATOMIC_ACQUIRE) != n; spin++) {
 		perf_ep_progress(&r->ep);
 		if ((spin & 255) == 0) {
-			uint64_t now = perf_now_ns();
+			uint64_t now = roce_now_ns();
 
 			if (d && dur_step(d, r, now) == DUR_END)
 				return ROCE_E_AGAIN;
@@ -126,7 +127,7 @@ static int write_lat(struct perf_run *r, struct dur *d)
 		}
 		if (d || scnt < iters) {
 			if (!d)
-				r->t_post[scnt] = perf_now_ns();
+				r->t_post[scnt] = roce_now_ns();
 			if (o->check)
 				perf_fill_lat(perf_local(r, 0), scnt + 1, r->size - 1);
 			*post_buf = (uint8_t)++scnt;
@@ -149,7 +150,7 @@ static int read_lat(struct perf_run *r, struct dur *d)
 
 	for (uint64_t scnt = 0; d ? d->st != DUR_END : scnt < o->iters; scnt++) {
 		if (!d)
-			r->t_post[scnt] = perf_now_ns();
+			r->t_post[scnt] = roce_now_ns();
 		if ((st = post(r, ROCE_WR_RDMA_READ, true)) != ROCE_OK ||
 		    (st = wait_wc(r, r->ep.scq, &wc, "READ", d)) != ROCE_OK)
 			return st;
@@ -189,7 +190,7 @@ static int send_lat(struct perf_run *r, struct dur *d)
 		}
 		if (d || scnt < iters) {
 			if (!d)
-				r->t_post[scnt] = perf_now_ns();
+				r->t_post[scnt] = roce_now_ns();
 			scnt++;
 			if (o->check)
 				perf_fill_lat(perf_local(r, 0), scnt, r->size);
@@ -210,7 +211,7 @@ int perf_lat_run(struct perf_run *r, struct perf_lat_result *res, double *tps)
 
 	r->iters_done = 0;
 	if (d)
-		dur_init(d, o, perf_now_ns());
+		dur_init(d, o, roce_now_ns());
 	st = o->verb == PERF_WRITE ? write_lat(r, d) :
 	     o->verb == PERF_READ ? read_lat(r, d) : send_lat(r, d);
 	if (st == ROCE_E_AGAIN && d)

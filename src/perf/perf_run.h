@@ -36,8 +36,6 @@ struct perf_run {
 	char msg[320];                  /* why the session failed */
 };
 
-uint64_t perf_now_ns(void);
-
 /* UD: the GRH area ahead of every received message (perftest's
  * UD_ADDITION, SIZE()); 0 for RC and UC. */
 static inline uint32_t perf_grh(const struct perf_run *r)

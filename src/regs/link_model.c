@@ -1,17 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include <time.h>
 
+#include "common/clock.h"
 #include "roce/regs.h"
 #include "regs/link_model.h"
-
-static uint64_t monotonic_ns(void *ctx)
-{
-	struct timespec ts;
-
-	(void)ctx;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static uint64_t link_now(const struct roce_link_model *l)
 {
@@ -22,7 +14,7 @@ void roce_link_init(struct roce_link_model *l, uint32_t delay_us,
 		    uint64_t (*now_ns)(void *), void *clock_ctx)
 {
 	l->delay_ns = (uint64_t)delay_us * 1000u;
-	l->now_ns = now_ns ? now_ns : monotonic_ns;
+	l->now_ns = now_ns ? now_ns : roce_clock_ns;
 	l->clock_ctx = clock_ctx;
 	l->epoch = 0;
 	l->ready_epoch = UINT64_MAX;   /* never seen up yet */

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "roce/bus.h"
 #include "roce/device.h"
 #include "roce/regs.h"
@@ -50,14 +51,6 @@ struct roce_mirror {
 	uint32_t pend_off, pend_val, pend_polls;
 	uint64_t next_refresh_ns;
 };
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static void win_store(struct roce_mirror *m, uint32_t off, uint32_t val)
 {
@@ -92,7 +85,7 @@ static void mirror_refresh(struct roce_mirror *m)
 			 model_read(m, ROCE_REG_QP_COMMIT), __ATOMIC_RELEASE);
 	__atomic_store_n(&m->regs[ROCE_REG_MR_COMMIT / 4],
 			 model_read(m, ROCE_REG_MR_COMMIT), __ATOMIC_RELEASE);
-	m->next_refresh_ns = mono_ns() + (uint64_t)m->opts.refresh_ms * 1000000u;
+	m->next_refresh_ns = roce_now_ns() + (uint64_t)m->opts.refresh_ms * 1000000u;
 }
 
 static void mirror_apply(struct roce_mirror *m, uint32_t off, uint32_t val)
@@ -148,7 +141,7 @@ static void *mirror_main(void *arg)
 		struct timespec nap = { .tv_nsec = 1000000 };
 
 		idle = mirror_step(m) ? 0 : idle + 1;
-		if (!m->pending && mono_ns() >= m->next_refresh_ns)
+		if (!m->pending && roce_now_ns() >= m->next_refresh_ns)
 			mirror_refresh(m);
 		__atomic_add_fetch(&m->page->heartbeat, 1, __ATOMIC_RELAXED);
 		if (idle < MIRROR_IDLE_POLLS)

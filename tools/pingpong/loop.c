@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "common/clock.h"
 #include "pingpong/pingpong.h"
 #include "roce/status.h"
 
@@ -78,7 +79,7 @@ static int find_qp(const struct pp *p, uint32_t qpn)
 /* -t: the time between receive completions (ns: no HCA clock here) */
 static void ts_note(struct pp *p)
 {
-	uint64_t t = pp_now_ns();
+	uint64_t t = roce_now_ns();
 
 	if (p->ts_prev) {
 		uint64_t d = t - p->ts_prev;
@@ -143,7 +144,7 @@ static int poll_cqs(struct pp *p, struct roce_wc *wc)
 int pp_loop(struct pp *p)
 {
 	unsigned scnt = 0, rcnt = 0;
-	uint64_t last = pp_now_ns(), limit = (uint64_t)p->o.net.timeout_s * 1000000000ull;
+	uint64_t last = roce_now_ns(), limit = (uint64_t)p->o.net.timeout_s * 1000000000ull;
 	struct roce_wc *wc = calloc(p->wc_max, sizeof(*wc));
 	int st = ROCE_OK;
 
@@ -168,8 +169,8 @@ int pp_loop(struct pp *p)
 		for (int i = 0; i < n && st == ROCE_OK; i++)
 			st = one_wc(p, &wc[i], &scnt, &rcnt);
 		if (n)
-			last = pp_now_ns();
-		else if (pp_now_ns() - last > limit)
+			last = roce_now_ns();
+		else if (roce_now_ns() - last > limit)
 			st = pp_fail(p, ROCE_E_TIMEOUT, "no completion for %u s (%u sent, %u "
 				     "received)", p->o.net.timeout_s, scnt, rcnt);
 	}

@@ -91,7 +91,6 @@ struct pp {
 
 /* p->msg from fmt; returns st, or ROCE_E_IO for 0. */
 int pp_fail(struct pp *p, int st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-uint64_t pp_now_ns(void);
 
 /* options.c: the command line into o; 0, -1 after --help, else the exit
  * status (2 a bad command line, 1 an unsupported option). */

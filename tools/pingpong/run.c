@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "pingpong/pingpong.h"
 #include "roce/status.h"
 
@@ -24,14 +25,6 @@ int pp_fail(struct pp *p, int st, const char *fmt, ...)
 	vsnprintf(p->msg, sizeof(p->msg), fmt, ap);
 	va_end(ap);
 	return st ? st : ROCE_E_IO;
-}
-
-uint64_t pp_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* "  local address:  LID ..." and "  remote address: LID ...";
@@ -172,14 +165,14 @@ int pp_run(struct pp *p, struct roce_memlink *ml)
 			p->pending[i] |= PP_SEND_WRID;
 		}
 	}
-	t0 = pp_now_ns();
+	t0 = roce_now_ns();
 	if ((st = pp_loop(p)) != ROCE_OK)
 		return st;
-	pp_results(p, pp_now_ns() - t0);
+	pp_results(p, roce_now_ns() - t0);
 	/* let the last ACKs go out before the engine stops */
 	if (p->ep.thread)
 		usleep(20000);
-	for (uint64_t end = pp_now_ns() + 20000000ull; !p->ep.thread && pp_now_ns() < end;)
+	for (uint64_t end = roce_now_ns() + 20000000ull; !p->ep.thread && roce_now_ns() < end;)
 		perf_ep_progress(&p->ep);
 	return ROCE_OK;
 }

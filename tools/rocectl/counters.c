@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "common/clock.h"
 #include "rocectl/ctl.h"
 #include "roce/counters.h"
 
@@ -110,10 +111,7 @@ static void counters_print(struct ctl *c, const struct watch_opts *w,
 
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)roce_now_ns() / 1e9;
 }
 
 static void sleep_s(double secs)
