@@ -37,7 +37,7 @@ install(FILES ${PROJECT_BINARY_DIR}/generated/roceConfig.cmake
 # works wherever it is installed (cmake --install --prefix, DESTDIR, .deb).
 file(RELATIVE_PATH ROCE_PC_PREFIX /${CMAKE_INSTALL_LIBDIR}/pkgconfig /)
 string(REGEX REPLACE "/$" "" ROCE_PC_PREFIX "${ROCE_PC_PREFIX}")
-set(ROCE_PC_REQUIRES "libisal libpcap")
+set(ROCE_PC_REQUIRES "libisal libpcap libcrypto")
 if(TARGET PkgConfig::ROCE_XDP)
   string(APPEND ROCE_PC_REQUIRES " libxdp libbpf")
 endif()

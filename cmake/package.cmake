@@ -23,7 +23,7 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # a shlibs file and the ldconfig trigger for libroce.so.MAJOR.MINOR
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY "=")
-set(ROCE_DEB_DEV "libisal-dev, libpcap-dev")
+set(ROCE_DEB_DEV "libisal-dev, libpcap-dev, libssl-dev")
 if(TARGET PkgConfig::ROCE_XDP)
   string(APPEND ROCE_DEB_DEV ", libxdp-dev, libbpf-dev")
 endif()

@@ -112,7 +112,22 @@
 	X(RP_CNP_HANDLED, "rp_cnp_handled", "CNPs received and acted on by DCQCN (reaction point)") \
 	X(RP_CNP_IGNORED, "rp_cnp_ignored", "CNPs received with the reaction point off for the QP's priority") \
 	X(TAIL_PROBES, "tail_probes",                                         \
-	  "packets sent again as a tail-loss probe (adaptive retransmission)")
+	  "packets sent again as a tail-loss probe (adaptive retransmission)") \
+	ROCE_COUNTER_LIST_STAGE(X)
+
+/* The data path's stages (roce/stage.h): units through each, and the
+ * dedup volumes' state (the last two are levels, not counts). */
+#define ROCE_COUNTER_LIST_STAGE(X)                                            \
+	X(STAGE_XTS_ENCRYPTED, "stage_xts_encrypted", "XTS data units encrypted (placed)") \
+	X(STAGE_XTS_DECRYPTED, "stage_xts_decrypted", "XTS data units decrypted (fetched)") \
+	X(STAGE_PI_GENERATED, "stage_pi_generated", "PI tuples generated (placed units)") \
+	X(STAGE_PI_VERIFIED, "stage_pi_verified", "PI tuples verified (fetched units)") \
+	X(STAGE_PI_ERRORS, "stage_pi_errors", "units whose PI did not match: the access failed") \
+	X(STAGE_DEDUP_LOOKUPS, "stage_dedup_lookups", "whole blocks fingerprinted and looked up") \
+	X(STAGE_DEDUP_HITS, "stage_dedup_hits", "of them, stored once already (shared)") \
+	X(STAGE_DEDUP_BLOCKS, "stage_dedup_blocks", "physical blocks in use, every dedup volume (a level)") \
+	X(STAGE_DEDUP_SAVED, "stage_dedup_saved", "bytes the dedup volumes do not store: mapped minus stored blocks (a level)") \
+	X(STAGE_ERRORS, "stage_errors", "accesses a stage failed (PI, pool full, no key)")
 
 enum roce_cnt {
 #define ROCE_X_CNT(id, name, desc) ROCE_CNT_##id,

@@ -18,6 +18,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "roce/stage.h"
+
 #include "roce/regs.h"
 
 /* A field's unshifted mask; width 32 is the whole word. */
@@ -180,6 +182,8 @@ struct roce_mr_entry {
 	uint32_t access;            /* enum roce_access bits */
 	bool valid;
 	uint8_t space;              /* enum roce_mr_space; 0 = DDR */
+	struct roce_stage_binding stage; /* its stage chain (roce/stage.h);
+					    zero: none */
 };
 
 #define ROCE_MR_WORD(reg) (((reg) - ROCE_REG_MR_ACCESS) / 4u)

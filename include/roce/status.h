@@ -76,7 +76,11 @@
 	/* host environment, appended */ \
 	X(ROCE_E_BUSY, "busy", "object in use")                              \
 	/* receive rejections appended after it (counters.h: ROCE_DROP_LIST3) */ \
-	X(ROCE_E_QKEY, "qkey", "UD datagram whose DETH Q_Key is not the QP's")
+	X(ROCE_E_QKEY, "qkey", "UD datagram whose DETH Q_Key is not the QP's") \
+	/* the data path's stages (roce/stage.h), appended */                \
+	X(ROCE_E_PI, "pi", "protection information does not match the data") \
+	X(ROCE_E_STAGE_FULL, "stage_full", "dedup block pool full")          \
+	X(ROCE_E_STAGE, "stage", "a stage cannot do its work (no key in its slot, a unit it cannot complete)")
 
 enum roce_status {
 #define ROCE_X_ENUM(code, name, desc) code,
