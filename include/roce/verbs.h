@@ -41,6 +41,7 @@
 #include "roce/gid.h"
 #include "roce/link.h"
 #include "roce/regs.h"
+#include "roce/stage.h"
 
 struct roce_context;
 struct roce_pd;
@@ -170,6 +171,19 @@ struct roce_mr *roce_reg_mr(struct roce_pd *pd, void *addr, size_t length,
 struct roce_mr *roce_reg_host_mr(struct roce_pd *pd, void *addr, size_t length,
 				 unsigned access);
 int roce_dereg_mr(struct roce_mr *mr);
+
+/* ---- inline stages (roce/stage.h, docs/stages.md) ------------------------- */
+
+/* Bind mr to a stage chain (NULL or an all-zero binding: none), written
+ * with its entry through the MR window. ROCE_E_INVAL for a binding
+ * roce_stage_binding_check refuses (nothing changes); the MR's bytes at
+ * that moment are taken as stored (PI: their tuples are generated). */
+int roce_mr_set_stage(struct roce_mr *mr, const struct roce_stage_binding *b);
+/* Load an AES-256-XTS key (two 32-byte halves, which must differ) into
+ * key slot slot, or clear it. The key is never readable back. */
+int roce_stage_key_load(struct roce_context *ctx, unsigned slot,
+			const uint8_t key[ROCE_STAGE_KEY_LEN]);
+int roce_stage_key_clear(struct roce_context *ctx, unsigned slot);
 
 /* ---- completion queue --------------------------------------------------- */
 

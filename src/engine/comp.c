@@ -216,9 +216,13 @@ static void on_read_resp(struct roce_engine *e, struct eng_qp *qp,
 		fail_at(e, qp, ROCE_WC_BAD_RESP_ERR);
 		return;
 	}
-	rc = mem_place_sge(e, w->sge, w->num_sge, off, roce_pkt_payload(p), p->payload_len);
+	rc = mem_place_sge(e, &qp->stage_in[STAGE_IN_COMP], off + expect == w->length, w->sge,
+			   w->num_sge, off, roce_pkt_payload(p), p->payload_len);
 	if (rc) {
-		fail_at(e, qp, ROCE_WC_LOC_PROT_ERR);
+		/* the local buffer's key or bounds; a stage that cannot do
+		   its work is an error of this QP's operation */
+		fail_at(e, qp, rc == ROCE_E_PI || rc == ROCE_E_STAGE || rc == ROCE_E_STAGE_FULL
+				       ? ROCE_WC_LOC_QP_OP_ERR : ROCE_WC_LOC_PROT_ERR);
 		return;
 	}
 	if (psn == last_psn(w)) {
@@ -244,7 +248,8 @@ static void on_atomic_ack(struct roce_engine *e, struct eng_qp *qp,
 	}
 	/* the original value lands in local memory in host byte order */
 	v = roce_atomicack_orig(roce_pkt_atomicack(p));
-	if (mem_place_sge(e, w->sge, w->num_sge, 0, (const uint8_t *)&v, 8) != ROCE_OK) {
+	if (mem_place_sge(e, NULL, true, w->sge, w->num_sge, 0, (const uint8_t *)&v, 8) !=
+	    ROCE_OK) {
 		fail_at(e, qp, ROCE_WC_LOC_PROT_ERR);
 		return;
 	}

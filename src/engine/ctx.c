@@ -10,6 +10,7 @@
 #include "engine/cc.h"
 #include "engine/comp.h"
 #include "engine/ctx.h"
+#include "engine/dma.h"
 #include "engine/flush.h"
 #include "engine/req.h"
 #include "engine/resp.h"
@@ -18,6 +19,7 @@
 #include "roce/device.h"
 #include "roce/psn.h"
 #include "roce/status.h"
+#include "stage/stage.h"
 
 static const struct eng_transport transport_rc = {
 	.wire = ROCE_TRANSPORT_RC, .op_class = 0x00, .acked = true, .connected = true,
@@ -96,13 +98,28 @@ void ctx_sync_qp(struct roce_engine *e, struct eng_qp *qp)
 	sched_settle(e, qp);
 }
 
-/* An MR entry changed: drop the cached copy, the next key check reads it. */
+/* An MR entry changed: drop the cached copy, the next key check reads
+ * it; its stage state follows its binding (dma.h's DMA address of its
+ * first byte: a HOST entry's IOVA with DMA_HOST). */
 static void mr_changed(struct roce_engine *e, uint32_t index)
 {
 	struct mr_cached *c = &e->mrc[index % MR_CACHE];
+	struct roce_mr_entry mr;
 
 	if (c->index == index)
 		c->gen = 1;             /* empty */
+	if (roce_mr_table_lookup(e->mrt, index, &mr) == ROCE_OK)
+		ctx_stage_sync(e, &mr);
+}
+
+void ctx_stage_sync(struct roce_engine *e, const struct roce_mr_entry *mr)
+{
+	uint64_t base = mr->pa | (mr->space == ROCE_MR_SPACE_HOST ? DMA_HOST : 0);
+
+	/* a binding the stage hardware cannot take (no memory) leaves the
+	   MR's accesses failing with ROCE_E_STAGE, never unstaged */
+	if (stage_mr_sync(e->stage, mr, base) != ROCE_OK)
+		roce_cnt_inc(e->cnt, ROCE_CNT_STAGE_ERRORS);
 }
 
 void ctx_changes(struct roce_engine *e)

@@ -9,6 +9,8 @@
 #include "engine/state.h"
 
 void ctx_changes(struct roce_engine *e);
+/* An MR entry's stage state made, kept or reset after its commit. */
+void ctx_stage_sync(struct roce_engine *e, const struct roce_mr_entry *mr);
 void ctx_sync_qp(struct roce_engine *e, struct eng_qp *qp);
 
 #endif

@@ -67,6 +67,7 @@ static int mem_check(struct roce_engine *e, const struct roce_mr_entry *mr,
 	at->pa = addr;
 	at->off = va - mr->va;
 	at->mr = index;
+	at->staged = roce_stage_bound(&mr->stage);
 	if (ptr)
 		*ptr = p;
 	return ROCE_OK;
@@ -94,6 +95,7 @@ static int no_mr(struct mr_pos *at)
 	at->pa = 0;
 	at->off = 0;
 	at->mr = MR_NONE;
+	at->staged = false;
 	return ROCE_OK;
 }
 

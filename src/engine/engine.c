@@ -18,6 +18,7 @@
 #include "engine/addr.h"
 #include "engine/cc.h"
 #include "engine/ctx.h"
+#include "engine/dma.h"
 #include "engine/engine.h"
 #include "engine/event.h"
 #include "engine/flush.h"
@@ -25,10 +26,16 @@
 #include "engine/sched.h"
 #include "engine/sq.h"
 #include "engine/tx.h"
+#include "regs/device_stage.h"
 #include "tables/changes.h"
 #include "roce/device.h"
 #include "roce/psn.h"
 #include "roce/status.h"
+
+static uint8_t *stage_resolve(void *arg, uint64_t addr, uint64_t len)
+{
+	return dma_ptr(arg, addr, len);
+}
 
 /* The engine takes from the device what a NIC's data path is wired to: its
  * tables, counters and DDR; the rest comes in cfg. */
@@ -45,6 +52,7 @@ int engine_init(struct roce_engine *e, const struct engine_config *cfg)
 	e->mr_changes = roce_mr_table_change_queue(e->mrt);
 	e->mem = roce_device_mem(cfg->dev, &mem_size);
 	e->mem_size = mem_size;
+	e->stage = roce_device_stage(cfg->dev);
 	e->port = cfg->port;
 	memcpy(e->mac, cfg->mac, 6);
 	e->ip = cfg->ip;
@@ -74,12 +82,24 @@ int engine_init(struct roce_engine *e, const struct engine_config *cfg)
 		e->tx_frames[i].data = e->tx[i].data;
 	for (unsigned i = 0; i < MR_CACHE; i++)
 		e->mrc[i].gen = 1;      /* empty */
+	/* the stages reach memory as the engine does (dma_ptr), and take
+	   the MRs committed before the engine came */
+	stage_dev_attach(e->stage, e->mem, e->mem_size, stage_resolve, e);
+	for (uint32_t i = 0; i < ROCE_MAX_MR; i++) {
+		struct roce_mr_entry mr;
+
+		if (roce_mr_table_lookup(e->mrt, i, &mr) == ROCE_OK && mr.valid &&
+		    roce_stage_bound(&mr.stage))
+			ctx_stage_sync(e, &mr);
+	}
 	pthread_mutex_init(&e->lock, NULL);
 	return ROCE_OK;
 }
 
 void engine_fini(struct roce_engine *e)
 {
+	stage_dev_attach(e->stage, NULL, 0, NULL, NULL);
+	stage_dev_observe(e->stage, NULL, NULL);
 	free(e->tx);
 	free(e->active);
 	idxq_fini(&e->doorbells);
@@ -105,6 +125,10 @@ void engine_del_qp(struct roce_engine *e, struct eng_qp *qp)
 	sched_remove(e, qp);
 	tw_cancel(&e->timers, &qp->timer);
 
+	for (unsigned i = 0; i < 2; i++) {
+		stage_stream_free(qp->stage_in[i]);
+		qp->stage_in[i] = NULL;
+	}
 	e->active[qp->active_idx] = last;
 	last->active_idx = qp->active_idx;
 	e->qp_by_qpn[qp->qpn] = NULL;

@@ -8,6 +8,7 @@
 #include "engine/flush.h"
 #include "engine/rq.h"
 #include "engine/sq.h"
+#include "stage/stage.h"
 
 /* The engine moves a QP to ERR (IBA 10.3.1): the register file shows it,
  * the queues are flushed. */
@@ -25,6 +26,9 @@ void qp_error(struct roce_engine *e, struct eng_qp *qp)
 
 void qp_flush(struct roce_engine *e, struct eng_qp *qp)
 {
+	/* a message cut short leaves no kept unit to complete later */
+	stage_stream_drop(qp->stage_in[0]);
+	stage_stream_drop(qp->stage_in[1]);
 	sq_flush(e, qp);
 	rq_flush(e, qp);
 	qp->comp.timer = 0;

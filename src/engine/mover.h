@@ -41,6 +41,7 @@
 
 #include "engine/dma.h"
 #include "roce/icrc.h"
+#include "stage/stage.h"
 #include "roce/status.h"
 
 static inline void dma_note(struct roce_engine *e, bool write, uint64_t addr,
@@ -50,79 +51,104 @@ static inline void dma_note(struct roce_engine *e, bool write, uint64_t addr,
 		e->dma_obs(e->dma_obs_arg, write, addr, data, len);
 }
 
+/* qp->stage_in[]: the streams of the two directions that place */
+enum { STAGE_IN_RESP, STAGE_IN_COMP };
+
+/* The staged side of the pair (mover.c): through the MR's stage chain;
+ * a stream (s, allocated at its first use) keeps a unit the message's
+ * next piece completes, last says the message ends with this piece. */
+int place_staged(struct roce_engine *e, struct stage_stream **s, bool last,
+		 const struct mr_pos *at, const uint8_t *src, uint32_t len);
+int fetch_staged(struct roce_engine *e, const struct mr_pos *at, uint8_t *dst,
+		 uint32_t len, uint32_t *crc);
+
 /* The pair every byte passes: len bytes at ptr, at place at of an MR,
- * one direction. */
-static inline void place_one(struct roce_engine *e, const struct mr_pos *at,
-			     uint8_t *ptr, const uint8_t *src, uint32_t len)
+ * one direction. An MR with a stage chain costs the others this one
+ * branch. */
+static inline int place_one(struct roce_engine *e, struct stage_stream **s, bool last,
+			    const struct mr_pos *at, uint8_t *ptr, const uint8_t *src,
+			    uint32_t len)
 {
+	if (__builtin_expect(at->staged, 0))
+		return place_staged(e, s, last, at, src, len);
 	memcpy(ptr, src, len);
 	dma_note(e, true, at->pa, ptr, len);
+	return ROCE_OK;
 }
 
-static inline uint32_t fetch_one(struct roce_engine *e, const struct mr_pos *at,
-				 const uint8_t *ptr, uint8_t *dst, uint32_t len,
-				 uint32_t crc, bool with_crc)
+static inline int fetch_one(struct roce_engine *e, const struct mr_pos *at,
+			    const uint8_t *ptr, uint8_t *dst, uint32_t len, uint32_t *crc)
 {
-	if (with_crc)
-		crc = roce_crc32_copy(crc, dst, ptr, len);
+	if (__builtin_expect(at->staged, 0))
+		return fetch_staged(e, at, dst, len, crc);
+	if (crc)
+		*crc = roce_crc32_copy(*crc, dst, ptr, len);
 	else
 		memcpy(dst, ptr, len);
 	dma_note(e, false, at->pa, ptr, len);
-	return crc;
+	return ROCE_OK;
 }
 
-/* Place the pieces' bytes from src, in order. */
-static inline void mem_place(struct roce_engine *e, const struct dma_seg *seg,
-			     unsigned nseg, const uint8_t *src)
+/* Place the pieces' bytes from src, in order (s, last: place_one's). */
+static inline int mem_place(struct roce_engine *e, struct stage_stream **s, bool last,
+			    const struct dma_seg *seg, unsigned nseg, const uint8_t *src)
 {
 	for (unsigned i = 0; i < nseg; i++) {
-		place_one(e, &seg[i].at, seg[i].ptr, src, seg[i].len);
+		int rc = place_one(e, s, last, &seg[i].at, seg[i].ptr, src, seg[i].len);
+
+		if (rc)
+			return rc;
 		src += seg[i].len;
 	}
+	return ROCE_OK;
 }
 
 /* Fetch the pieces' bytes into dst, in order; crc NULL: a plain copy;
  * else the CRC-32 of the bytes is taken in the same pass, from *crc on
- * (tx.c's ICRC). */
-static inline void mem_fetch(struct roce_engine *e, const struct dma_seg *seg,
-			     unsigned nseg, uint8_t *dst, uint32_t *crc)
+ * (tx.c's ICRC). A stage's failure (ROCE_E_PI, ...) is returned: the
+ * frame must not go out. */
+static inline int mem_fetch(struct roce_engine *e, const struct dma_seg *seg,
+			    unsigned nseg, uint8_t *dst, uint32_t *crc)
 {
-	uint32_t c;
+	for (unsigned i = 0; i < nseg; dst += seg[i].len, i++) {
+		int rc = fetch_one(e, &seg[i].at, seg[i].ptr, dst, seg[i].len, crc);
 
-	if (!crc) {
-		for (unsigned i = 0; i < nseg; dst += seg[i].len, i++)
-			fetch_one(e, &seg[i].at, seg[i].ptr, dst, seg[i].len, 0, false);
-		return;
+		if (rc)
+			return rc;
 	}
-	c = *crc;
-	for (unsigned i = 0; i < nseg; dst += seg[i].len, i++)
-		c = fetch_one(e, &seg[i].at, seg[i].ptr, dst, seg[i].len, c, true);
-	*crc = c;
+	return ROCE_OK;
 }
 
 /* Place len bytes at *at (translated again: a window may have gone
  * since the key check), then move *at past them. */
-static inline int mem_place_at(struct roce_engine *e, struct mr_pos *at,
-			       const uint8_t *src, uint32_t len)
+static inline int mem_place_at(struct roce_engine *e, struct stage_stream **s, bool last,
+			       struct mr_pos *at, const uint8_t *src, uint32_t len)
 {
 	uint8_t *ptr;
+	int rc;
 
 	if (len) {
 		/* checked at the key check; a window may have gone since */
 		ptr = dma_ptr(e, at->pa, len);
 		if (!ptr)
 			return ROCE_E_BOUNDS;
-		place_one(e, at, ptr, src, len);
+		rc = place_one(e, s, last, at, ptr, src, len);
+		if (rc)
+			return rc;
 	}
 	mr_pos_advance(at, len);
 	return ROCE_OK;
 }
 
 /* Place len bytes into an SGE list from byte off (mem_resolve's checks,
- * local write access): nothing moves unless all of it resolves. */
-int mem_place_sge(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge,
-		  uint32_t off, const uint8_t *src, uint32_t len);
-/* The 8-byte read-modify-write of an atomic at *at (aligned, checked):
+ * local write access): nothing moves unless all of it resolves. s, last:
+ * place_one's. */
+int mem_place_sge(struct roce_engine *e, struct stage_stream **s, bool last,
+		  const struct roce_sge *sge, unsigned nsge, uint32_t off,
+		  const uint8_t *src, uint32_t len);
+/* The 8-byte read-modify-write of an atomic at *at (aligned, checked; an
+ * MR with a stage chain is refused, ROCE_E_STAGE: its words are not what
+ * the wire sees):
  * the word is fetched, becomes swap_add if it equals compare (cmp_swap)
  * or itself plus swap_add, and is placed; *orig is what it was. */
 int mem_atomic(struct roce_engine *e, const struct mr_pos *at, bool cmp_swap,

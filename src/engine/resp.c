@@ -174,9 +174,11 @@ static bool do_send(struct roce_engine *e, struct eng_qp *qp,
 		resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_RANGE);
 		return false;
 	}
-	rc = mem_place_sge(e, w->sge, w->num_sge, r->rcv_offset, roce_pkt_payload(p),
-			   p->payload_len);
+	rc = mem_place_sge(e, &qp->stage_in[STAGE_IN_RESP], pos & ROCE_POS_LAST, w->sge,
+			   w->num_sge, r->rcv_offset, roce_pkt_payload(p), p->payload_len);
 	if (rc) {
+		/* the receive buffer's key, bounds or stage: a remote
+		   operational error (a stage places nothing of the packet) */
 		recv_complete(e, qp, ROCE_WC_LOC_PROT_ERR, ROCE_WC_RECV, 0, NULL);
 		r->in_send = false;
 		resp_error(e, qp, psn, ROCE_NAK_REMOTE_OP, rc);
@@ -197,13 +199,13 @@ static bool do_write(struct roce_engine *e, struct eng_qp *qp,
 	struct resp_ctx *r = &qp->resp;
 	uint8_t pos = p->op->pos;
 	bool imm = roce_op_has(p->op, ROCE_HDR_IMMDT);
+	int rc;
 
 	if (pos & ROCE_POS_FIRST) {
 		const struct roce_reth *reth = roce_pkt_reth(p);
 		uint64_t va = roce_reth_va(reth);
 		struct mr_pos at;
 		uint32_t rkey = roce_reth_rkey(reth), len = roce_reth_len(reth);
-		int rc;
 
 		if (r->in_send || r->in_write) {
 			resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_OPCODE);
@@ -241,10 +243,15 @@ static bool do_write(struct roce_engine *e, struct eng_qp *qp,
 		rnr(e, qp, psn);
 		return false;
 	}
-	/* checked at the FIRST packet; its window may have gone since */
-	if (mem_place_at(e, &r->write_at, roce_pkt_payload(p), p->payload_len)) {
+	/* checked at the FIRST packet; its window may have gone since. A
+	 * stage that cannot do its work (PI, a full pool, no key) is a
+	 * remote operational error, and places nothing of the packet */
+	rc = mem_place_at(e, &qp->stage_in[STAGE_IN_RESP], pos & ROCE_POS_LAST, &r->write_at,
+			  roce_pkt_payload(p), p->payload_len);
+	if (rc) {
 		r->in_write = false;
-		resp_error(e, qp, psn, ROCE_NAK_REMOTE_ACCESS, ROCE_E_BOUNDS);
+		resp_error(e, qp, psn, rc == ROCE_E_BOUNDS ? ROCE_NAK_REMOTE_ACCESS
+							   : ROCE_NAK_REMOTE_OP, rc);
 		return false;
 	}
 	r->write_resid -= p->payload_len;
@@ -334,6 +341,12 @@ static bool do_atomic(struct roce_engine *e, struct eng_qp *qp,
 	rc = mem_rkey(e, qp, rkey, va, 8, ROCE_ACCESS_REMOTE_ATOMIC, &at);
 	if (rc) {
 		resp_error(e, qp, psn, ROCE_NAK_REMOTE_ACCESS, rc);
+		return false;
+	}
+	/* a staged MR's words are not what the wire sees: no atomic on it
+	 * (an invalid request, as for an operation the MR cannot do) */
+	if (at.staged) {
+		resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_STAGE);
 		return false;
 	}
 	/* one engine thread owns the DDR: the read-modify-write is atomic
@@ -515,6 +528,7 @@ static bool send_read(struct roce_engine *e, struct eng_qp *qp, struct reply *x)
 	uint32_t len = x->resid < qp->mtu ? x->resid : qp->mtu;
 	struct roce_hdrs ext;
 	struct tx_pkt p = { 0 };
+	int rc;
 
 	/* only the fields of the headers the opcode carries are read */
 	ext.aeth.syndrome = ROCE_AETH_ACK | ROCE_AETH_CREDIT_INVALID;
@@ -526,7 +540,20 @@ static bool send_read(struct roce_engine *e, struct eng_qp *qp, struct reply *x)
 	p.ext = &ext;
 	p.at = &x->at;
 	p.len = len;
-	if (tx_build(e, qp, &p) != ROCE_OK)
+	rc = tx_build(e, qp, &p);
+	if (rc == ROCE_E_PI || rc == ROCE_E_STAGE || rc == ROCE_E_STAGE_FULL) {
+		/* a stage failed on the data (its PI does not match): the bad
+		 * bytes never go out; the response stops here and this PSN
+		 * carries a remote operational error NAK instead */
+		x->kind = REPLY_NAK;
+		x->syndrome = ROCE_AETH_NAK | ROCE_NAK_REMOTE_OP;
+		qp->resp.rd_outstanding--;
+		qp->resp.goto_err = true;
+		roce_cnt_drop(e->cnt, rc);
+		roce_cnt_inc(e->cnt, ROCE_CNT_NAKS_TX_REMOTE_OP);
+		return false;
+	}
+	if (rc != ROCE_OK)
 		return true;
 	mr_pos_advance(&x->at, len);
 	x->resid -= len;

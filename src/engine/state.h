@@ -117,6 +117,7 @@ struct mr_pos {
 	uint64_t pa;                    /* DMA address */
 	uint64_t off;                   /* offset in the MR */
 	uint32_t mr;                    /* MR table index (or MR_NONE) */
+	bool staged;                    /* the MR has a stage chain (mover.h) */
 };
 
 static inline void mr_pos_advance(struct mr_pos *at, uint32_t len)
@@ -393,6 +394,11 @@ struct eng_qp {
 	/* last: its reply queue is 1.7 KB, and a turn of a QP that only
 	 * sends reads none of it (everything above is a few cache lines) */
 	struct resp_ctx resp;
+	/* the stage layer's streams (mover.h): a unit of a staged MR kept
+	 * until the message's next piece completes it; the responder's
+	 * (SEND, WRITE) and the requester's (READ responses). NULL until
+	 * the QP first places into a staged MR */
+	struct stage_stream *stage_in[2];
 	/* congestion control's cold state (cc.c): read on a CNP, a CE mark
 	 * or a paced packet only */
 	const struct cc_algo_ops *cc_algo;      /* the RP's algorithm (NULL:
@@ -474,6 +480,7 @@ struct roce_engine {
 	uint32_t tx_zc;                 /* of them, built in the link's buffers */
 
 	struct mr_cached mrc[MR_CACHE];
+	struct stage_dev *stage;        /* the device's stage hardware */
 
 	bool dma_stall;
 	uint32_t dma_timeout_us;

@@ -128,11 +128,13 @@ static void cnp_tos(const struct roce_engine *e, const struct eng_qp *qp, uint8_
  * one (zero-copy), else in the next staging slot. Frames still staged go
  * first: no zero-copy frame may pass them. */
 static uint8_t *tx_buffer(struct roce_engine *e, const struct eng_qp *qp,
-			  const struct tx_pkt *p, uint32_t len, bool *zc)
+			  const struct tx_pkt *p, uint32_t len, bool staged, bool *zc)
 {
 	uint8_t *b = NULL;
 
-	if (!e->tx_n && !roce_device_loopback(e->dev))
+	/* a staged payload may fail its fetch: built in a staging slot,
+	 * the frame is then simply not taken */
+	if (!e->tx_n && !staged && !roce_device_loopback(e->dev))
 		b = roce_port_tx_get(e->port, p->av ? p->av->mac : qp->cfg.peer_mac, len);
 	*zc = b != NULL;
 	return b ? b : e->tx[e->tx_n].data;
@@ -147,15 +149,14 @@ int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p)
 	size_t hlen, udp_len, len, at;
 	uint8_t *buf;
 	uint32_t crc, sum = qp->tmpl_sum;
-	bool zc;
+	bool zc, staged = false;
+	int rc;
 
 	if (!op || (p->len && !op->payload) || p->len > ROCE_MAX_MTU)
 		return ROCE_E_RANGE;
 	/* the DMA is resolved (and may fail) before a buffer is taken */
 	if (p->len && p->sge) {
-		int rc = mem_resolve(e, p->sge, p->nsge, p->sge_off, p->len, 0,
-				     seg, &nseg);
-
+		rc = mem_resolve(e, p->sge, p->nsge, p->sge_off, p->len, 0, seg, &nseg);
 		if (rc)
 			return rc;
 	} else if (p->len) {
@@ -165,10 +166,12 @@ int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p)
 			return ROCE_E_BOUNDS;
 		nseg = 1;
 	}
+	for (unsigned i = 0; i < nseg; i++)
+		staged |= seg[i].at.staged;
 	hlen = l4 + ROCE_UDP_HLEN + op->hdr_len;
 	udp_len = ROCE_UDP_HLEN + op->hdr_len + p->len + pad + ROCE_ICRC_LEN;
 	len = l4 + udp_len;
-	buf = tx_buffer(e, qp, p, (uint32_t)len, &zc);
+	buf = tx_buffer(e, qp, p, (uint32_t)len, staged, &zc);
 	memcpy(buf, qp->tmpl, l4 + ROCE_UDP_HLEN);
 	if (p->cnp)
 		cnp_tos(e, qp, buf + l3, &sum);
@@ -195,12 +198,16 @@ int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p)
 		crc = roce_icrc_begin(buf + l3);
 		crc = roce_crc32(crc, buf + l4 + ROCE_UDP_HLEN + ROCE_BTH_LEN,
 				 op->hdr_len - ROCE_BTH_LEN);
-		mem_fetch(e, seg, nseg, buf + hlen, &crc);
+		rc = mem_fetch(e, seg, nseg, buf + hlen, &crc);
+		if (rc)
+			return rc;
 		memset(buf + at, 0, pad);
 		crc = roce_crc32(crc, buf + at, pad);
 	} else {
 		/* short: fetch, then one ICRC call over the frame */
-		mem_fetch(e, seg, nseg, buf + hlen, NULL);
+		rc = mem_fetch(e, seg, nseg, buf + hlen, NULL);
+		if (rc)
+			return rc;
 		memset(buf + at, 0, pad);
 		crc = roce_icrc(buf + l3, l3len + udp_len - ROCE_ICRC_LEN);
 	}

@@ -97,8 +97,8 @@ static bool uc_send(struct roce_engine *e, struct eng_qp *qp, const struct roce_
 	w = rwqe_take(e, qp);
 	if (r->rcv_offset + p->payload_len > w->length)
 		return drop(e, qp, ROCE_E_RECV_LEN);    /* class D: the WQE stays */
-	rc = mem_place_sge(e, w->sge, w->num_sge, r->rcv_offset, roce_pkt_payload(p),
-			   p->payload_len);
+	rc = mem_place_sge(e, &qp->stage_in[STAGE_IN_RESP], pos & ROCE_POS_LAST, w->sge,
+			   w->num_sge, r->rcv_offset, roce_pkt_payload(p), p->payload_len);
 	if (rc) {
 		/* the receive WQE's own buffer is bad: a local error of
 		 * this QP, whatever the transport (rxe: ERR_MALFORMED_WQE,
@@ -122,6 +122,7 @@ static bool uc_write(struct roce_engine *e, struct eng_qp *qp, const struct roce
 	struct resp_ctx *r = &qp->resp;
 	uint8_t pos = p->op->pos;
 	bool imm = roce_op_has(p->op, ROCE_HDR_IMMDT);
+	int rc;
 
 	/* the QP must enable remote writes, for every packet (rxe
 	 * check_op_valid drops the UC message otherwise) */
@@ -130,8 +131,9 @@ static bool uc_write(struct roce_engine *e, struct eng_qp *qp, const struct roce
 	if (pos & ROCE_POS_FIRST) {
 		const struct roce_reth *reth = roce_pkt_reth(p);
 		struct mr_pos at;
-		int rc = mem_rkey(e, qp, roce_reth_rkey(reth), roce_reth_va(reth),
-				  roce_reth_len(reth), ROCE_ACCESS_REMOTE_WRITE, &at);
+
+		rc = mem_rkey(e, qp, roce_reth_rkey(reth), roce_reth_va(reth),
+			      roce_reth_len(reth), ROCE_ACCESS_REMOTE_WRITE, &at);
 
 		if (rc)         /* class E without an SRQ: silently dropped */
 			return drop(e, qp, rc);
@@ -148,8 +150,10 @@ static bool uc_write(struct roce_engine *e, struct eng_qp *qp, const struct roce
 	if ((pos & ROCE_POS_LAST) && imm && !rwqe_take(e, qp))
 		return drop(e, qp, ROCE_E_NO_RWQE);
 	/* checked at the FIRST packet; its window may have gone since */
-	if (mem_place_at(e, &r->write_at, roce_pkt_payload(p), p->payload_len))
-		return drop(e, qp, ROCE_E_BOUNDS);
+	rc = mem_place_at(e, &qp->stage_in[STAGE_IN_RESP], pos & ROCE_POS_LAST, &r->write_at,
+			  roce_pkt_payload(p), p->payload_len);
+	if (rc)
+		return drop(e, qp, rc);
 	r->write_resid -= p->payload_len;
 	if (pos & ROCE_POS_LAST) {
 		abandon(r);

@@ -59,6 +59,8 @@ static int device_alloc(struct roce_device *dev, const struct roce_device_config
 	}
 	if (rc == ROCE_OK && cfg->mem_file_len)
 		rc = map_file(dev, cfg);
+	if (rc == ROCE_OK)
+		rc = stage_dev_create(&dev->cnt, &dev->stage);
 	return rc;
 }
 
@@ -128,6 +130,7 @@ void roce_device_destroy(struct roce_device *dev)
 	free((void *)dev->qp_window);
 	roce_qp_table_destroy(dev->qp);
 	roce_mr_table_destroy(dev->mr);
+	stage_dev_destroy(dev->stage);
 	big_free(dev->mem, dev->mem_size);
 	free(dev);
 }
@@ -267,6 +270,11 @@ struct roce_counters *roce_device_counters(struct roce_device *dev)
 struct roce_qp_table *roce_device_qp_table(struct roce_device *dev)
 {
 	return dev->qp;
+}
+
+struct stage_dev *roce_device_stage(struct roce_device *dev)
+{
+	return dev->stage;
 }
 
 struct roce_mr_table *roce_device_mr_table(struct roce_device *dev)

@@ -16,6 +16,7 @@
 #include "roce/regs.h"
 #include "roce/tables.h"
 #include "regs/link_model.h"
+#include "regs/device_stage.h"
 
 /* Registers below this offset are stored words (through the QP window's
  * continuation at 0x100); the STAT region is live. */
@@ -39,6 +40,7 @@ struct roce_device {
 	_Atomic uint32_t cc_gen;
 	_Atomic uint32_t *qp_rate;
 	_Atomic uint32_t *qp_window;    /* CC_QP_WINDOW_KB per QP, 0: the device's */
+	struct stage_dev *stage;        /* the stage hardware (src/stage) */
 };
 
 static inline uint32_t *dev_reg(struct roce_device *dev, uint32_t off)

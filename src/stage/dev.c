@@ -146,7 +146,7 @@ static bool same_binding(const struct stage_mr *m, const struct roce_mr_entry *e
 	       !memcmp(&m->b, &e->stage, sizeof(m->b));
 }
 
-int stage_mr_sync(struct stage_dev *d, const struct roce_mr_entry *e)
+int stage_mr_sync(struct stage_dev *d, const struct roce_mr_entry *e, uint64_t dma_base)
 {
 	struct stage_mr *m;
 	int rc;
@@ -166,6 +166,7 @@ int stage_mr_sync(struct stage_dev *d, const struct roce_mr_entry *e)
 	m->b = e->stage;
 	m->pa = e->pa;
 	m->len = e->len;
+	m->dma_base = dma_base;
 	m->space = e->space;
 	m->unit = 1u << e->stage.unit_shift;
 	m->dedup = roce_stage_has(&e->stage, ROCE_STAGE_DEDUP);

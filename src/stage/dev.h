@@ -14,12 +14,26 @@
 struct stage_mr {
 	struct roce_stage_binding b;
 	uint64_t pa, len;               /* the entry's */
+	uint64_t dma_base;              /* the DMA address of its byte 0 */
+	uint32_t gen;                   /* bumped by every place into it */
 	uint8_t space;
 	bool dedup;
 	uint32_t unit;                  /* XTS data unit and PI block */
 	uint32_t chain_unit;            /* what the chain moves whole: the
 					   unit, or DEDUP's block */
 	struct dedup *dd;
+};
+
+/* The scratch units of a place (two merges, a dedup confirmation) */
+enum { STAGE_SCRATCH_HEAD, STAGE_SCRATCH_TAIL, STAGE_SCRATCH_SAME, STAGE_SCRATCH_N };
+
+/* The last unit a fetch of a part of it read, whole, as the wire sees
+ * it: the next packet of the same READ takes its part from here. */
+struct stage_cache {
+	bool valid;
+	uint32_t mr, gen;
+	uint64_t unit, next;
+	uint8_t buf[ROCE_STAGE_BLOCK];
 };
 
 struct stage_dev {
@@ -33,6 +47,8 @@ struct stage_dev {
 	void *resolve_arg;
 	stage_note_fn note;
 	void *note_arg;
+	uint8_t scratch[STAGE_SCRATCH_N][ROCE_STAGE_BLOCK];
+	struct stage_cache cache;
 };
 
 /* XTS with the key in slot under the key lock: ROCE_E_STAGE when the slot

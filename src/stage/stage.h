@@ -132,9 +132,11 @@ void stage_dev_attach(struct stage_dev *d, uint8_t *mem, uint64_t mem_size,
 		      stage_resolve_fn resolve, void *resolve_arg);
 void stage_dev_observe(struct stage_dev *d, stage_note_fn note, void *arg);
 
-/* An MR entry taken by the data path (after its commit): its stage
- * state is made, kept (the same binding, range and space) or reset. */
-int stage_mr_sync(struct stage_dev *d, const struct roce_mr_entry *e);
+/* An MR entry taken by the data path (after its commit), dma_base the
+ * DMA address of its first byte: its stage state is made, kept (the
+ * same binding, range and space) or reset. A new binding takes the MR's
+ * bytes as stored (PI: their tuples are generated). */
+int stage_mr_sync(struct stage_dev *d, const struct roce_mr_entry *e, uint64_t dma_base);
 /* The dedup volume of MR index (tests, rocectl, the demo), or NULL. */
 struct dedup *stage_mr_dedup(struct stage_dev *d, uint32_t index);
 
