@@ -156,6 +156,8 @@ int stage_mr_sync(struct stage_dev *d, const struct roce_mr_entry *e, uint64_t d
 	m = d->mr[e->index];
 	if (m && e->valid && same_binding(m, e))
 		return ROCE_OK;
+	if (d->cache.mr == e->index)
+		d->cache.valid = false; /* a unit of what the MR was */
 	d->mr[e->index] = NULL;
 	mr_state_free(d, m);
 	if (!e->valid || !roce_stage_bound(&e->stage))
