@@ -108,8 +108,10 @@ static void mr_changed(struct roce_engine *e, uint32_t index)
 
 	if (c->index == index)
 		c->gen = 1;             /* empty */
-	if (roce_mr_table_lookup(e->mrt, index, &mr) == ROCE_OK)
+	if (roce_mr_table_lookup(e->mrt, index, &mr) == ROCE_OK) {
+		mr.index = index;       /* an invalid entry reads as zeros */
 		ctx_stage_sync(e, &mr);
+	}
 }
 
 void ctx_stage_sync(struct roce_engine *e, const struct roce_mr_entry *mr)
@@ -118,7 +120,8 @@ void ctx_stage_sync(struct roce_engine *e, const struct roce_mr_entry *mr)
 
 	/* a binding the stage hardware cannot take (no memory) leaves the
 	   MR's accesses failing with ROCE_E_STAGE, never unstaged */
-	if (stage_mr_sync(e->stage, mr, base) != ROCE_OK)
+	int rc = stage_mr_sync(e->stage, mr, base);
+	if (rc != ROCE_OK)
 		roce_cnt_inc(e->cnt, ROCE_CNT_STAGE_ERRORS);
 }
 

@@ -398,6 +398,47 @@ static void test_requester_side(void **state)
 	pair_close(p);
 }
 
+/* A SEND into a receive WQE of two SGEs of the staged MR: the first
+ * ends inside a unit, so the unit kept for it is completed from DDR
+ * when the message moves on to the second (the stream's flush). */
+static void test_send_sges(void **state)
+{
+	struct pair *p = open_pair(ROCE_MTU_1024, false);
+	const size_t len = 64 * 1024;
+	struct roce_stage_binding b = xts_binding(12, 0);
+	struct roce_sge rs[2] = {
+		{ .addr = (uint64_t)(uintptr_t)(p->b.buf + 100), .length = 1000,
+		  .lkey = p->b.mr->lkey },
+		{ .addr = (uint64_t)(uintptr_t)(p->b.buf + 10000), .length = 3000,
+		  .lkey = p->b.mr->lkey },
+	};
+	struct roce_recv_wr rwr = { .wr_id = 9, .sg_list = rs, .num_sge = 2 }, *rbad;
+	struct roce_sge ss = { .addr = (uint64_t)(uintptr_t)p->a.buf, .length = 4000,
+			       .lkey = p->a.mr->lkey };
+	struct roce_send_wr swr = { .wr_id = 1, .sg_list = &ss, .num_sge = 1,
+				    .opcode = ROCE_WR_SEND };
+	struct roce_wc wc;
+	uint8_t *model = malloc(len);
+
+	(void)state;
+	assert_non_null(model);
+	assert_int_equal(roce_stage_key_load(p->b.ctx, 3, key), ROCE_OK);
+	pair_pattern(model, len, 31);
+	ref_xts(true, 0, 4096, model, p->b.buf, len);
+	bind(p, &p->b, &b);
+	assert_int_equal(roce_post_recv(p->b.qp, &rwr, &rbad), ROCE_OK);
+	pair_pattern(p->a.buf, 4000, 32);
+	pair_post_wait(p, &p->a, &swr, ROCE_WC_SUCCESS);
+	assert_int_equal(pair_wait(p, p->b.rcq, &wc, 1, 10000), 1);
+	assert_int_equal(wc.status, ROCE_WC_SUCCESS);
+	assert_int_equal(wc.byte_len, 4000);
+	memcpy(model + 100, p->a.buf, 1000);
+	memcpy(model + 10000, p->a.buf + 1000, 3000);
+	check_xts_ddr(p, &b, model, len);
+	free(model);
+	pair_close(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -408,6 +449,7 @@ int main(void)
 		cmocka_unit_test(test_dedup_xts_pi),
 		cmocka_unit_test(test_lossy_random),
 		cmocka_unit_test(test_requester_side),
+		cmocka_unit_test(test_send_sges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
