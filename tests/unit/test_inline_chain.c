@@ -144,11 +144,12 @@ static void check_xts_ddr(struct pair *p, const struct roce_stage_binding *b,
  * (a unit written in part keeps the rest of what it held), READ back. */
 static void test_xts_mtus_units(void **state)
 {
-	static const enum roce_mtu mtus[] = { ROCE_MTU_256, ROCE_MTU_1024, ROCE_MTU_4096 };
+	static const enum roce_mtu mtus[] = { ROCE_MTU_256, ROCE_MTU_512, ROCE_MTU_1024,
+						ROCE_MTU_2048, ROCE_MTU_4096 };
 	const size_t len = 64 * 1024;
 
 	(void)state;
-	for (unsigned mi = 0; mi < 3; mi++) {
+	for (unsigned mi = 0; mi < 5; mi++) {
 		for (unsigned shift = 9; shift <= 12; shift += 3) {
 			struct pair *p = open_pair(mtus[mi], false);
 			struct roce_stage_binding b = xts_binding(shift, 1ull << 40);
@@ -331,44 +332,104 @@ static void test_dedup_xts_pi(void **state)
 	free(model);
 }
 
-/* Everything at once under loss, reordering and duplication: random
- * WRITEs and READs, the final DDR decrypted by the test. */
+/* Random WRITEs and READs under loss, reordering and duplication, for
+ * each chain; then a READ of the whole MR, and DDR checked by the test:
+ * decrypted (XTS), its PI recomputed (PI), rebuilt through the map
+ * (DEDUP). */
+enum { LOSSY_XTS, LOSSY_PI, LOSSY_DEDUP, LOSSY_ALL, LOSSY_KINDS };
+
+static void lossy_check_ddr(struct pair *p, int kind, const struct roce_stage_binding *b,
+			    const uint8_t *pi, const uint8_t *pool, const uint8_t *model,
+			    size_t len)
+{
+	struct dedup *dd = stage_mr_dedup(roce_device_stage(roce_context_device(p->b.ctx)),
+					  p->b.mr->index);
+	uint8_t *plain = malloc(4096), want[8];
+
+	assert_non_null(plain);
+	for (size_t u = 0; u < len / 4096; u++) {
+		const uint8_t *stored = p->b.buf + u * 4096;
+		uint64_t number = u;
+
+		if (kind == LOSSY_DEDUP || kind == LOSSY_ALL) {
+			uint32_t phys = dedup_map(dd, (uint32_t)u);
+
+			if (phys == DEDUP_NONE) {
+				/* never written whole or in part: zeros */
+				for (size_t i = 0; i < 4096; i++)
+					assert_int_equal(model[u * 4096 + i], 0);
+				continue;
+			}
+			stored = pool + (size_t)phys * 4096;
+			number = phys;
+		}
+		if (kind == LOSSY_PI || kind == LOSSY_ALL) {
+			ref_pi(stored, 4096, b->app_tag, (uint32_t)(b->dun_base + number), want);
+			assert_memory_equal(pi + number * 8, want, 8);
+		}
+		if (kind == LOSSY_XTS || kind == LOSSY_ALL)
+			ref_xts(false, b->dun_base + number, 4096, stored, plain, 4096);
+		else
+			memcpy(plain, stored, 4096);
+		assert_memory_equal(plain, model + u * 4096, 4096);
+	}
+	free(plain);
+}
+
 static void test_lossy_random(void **state)
 {
-	struct pair *p = open_pair(ROCE_MTU_1024, true);
-	const size_t len = 128 * 1024;
-	struct roce_stage_binding b = xts_binding(12, 77);
-	uint8_t *model = calloc(1, len);
-	uint32_t x = 12345;
-
 	(void)state;
-	assert_non_null(model);
-	assert_int_equal(roce_stage_key_load(p->b.ctx, 3, key), ROCE_OK);
-	ref_xts(true, b.dun_base, 4096, model, p->b.buf, len);
-	bind(p, &p->b, &b);
-	for (int i = 0; i < 60; i++) {
-		uint32_t off, n;
+	for (int kind = 0; kind < LOSSY_KINDS; kind++) {
+		struct pair *p = open_pair(ROCE_MTU_1024, true);
+		const size_t len = 128 * 1024;
+		uint8_t *pool = ddr_alloc(&p->b, len), *pi = ddr_alloc(&p->b, len / 4096 * 8);
+		uint8_t *model = calloc(1, len);
+		static const uint8_t chains[LOSSY_KINDS][3] = {
+			{ ROCE_STAGE_XTS }, { ROCE_STAGE_PI }, { ROCE_STAGE_DEDUP },
+			{ ROCE_STAGE_DEDUP, ROCE_STAGE_XTS, ROCE_STAGE_PI },
+		};
+		struct roce_stage_binding b = { .key_slot = 3, .unit_shift = 12, .dun_base = 77,
+						.app_tag = 0x1234, .pi_pa = ddr_of(&p->b, pi),
+						.pool_pa = ddr_of(&p->b, pool),
+						.pool_blocks = (uint32_t)(len / 4096) };
+		uint32_t x = 12345 + (uint32_t)kind;
 
-		x = x * 1103515245u + 12345u;
-		off = (x >> 8) % (uint32_t)(len - 1);
-		x = x * 1103515245u + 12345u;
-		n = 1 + (x >> 8) % 20000;
-		if (off + n > len)
-			n = (uint32_t)(len - off);
-		if (i % 3 == 2) {
-			memset(p->a.buf + off, 0, n);
-			xfer(p, ROCE_WR_RDMA_READ, off, off, n, ROCE_WC_SUCCESS);
-			assert_memory_equal(p->a.buf + off, model + off, n);
-		} else {
-			pair_pattern(p->a.buf + off, n, (uint32_t)i);
-			xfer(p, ROCE_WR_RDMA_WRITE, off, off, n, ROCE_WC_SUCCESS);
-			memcpy(model + off, p->a.buf + off, n);
+		assert_non_null(model);
+		memcpy(b.chain, chains[kind], 3);
+		assert_int_equal(roce_stage_key_load(p->b.ctx, 3, key), ROCE_OK);
+		if (kind == LOSSY_XTS)
+			ref_xts(true, b.dun_base, 4096, model, p->b.buf, len);
+		else
+			memset(p->b.buf, 0, len);
+		bind(p, &p->b, &b);
+		for (int i = 0; i < 40; i++) {
+			uint32_t off, n;
+
+			x = x * 1103515245u + 12345u;
+			off = (x >> 8) % (uint32_t)(len - 1);
+			x = x * 1103515245u + 12345u;
+			n = 1 + (x >> 8) % 20000;
+			if (off + n > len)
+				n = (uint32_t)(len - off);
+			if (i % 3 == 2) {
+				memset(p->a.buf + off, 0, n);
+				xfer(p, ROCE_WR_RDMA_READ, off, off, n, ROCE_WC_SUCCESS);
+				assert_memory_equal(p->a.buf + off, model + off, n);
+			} else {
+				/* blocks repeat: 4 KiB-aligned copies of one pattern */
+				pair_pattern(p->a.buf + off, n, (uint32_t)(i % 4));
+				xfer(p, ROCE_WR_RDMA_WRITE, off, off, n, ROCE_WC_SUCCESS);
+				memcpy(model + off, p->a.buf + off, n);
+			}
 		}
+		memset(p->a.buf, 0, len);
+		xfer(p, ROCE_WR_RDMA_READ, 0, 0, (uint32_t)len, ROCE_WC_SUCCESS);
+		assert_memory_equal(p->a.buf, model, len);
+		lossy_check_ddr(p, kind, &b, pi, pool, model, len);
+		assert_true(pair_cnt(&p->a, ROCE_CNT_RETRANSMISSIONS) > 0);
+		free(model);
+		pair_close(p);
 	}
-	check_xts_ddr(p, &b, model, len);
-	assert_true(pair_cnt(&p->a, ROCE_CNT_RETRANSMISSIONS) > 0);
-	free(model);
-	pair_close(p);
 }
 
 /* Our requester's side: A's MR staged; A READs B's plain memory into it
