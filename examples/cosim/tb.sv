@@ -38,7 +38,7 @@ module tb (
   localparam int unsigned MEM_KIB = 1024;
   localparam int unsigned TYPE_MTU = 2 | 3 << 8 | 3 << 16;  // RC, 1024, local+remote write
   localparam int unsigned TIMERS = 14 | 7 << 8 | 7 << 16 | 12 << 24;
-  localparam int N_COUNTERS = 68;
+  localparam int N_COUNTERS = 78;  // STAT_CNT_COUNT (docs/regmap.md)
 
   // ---- the AXI-Lite bus between master and model ----
   logic awvalid, awready, wvalid, wready, bvalid, bready, arvalid, arready, rvalid, rready;
