@@ -14,6 +14,9 @@
  *   loss     64 KB WRITE goodput under 0.01 .. 10 % random loss on a
  *            virtual clock, go-back-N as IBA says and with the default
  *            CC config's recovery, and each point / 0.01 %;
+ *   stages   the inline stages' primitives (AES-256-XTS, CRC16, SHA-256)
+ *            and 64 KB WRITE and READ to a staged MR (XTS, PI, DEDUP, the
+ *            three), each with its bound from the primitive of this run;
  * then the performance targets with their gaps. scripts/bench builds it,
  * sets up the veth pair and runs it; see docs/performance.md.
  *
@@ -32,12 +35,13 @@
 #include "lib/loss.h"
 #include "lib/report.h"
 #include "lib/scale.h"
+#include "lib/stages.h"
 #include "lib/targets.h"
 #include "lib/traffic.h"
 #include "lib/veth.h"
 
 enum { S_LIMITS = 1, S_ENGINE = 2, S_LATENCY = 4, S_VETH = 8, S_SCALE = 16, S_LOSS = 32,
-       S_ALL = 63 };
+       S_STAGES = 64, S_ALL = 127 };
 
 struct opts {
 	struct bench_cfg cfg;
@@ -61,14 +65,14 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: bench_suite [options]\n"
 "The benchmark suite: limits, engine goodput matrix, latency, scale, veth,\n"
-"loss; one table.\n"
+"loss, inline stages; one table.\n"
 "  --quick               short run (subset of the matrix, fewer repeats)\n"
 "  --reps N              repeats per matrix cell (1..%d; default 3, quick 1)\n"
 "  --key-reps N          repeats of the figures targets use (default 5, quick 3)\n"
 "  --seconds S           measured time per repeat (default 0.2, quick 0.1)\n"
 "  --key-seconds S       the same for key figures (default 0.5, quick 0.2)\n"
-"  --only LIST           sections: limits,engine,latency,scale,veth,loss (default\n"
-"                        all)\n"
+"  --only LIST           sections: limits,engine,latency,scale,veth,loss,stages\n"
+"                        (default all)\n"
 "  --op OP --size N --mtu N --qps N --cores N\n"
 "                        run only these matrix cells (e.g. for a profile);\n"
 "                        --cores also narrows the latency section\n"
@@ -130,6 +134,7 @@ static int parse_sections(const char *s, unsigned *out)
 		else if (!strcmp(tok, "veth")) *out |= S_VETH;
 		else if (!strcmp(tok, "scale")) *out |= S_SCALE;
 		else if (!strcmp(tok, "loss")) *out |= S_LOSS;
+		else if (!strcmp(tok, "stages")) *out |= S_STAGES;
 		else return -1;
 	}
 	return *out ? 0 : -1;
@@ -234,7 +239,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'o':
 			if (parse_sections(optarg, &o->sections))
-				return bad("--only", optarg, "limits,engine,latency,scale,veth,loss");
+				return bad("--only", optarg,
+					   "limits,engine,latency,scale,veth,loss,stages");
 			break;
 		case 'O':
 			if (parse_op(optarg, &o->op))
@@ -412,6 +418,12 @@ int main(int argc, char **argv)
 		printf("loss ...\n");
 		loss_run(&o.cfg);
 		bench_print_loss(stdout);
+	}
+
+	if (o.sections & S_STAGES) {
+		printf("stages ...\n");
+		stages_run(&o.cfg);
+		bench_print_stages(stdout);
 	}
 
 	bench_print_ratios(stdout);
