@@ -56,6 +56,8 @@ struct opts {
 	int op;
 	uint32_t size;
 	unsigned mtu, qps, cores;
+	const char *stage;              /* the stages section's one chain */
+	unsigned unit;                  /* and its data unit */
 	unsigned scale_qps;             /* the scale section's largest count */
 	bool scale_busy;                /* only that many QPs, all busy */
 };
@@ -75,7 +77,11 @@ static void usage(FILE *f)
 "                        (default all)\n"
 "  --op OP --size N --mtu N --qps N --cores N\n"
 "                        run only these matrix cells (e.g. for a profile);\n"
-"                        --cores also narrows the latency section\n"
+"                        --cores also narrows the latency section, --op and\n"
+"                        --mtu the stages section\n"
+"  --stage CHAIN --unit N  the stages section: only this chain (a row's name:\n"
+"                        xts, pi, 'dedup 50%%', 'dedup+xts+pi 0%%', ...) and\n"
+"                        data unit (512 or 4096), beside no stage\n"
 "  --scale-qps N         the scale section's largest QP count (2..%u; default\n"
 "                        %u, every QP the device holds)\n"
 "  --scale-busy N        the scale section runs only N QPs all busy (a profile)\n"
@@ -195,6 +201,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "mtu", required_argument, NULL, 'm' },
 		{ "qps", required_argument, NULL, 'Q' },
 		{ "cores", required_argument, NULL, 'c' },
+		{ "stage", required_argument, NULL, 'g' },
+		{ "unit", required_argument, NULL, 'u' },
 		{ "cpus", required_argument, NULL, 'C' },
 		{ "scale-qps", required_argument, NULL, 'N' },
 		{ "scale-busy", required_argument, NULL, 'B' },
@@ -265,6 +273,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			if (!num(optarg, 1, 2, &v))
 				return bad("--cores", optarg, "1 or 2");
 			o->cores = (unsigned)v;
+			break;
+		case 'g': o->stage = optarg; break;
+		case 'u':
+			if (!num(optarg, 512, 4096, &v) || (v != 512 && v != 4096))
+				return bad("--unit", optarg, "512 or 4096");
+			o->unit = (unsigned)v;
 			break;
 		case 'N':
 		case 'B':
@@ -422,7 +436,9 @@ int main(int argc, char **argv)
 
 	if (o.sections & S_STAGES) {
 		printf("stages ...\n");
-		stages_run(&o.cfg);
+		struct stages_plan pl = { o.op, o.mtu, o.stage, o.unit };
+
+		stages_run(&o.cfg, &pl);
 		bench_print_stages(stdout);
 	}
 

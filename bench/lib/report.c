@@ -285,34 +285,30 @@ void bench_print_loss(FILE *out)
 void bench_print_stages(FILE *out)
 {
 	char sp[24];
-	bool any = false;
 
+	if (!bench_row_find("stages", "goodput", NULL, NULL, 0, 0, 0, 0))
+		return;
+	fprintf(out, "\n== Inline stages: the primitives alone, one core\n");
 	for (unsigned i = 0; i < n_rows; i++) {
 		const struct bench_row *r = &rows[i];
 
 		if (strcmp(r->section, "stages") || !strcmp(r->name, "goodput"))
 			continue;
-		if (!any)
-			fprintf(out, "\n== Inline stages: the primitives alone, one core\n");
-		any = true;
 		spread_text(&r->st, sp, sizeof(sp));
 		fprintf(out, "  %-14s %-8s %5u B %8.2f %-5s %s %s\n", r->name, r->cond,
 			r->size, r->st.best, r->unit, sp, r->note);
 	}
-	any = false;
+	fprintf(out, "\n== Inline stages: 64 KB to and from B's staged MR, one engine "
+		"thread a side; bound = 1 / (1/none + 1/primitive)\n"
+		"  %-5s %4s %4s %-16s %8s %7s %8s %8s %-9s %s\n", "op", "mtu", "unit",
+		"chain", "Gbit/s", "/ none", "bound", "/ bound", "(>= 0.8)",
+		"dedup saved, primitives GB/s");
 	for (unsigned i = 0; i < n_rows; i++) {
 		const struct bench_row *r = &rows[i];
-		char unit[12] = "-", ratios[64] = "", saved[32] = "";
+		char unit[12] = "-", ratios[64], saved[32] = "";
 
 		if (strcmp(r->section, "stages") || strcmp(r->name, "goodput"))
 			continue;
-		if (!any)
-			fprintf(out, "\n== Inline stages: 64 KB to and from B's staged MR, one "
-				"engine thread a side; bound = 1 / (1/none + 1/primitive)\n"
-				"  %-5s %4s %4s %-16s %8s %7s %8s %8s %-9s %s\n", "op", "mtu",
-				"unit", "chain", "Gbit/s", "/ none", "bound", "/ bound",
-				"(>= 0.8)", "dedup saved, primitives GB/s");
-		any = true;
 		if (r->stage.dunit) {
 			snprintf(unit, sizeof(unit), "%u", r->stage.dunit);
 			snprintf(ratios, sizeof(ratios), "%7.2f %8.2f %8.2f %-9s",
@@ -327,9 +323,8 @@ void bench_print_stages(FILE *out)
 		fprintf(out, "  %-5s %4u %4s %-16s %7.2f%c %s %s%s\n", r->op, r->mtu, unit,
 			r->cond, r->st.best, r->retx ? '!' : ' ', ratios, saved, r->note);
 	}
-	if (any)
-		fprintf(out, "  ratios: medians of the repeats, each run beside no stage; "
-			"! = retransmissions\n");
+	fprintf(out, "  ratios: medians of the repeats, each run beside no stage; "
+		"! = retransmissions\n");
 }
 
 void bench_print_ratios(FILE *out)

@@ -264,8 +264,8 @@ static void add_row(const struct cell *c, const struct cell *none, enum roce_wr_
 }
 
 /* Every chain of one (operation, path MTU), side by side, reps times. */
-static void stages_block(const struct bench_cfg *cfg, enum roce_wr_opcode op, unsigned mtu,
-			 const double gbs[PRIM_COUNT])
+static void stages_block(const struct bench_cfg *cfg, const struct stages_plan *pl,
+			 enum roce_wr_opcode op, unsigned mtu, const double gbs[PRIM_COUNT])
 {
 	struct cell cells[MAX_CASES];
 	unsigned n = 0, reps = cfg->reps_key < BENCH_MAX_REPS ? cfg->reps_key : BENCH_MAX_REPS;
@@ -275,7 +275,11 @@ static void stages_block(const struct bench_cfg *cfg, enum roce_wr_opcode op, un
 	uint64_t seed = (uint64_t)op << 32 | mtu;
 
 	for (unsigned i = 0; i < N_ALL_CASES && n < MAX_CASES; i++) {
-		if (cfg->quick && all_cases[i].shift != 12)
+		const struct scase *k = &all_cases[i];
+
+		if (i && ((cfg->quick && k->shift != 12) ||
+			  (pl->chain && strcmp(pl->chain, k->name)) ||
+			  (pl->unit && pl->unit != 1u << k->shift)))
 			continue;
 		memset(&cells[n], 0, sizeof(cells[n]));
 		cells[n].k = &all_cases[i];
@@ -284,6 +288,10 @@ static void stages_block(const struct bench_cfg *cfg, enum roce_wr_opcode op, un
 						  sizeof(cells[n].prim_what));
 		n++;
 	}
+	if ((pl->chain || pl->unit) && n == 1)
+		bench_die("--stage '%s' --unit %u: no such row (the rows' chains: none, xts, pi, "
+			  "'dedup 0%%', 'dedup 50%%', 'dedup+xts+pi 0%%', 'dedup+xts+pi 50%%'; "
+			  "--quick: unit 4096 only)", pl->chain ? pl->chain : "any", pl->unit);
 	bp_open(&bp, mtu);
 	bench_pin(cfg->cpu_a);
 	bench_load_mark(&mark);
@@ -305,7 +313,7 @@ static void stages_block(const struct bench_cfg *cfg, enum roce_wr_opcode op, un
 		add_row(&cells[i], &cells[0], op, mtu, reps, &load);
 }
 
-void stages_run(const struct bench_cfg *cfg)
+void stages_run(const struct bench_cfg *cfg, const struct stages_plan *pl)
 {
 	static const unsigned full_mtus[] = { 4096, 1024 }, quick_mtus[] = { 4096 };
 	static const enum roce_wr_opcode ops[] = { ROCE_WR_RDMA_WRITE, ROCE_WR_RDMA_READ };
@@ -316,7 +324,12 @@ void stages_run(const struct bench_cfg *cfg)
 		return;
 	}
 	stage_prims_run(cfg, cfg->cpu_b, gbs);
-	for (unsigned o = 0; o < 2; o++)
-		for (unsigned m = 0; m < (cfg->quick ? 1u : 2u); m++)
-			stages_block(cfg, ops[o], cfg->quick ? quick_mtus[m] : full_mtus[m], gbs);
+	for (unsigned o = 0; o < 2; o++) {
+		for (unsigned m = 0; m < (cfg->quick ? 1u : 2u); m++) {
+			unsigned mtu = cfg->quick ? quick_mtus[m] : full_mtus[m];
+
+			if ((pl->op < 0 || pl->op == (int)ops[o]) && (!pl->mtu || pl->mtu == mtu))
+				stages_block(cfg, pl, ops[o], mtu, gbs);
+		}
+	}
 }

@@ -35,8 +35,17 @@ enum stage_prim {
 void stage_prims_run(const struct bench_cfg *cfg, int cpu, double gbs[PRIM_COUNT]);
 const char *stage_prim_name(enum stage_prim p);
 
+/* Which rows (a profile of one): op -1, mtu 0, chain NULL, unit 0 =
+ * all; no stage always runs beside the others. */
+struct stages_plan {
+	int op;                         /* enum roce_wr_opcode */
+	unsigned mtu;
+	const char *chain;              /* a row's name of it: "xts", "dedup 50%" */
+	unsigned unit;
+};
+
 /* The primitives, then the goodput rows (quick: path MTU 4096 and unit
  * 4096 only). */
-void stages_run(const struct bench_cfg *cfg);
+void stages_run(const struct bench_cfg *cfg, const struct stages_plan *plan);
 
 #endif

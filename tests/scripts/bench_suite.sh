@@ -20,7 +20,7 @@ for bad in "--reps 0" "--reps 17" "--seconds 0" "--seconds x" "--only nothing" \
            "--op fetch" "--size 0" "--size 2000000" "--mtu 1000" "--qps 17" \
            "--cores 3" "--cpus 0" "--veth a,b,c" "--scale-qps 1" "--scale-qps 16368" \
            "--scale-busy 1" "--only loss,bogus" \
-           "--only scale,bogus" "--only stages,bogus" "--bogus" "extra"; do
+           "--only scale,bogus" "--only stages,bogus" "--unit 1024" "--bogus" "extra"; do
   # shellcheck disable=SC2086
   if "$SUITE" $bad >"$tmp/out" 2>"$tmp/err"; then
     fail "'$bad' accepted"
