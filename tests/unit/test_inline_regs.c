@@ -28,33 +28,14 @@
 
 #define MEM_SIZE (4u << 20)
 
-struct fix {
-	struct roce_device *dev;
-	struct roce_bus bus;
-	struct roce_drv drv;
-};
-
 static int setup(void **state)
 {
-	static struct fix f;
-	struct roce_device_config cfg = { .mem_size = MEM_SIZE };
-
-	memset(&f, 0, sizeof(f));
-	if (roce_device_create(&cfg, &f.dev) != ROCE_OK ||
-	    roce_bus_open_local(&f.bus, f.dev) != ROCE_OK)
-		return -1;
-	roce_drv_init(&f.drv, &f.bus);
-	*state = &f;
-	return 0;
+	return dev_fix_setup(state, MEM_SIZE);
 }
 
 static int teardown(void **state)
 {
-	struct fix *f = *state;
-
-	roce_bus_close(&f->bus);
-	roce_device_destroy(f->dev);
-	return 0;
+	return dev_fix_teardown(state);
 }
 
 /* A key whose every word is recognisable: 0xA5C3_00nn-like, never 0. */
@@ -88,7 +69,7 @@ static void assert_key_nowhere(struct roce_device *dev, const uint8_t *key)
 
 static void test_keys_write_only(void **state)
 {
-	struct fix *f = *state;
+	struct dev_fix *f = *state;
 	uint8_t key[ROCE_STAGE_KEY_LEN];
 	uint32_t bits;
 
@@ -116,7 +97,7 @@ static void test_keys_write_only(void **state)
  * loads zeros, whose halves are equal, and is refused. */
 static void test_key_words_wiped(void **state)
 {
-	struct fix *f = *state;
+	struct dev_fix *f = *state;
 	uint8_t key[ROCE_STAGE_KEY_LEN];
 
 	pattern_key(key, 1);
@@ -129,7 +110,7 @@ static void test_key_words_wiped(void **state)
 
 static void test_key_refusals(void **state)
 {
-	struct fix *f = *state;
+	struct dev_fix *f = *state;
 	uint8_t key[ROCE_STAGE_KEY_LEN], same[ROCE_STAGE_KEY_LEN];
 
 	pattern_key(key, 2);
@@ -157,7 +138,7 @@ static void test_key_refusals(void **state)
 
 static void test_key_clear_and_reset(void **state)
 {
-	struct fix *f = *state;
+	struct dev_fix *f = *state;
 	uint8_t key[ROCE_STAGE_KEY_LEN];
 
 	pattern_key(key, 3);
@@ -209,7 +190,7 @@ static void assert_mr_same(const struct roce_mr_entry *a, const struct roce_mr_e
 
 static void test_binding_round_trip(void **state)
 {
-	struct fix *f = *state;
+	struct dev_fix *f = *state;
 	struct roce_mr_entry e = staged_mr(4), back, table;
 	uint32_t r[ROCE_MR_NREGS];
 
@@ -248,7 +229,7 @@ static void test_binding_round_trip(void **state)
 
 /* A committed entry, then a bad binding through the registers: refused
  * with MR_CMD_STATUS, the entry as it was. */
-static void refused_by_window(struct fix *f, void (*spoil)(struct roce_mr_entry *))
+static void refused_by_window(struct dev_fix *f, void (*spoil)(struct roce_mr_entry *))
 {
 	struct roce_mr_entry good = staged_mr(9), bad, now;
 	uint32_t r[ROCE_MR_NREGS];
@@ -279,7 +260,7 @@ static void dedup_512(struct roce_mr_entry *e) { e->stage.unit_shift = 9; }
 
 static void test_binding_refused(void **state)
 {
-	struct fix *f = *state;
+	struct dev_fix *f = *state;
 	struct roce_mr_entry e = staged_mr(10), now;
 
 	refused_by_window(f, dedup_second);
