@@ -131,6 +131,20 @@ int roce_drv_mr_read_regs(struct roce_drv *drv, uint32_t index,
  */
 int roce_drv_wait_link(struct roce_drv *drv, uint32_t timeout_ms);
 
+/* ---- the STAGE block: XTS key slots (roce/stage.h) --------------------- */
+
+/*
+ * A 64-byte AES-256-XTS key into a slot through the write-only key words
+ * and STAGE_KEY_CMD; STAGE_KEY_STATUS's code is returned: ROCE_E_INVAL for
+ * a key whose halves are equal (the slot keeps what it held), ROCE_E_NOENT
+ * for no such slot. Clear empties a slot; loaded reads the bit per slot
+ * that holds a key. No call reads a key back: no register can.
+ */
+int roce_drv_stage_key_load(struct roce_drv *drv, unsigned slot,
+			    const uint8_t key[ROCE_STAGE_KEY_LEN]);
+int roce_drv_stage_key_clear(struct roce_drv *drv, unsigned slot);
+int roce_drv_stage_keys_loaded(struct roce_drv *drv, uint32_t *bits);
+
 /* ---- counters (the STAT region) ---------------------------------------- */
 
 /* A 64-bit counter: read LOW (latches HIGH), then HIGH. */

@@ -187,7 +187,7 @@ struct roce_mr_entry {
 };
 
 #define ROCE_MR_WORD(reg) (((reg) - ROCE_REG_MR_ACCESS) / 4u)
-#define ROCE_MR_NREGS (ROCE_MR_WORD(ROCE_REG_MR_PD) + 1u)
+#define ROCE_MR_NREGS (ROCE_MR_WORD(ROCE_REG_MR_POOL_BLOCKS) + 1u)
 
 /* MR_ACCESS: the access bits (the register accepts only the enum
  * roce_access bits; any other bit answers SLVERR), SPACE above them and
@@ -208,6 +208,23 @@ struct roce_mr_entry {
 #define ROCE_MR_RKEY_WORD     ROCE_MR_WORD(ROCE_REG_MR_RKEY)
 #define ROCE_MR_LKEY_WORD     ROCE_MR_WORD(ROCE_REG_MR_LKEY)
 #define ROCE_MR_PD_WORD       ROCE_MR_WORD(ROCE_REG_MR_PD)
+/* The stage binding (roce/stage.h). MR_STAGE: the chain's three stage
+ * ids, wire side first, the key slot, and the unit (0: 512 bytes, 1:
+ * 4096 bytes, the binding's unit_shift 9 or 12). */
+#define ROCE_MR_STAGE_WORD          ROCE_MR_WORD(ROCE_REG_MR_STAGE)
+#define ROCE_MR_STAGE_CHAIN_SHIFT(i) (4 * (i))  /* i = 0..2, 4 bits each */
+#define ROCE_MR_STAGE_CHAIN_WIDTH   4
+#define ROCE_MR_STAGE_KEY_SLOT_SHIFT 16
+#define ROCE_MR_STAGE_KEY_SLOT_WIDTH 4
+#define ROCE_MR_STAGE_UNIT_SHIFT    24
+#define ROCE_MR_STAGE_UNIT_WIDTH    1
+#define ROCE_MR_STAGE_TAG_WORD      ROCE_MR_WORD(ROCE_REG_MR_STAGE_TAG)
+#define ROCE_MR_STAGE_TAG_SHIFT     0
+#define ROCE_MR_STAGE_TAG_WIDTH     16
+#define ROCE_MR_DUN_LOW_WORD        ROCE_MR_WORD(ROCE_REG_MR_DUN_LOW)
+#define ROCE_MR_PI_PA_LOW_WORD      ROCE_MR_WORD(ROCE_REG_MR_PI_PA_LOW)
+#define ROCE_MR_POOL_PA_LOW_WORD    ROCE_MR_WORD(ROCE_REG_MR_POOL_PA_LOW)
+#define ROCE_MR_POOL_BLOCKS_WORD    ROCE_MR_WORD(ROCE_REG_MR_POOL_BLOCKS)
 /* MR_RKEY / MR_LKEY fields */
 #define ROCE_MR_KEY_BYTE_SHIFT  0
 #define ROCE_MR_KEY_BYTE_WIDTH  8
@@ -217,9 +234,17 @@ struct roce_mr_entry {
 _Static_assert(ROCE_MR_VALID == 1u << ROCE_MR_VALID_SHIFT,
 	       "MR_ACCESS.VALID moved");
 
-/* Image of an entry, MR_ACCESS..MR_PD (index is not part of the image). */
+_Static_assert(ROCE_STAGE_ID_COUNT <= 1u << ROCE_MR_STAGE_CHAIN_WIDTH &&
+	       ROCE_STAGE_KEY_SLOTS <= 1u << ROCE_MR_STAGE_KEY_SLOT_WIDTH,
+	       "MR_STAGE's fields must hold every stage id and key slot");
+
+/* Image of an entry, MR_ACCESS..MR_POOL_BLOCKS (index is not part of the image). */
 void roce_mr_to_regs(const struct roce_mr_entry *mr,
 		     uint32_t regs[ROCE_MR_NREGS]);
+/* Whether MR_STAGE can hold a binding's chain ids, key slot and unit (a
+ * unit other than 512 or 4096 bytes, a slot above 15 cannot be said: the
+ * driver refuses it rather than write another binding). */
+bool roce_mr_stage_fits(const struct roce_stage_binding *b);
 /* The entry of an image; index is the index the image belongs to. */
 void roce_mr_from_regs(uint32_t index, const uint32_t regs[ROCE_MR_NREGS],
 		       struct roce_mr_entry *mr);

@@ -17,6 +17,7 @@ enum roce_reg_access {
 	ROCE_ACC_RO,  /* read-only; writes answer SLVERR */
 	ROCE_ACC_RW,  /* read/write; reads return what was written */
 	ROCE_ACC_CMD, /* command: writes start a command, reads return BUSY */
+	ROCE_ACC_WO,  /* write-only: reads return 0 (a key never reads back) */
 };
 
 struct roce_reg_field {

@@ -59,7 +59,7 @@
 #define ROCE_REG_MEM_SIZE_KB     0x03Cu   /* RO: device memory size in KiB */
 
 /* ---- QP_TABLE window 0x40-0x7F ----------------------------------------- */
-/* The fields of the shadow registers (QP_STATE..QP_PD, MR_ACCESS..MR_PD)
+/* The fields of the shadow registers (QP_STATE..QP_PD, MR_ACCESS..MR_POOL_BLOCKS)
  * are named, packed and unpacked in roce/layout.h. */
 #define ROCE_REG_QP_INDEX        0x040u   /* RW: QPN selected */
 #define ROCE_REG_QP_COMMIT       0x044u   /* W: command; R: BUSY bit */
@@ -126,6 +126,34 @@
 #define ROCE_REG_MR_RKEY         0x0A8u
 #define ROCE_REG_MR_LKEY         0x0ACu
 #define ROCE_REG_MR_PD           0x0B0u
+/* An MR's stage binding (roce/stage.h), part of the same shadow: COMMIT
+ * checks it with the entry (roce_stage_binding_check) and LOAD reads it. */
+#define ROCE_REG_MR_STAGE        0x0B4u   /* chain, key slot, unit */
+#define ROCE_REG_MR_STAGE_TAG    0x0B8u   /* PI application tag */
+#define ROCE_REG_MR_DUN_LOW      0x0BCu
+#define ROCE_REG_MR_DUN_HIGH     0x0C0u
+#define ROCE_REG_MR_PI_PA_LOW    0x0C4u
+#define ROCE_REG_MR_PI_PA_HIGH   0x0C8u
+#define ROCE_REG_MR_POOL_PA_LOW  0x0CCu
+#define ROCE_REG_MR_POOL_PA_HIGH 0x0D0u
+#define ROCE_REG_MR_POOL_BLOCKS  0x0D4u
+
+/* ---- STAGE block 0x300-0x3FF: the inline stages' key slots ------------- */
+/* A key is written to STAGE_KEY_0..15 (write-only: they read 0), then
+ * STAGE_KEY_CMD acts on the slot STAGE_KEY_SLOT names and the key words
+ * are wiped; STAGE_KEY_STATUS says how it went (docs/stages.md). Word n
+ * holds key bytes 4n..4n+3, byte 4n in bits 7:0 (little-endian, as the
+ * key lies in memory on the host that writes it). */
+#define ROCE_REG_STAGE_KEY_SLOT   0x300u  /* RW: the slot a command acts on */
+#define ROCE_REG_STAGE_KEY_CMD    0x304u  /* CMD: LOAD or CLEAR */
+#define   ROCE_STAGE_KEY_CMD_LOAD   1u
+#define   ROCE_STAGE_KEY_CMD_CLEAR  2u
+#define ROCE_REG_STAGE_KEY_STATUS 0x308u  /* RO: result of the last command */
+#define ROCE_REG_STAGE_KEY_LOADED 0x30Cu  /* RO: bit per slot holding a key */
+#define ROCE_REG_STAGE_KEY_SLOTS  0x310u  /* RO: number of slots */
+#define ROCE_REG_STAGE_KEY_BASE   0x340u  /* WO: 16 words of key */
+#define ROCE_REG_STAGE_KEY(n)     (ROCE_REG_STAGE_KEY_BASE + 4u * (unsigned)(n))
+#define ROCE_REG_STAGE_END        0x3FFu
 
 /* Table commands, written to QP_COMMIT / MR_COMMIT */
 #define ROCE_TBL_CMD_COMMIT      1u       /* shadow -> entry (atomic) */

@@ -132,6 +132,10 @@ int roce_drv_mr_write(struct roce_drv *drv, const struct roce_mr_ctx *mr)
 {
 	uint32_t r[ROCE_MR_NREGS];
 
+	if (!roce_mr_stage_fits(&mr->stage))
+		return roce_drv_fail(drv, ROCE_E_INVAL, "MR %u: a stage binding MR_STAGE "
+				     "cannot hold (unit 512 or 4096, key slot 0..15)",
+				     mr->index);
 	roce_mr_to_regs(mr, r);
 	return drv_table_write(drv, &mr_tbl, mr->index, r);
 }

@@ -143,7 +143,7 @@ static uint32_t ctrl_load(struct roce_device *dev)
 /*
  * Soft reset (seed 000 section 3.3). The rising edge holds the link and
  * clears the engine's live state: QPs to RESET, MRs invalid, counters
- * zero. Address and shadow registers keep their values, and tables may be
+ * zero, key slots empty. Address and shadow registers keep their values, and tables may be
  * programmed while reset is held. The falling edge restarts the link.
  */
 static void ctrl_write(struct roce_device *dev, uint32_t val)
@@ -158,6 +158,7 @@ static void ctrl_write(struct roce_device *dev, uint32_t val)
 		roce_link_hold(&dev->link);
 		roce_qp_table_reset_all(dev->qp);
 		roce_mr_table_clear_all(dev->mr);
+		roce_stage_block_reset(dev);
 		roce_stat_clear(dev);
 		return;
 	}
@@ -197,8 +198,12 @@ int roce_device_read32(struct roce_device *dev, uint32_t off, uint32_t *val)
 		return ROCE_E_DECERR;
 	}
 	pthread_mutex_lock(&dev->lock);
-	if (off >= ROCE_REG_STAT_BASE)
+	if (r->access == ROCE_ACC_WO)
+		v = 0;                  /* a key word never reads back */
+	else if (off >= ROCE_REG_STAT_BASE)
 		v = roce_stat_read(dev, r);
+	else if (off >= ROCE_REG_STORE_END)
+		v = roce_stage_block_read(dev, off);
 	else if (off == ROCE_REG_STATUS)
 		v = status_read(dev);
 	else if (off == ROCE_REG_CTRL)
@@ -248,7 +253,10 @@ int roce_device_write32(struct roce_device *dev, uint32_t off, uint32_t val)
 		roce_cc_qp_window_write(dev, val);
 		break;
 	default:
-		*dev_reg(dev, off) = val;
+		if (off >= ROCE_REG_STORE_END)
+			roce_stage_block_write(dev, off, val);
+		else
+			*dev_reg(dev, off) = val;
 		break;
 	}
 	pthread_mutex_unlock(&dev->lock);

@@ -19,7 +19,8 @@
 #include "regs/device_stage.h"
 
 /* Registers below this offset are stored words (through the QP window's
- * continuation at 0x100); the STAT region is live. */
+ * continuation at 0x100 and the CC block); the STAGE block and the STAT
+ * region are live. */
 #define ROCE_REG_STORE_END 0x300u
 
 struct roce_device {
@@ -41,6 +42,10 @@ struct roce_device {
 	_Atomic uint32_t *qp_rate;
 	_Atomic uint32_t *qp_window;    /* CC_QP_WINDOW_KB per QP, 0: the device's */
 	struct stage_dev *stage;        /* the stage hardware (src/stage) */
+	/* the STAGE block (stage_block.c): the command's slot and result,
+	 * the key words until the next command wipes them */
+	uint32_t stage_slot, stage_status;
+	uint32_t stage_key[ROCE_STAGE_KEY_LEN / 4];
 };
 
 static inline uint32_t *dev_reg(struct roce_device *dev, uint32_t off)
@@ -59,6 +64,12 @@ uint32_t roce_cc_qp_rate_read(struct roce_device *dev);
 uint32_t roce_cc_qp_window_read(struct roce_device *dev);
 /* The lock is held. */
 void roce_cc_qp_window_write(struct roce_device *dev, uint32_t kb);
+
+/* stage_block.c: the STAGE block's registers (off in it); a soft reset
+ * empties every key slot. */
+uint32_t roce_stage_block_read(struct roce_device *dev, uint32_t off);
+void roce_stage_block_write(struct roce_device *dev, uint32_t off, uint32_t val);
+void roce_stage_block_reset(struct roce_device *dev);
 
 /* stat.c: read a STAT register (r is in the STAT region). */
 uint32_t roce_stat_read(struct roce_device *dev, const struct roce_reg *r);

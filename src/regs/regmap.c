@@ -16,6 +16,7 @@
 #include "roce/layout.h"
 #include "roce/regmap.h"
 #include "roce/regs.h"
+#include "roce/stage.h"
 #include "roce/status.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -38,6 +39,9 @@
 _Static_assert(ROCE_FIRST_QPN + 1 == 18,
 	       "QP_COUNT's description names the smallest QP count");
 
+_Static_assert(ROCE_STAGE_KEY_LEN == 16 * 4 && ROCE_REG_STAGE_KEY(15) < 0x380u,
+	       "STAGE_KEY_0..15 hold one key");
+
 _Static_assert(ROCE_CNT_COUNT <= ROCE_REG_STAT_CNT_MAX,
 	       "the counters no longer fit the STAT region");
 
@@ -50,8 +54,8 @@ _Static_assert((ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
 
 static const struct roce_reg_field f_ctrl[] = {
 	F("SOFT_RESET", 0, 1, "1 holds the engine and the link in reset. The "
-	  "rising edge returns every QP to RESET, invalidates every MR and "
-	  "zeroes the counters; address registers keep their values. The "
+	  "rising edge returns every QP to RESET, invalidates every MR, "
+	  "empties every key slot and zeroes the counters; address registers keep their values. The "
 	  "link-ready bits rise again link_delay_us after the falling edge"),
 	F("ENGINE_EN", 1, 1, "1 runs the RoCE engine (when SOFT_RESET is 0). "
 	  "Allowed before LINK_READY, but frames arriving before it are lost "
@@ -202,6 +206,50 @@ static const struct roce_reg_field f_key[] = {
 	MF("KEY_BYTE", KEY_BYTE, "driver-chosen random byte, so a key cannot be "
 	  "guessed from the index"),
 	MF("INDEX", KEY_INDEX, "must equal MR_INDEX"),
+};
+static const struct roce_reg_field f_mr_stage[] = {
+	F("CHAIN_0", ROCE_MR_STAGE_CHAIN_SHIFT(0), ROCE_MR_STAGE_CHAIN_WIDTH,
+	  "the stage next to the wire: 0 none (no stage: the MR as before), "
+	  "1 dedup, 2 xts, 3 pi (roce/stage.h)"),
+	F("CHAIN_1", ROCE_MR_STAGE_CHAIN_SHIFT(1), ROCE_MR_STAGE_CHAIN_WIDTH,
+	  "the next stage towards DDR, 0 ends the chain"),
+	F("CHAIN_2", ROCE_MR_STAGE_CHAIN_SHIFT(2), ROCE_MR_STAGE_CHAIN_WIDTH,
+	  "the stage next to DDR, 0 ends the chain. COMMIT refuses a chain "
+	  "with an unknown stage, a stage twice, a gap, or dedup not first"),
+	MF("KEY_SLOT", STAGE_KEY_SLOT, "xts: the STAGE block's key slot"),
+	MF("UNIT", STAGE_UNIT, "xts and pi: the data unit, 0 = 512 bytes, "
+	   "1 = 4096 bytes (1 under dedup: its block); the MR's length must "
+	   "be a whole number of units"),
+};
+static const struct roce_reg_field f_mr_stage_tag[] = {
+	MF("APP_TAG", STAGE_TAG, "pi: the application tag of every tuple"),
+};
+static const struct roce_reg_field f_mr_pool_blocks[] = {
+	F("BLOCKS", 0, 32, "dedup: 4 KiB blocks in the pool (at least 1)"),
+};
+static const struct roce_reg_field f_stage_slot[] = {
+	FR("SLOT", 0, 8, 0, 255, "the key slot STAGE_KEY_CMD acts on; a slot "
+	   ">= STAGE_KEY_SLOTS is refused by the command (STAGE_KEY_STATUS = "
+	   "ROCE_E_NOENT)"),
+};
+static const struct roce_reg_field f_stage_cmd[] = {
+	FR("CMD", 0, 2, ROCE_STAGE_KEY_CMD_LOAD, ROCE_STAGE_KEY_CMD_CLEAR,
+	   "1 = LOAD: the 64 bytes of STAGE_KEY_0..15 into the slot (a key "
+	   "whose two halves are equal is refused, IEEE 1619: the slot keeps "
+	   "what it held); 2 = CLEAR: the slot holds no key. Either way the key "
+	   "words are wiped. Other values answer SLVERR"),
+	FRO("BUSY", 31, 1, "command in progress (this model completes at once)"),
+};
+static const struct roce_reg_field f_stage_status[] = {
+	FRO("CODE", 0, 8, "enum roce_status of the last command: 0 = done, "
+	    "ROCE_E_INVAL a key with equal halves, ROCE_E_NOENT no such slot"),
+};
+static const struct roce_reg_field f_stage_loaded[] = {
+	FRO("SLOTS", 0, ROCE_STAGE_KEY_SLOTS, "bit n: slot n holds a key"),
+};
+static const struct roce_reg_field f_stage_key[] = {
+	F("KEY", 0, 32, "four key bytes, byte 4n in bits 7:0 (little-endian); "
+	  "reads 0"),
 };
 static const struct roce_reg_field f_cc_ctrl[] = {
 	F("NP_PRIO_MASK", ROCE_CC_NP_MASK_SHIFT, 8, "priorities (a QP's traffic "
@@ -376,6 +424,30 @@ static const struct roce_reg regmap[] = {
 	REG(ROCE_REG_MR_LKEY, "MR_LKEY", RW, 0, f_key,
 	    "Shadow: L_Key local work requests present"),
 	REG(ROCE_REG_MR_PD, "MR_PD", RW, 0, f_pd, "Shadow: protection domain"),
+	REG(ROCE_REG_MR_STAGE, "MR_STAGE", RW, 0, f_mr_stage,
+	    "Shadow: the MR's stage chain, wire side first, its key slot and "
+	    "data unit (docs/stages.md). COMMIT checks the binding with the "
+	    "entry (roce_stage_binding_check): a binding it refuses is not "
+	    "committed, MR_CMD_STATUS = ROCE_E_INVAL"),
+	REG(ROCE_REG_MR_STAGE_TAG, "MR_STAGE_TAG", RW, 0, f_mr_stage_tag,
+	    "Shadow: stage settings, the PI application tag"),
+	REG(ROCE_REG_MR_DUN_LOW, "MR_DUN_LOW", RW, 0, f_low64,
+	    "Shadow: the data unit number of the MR's unit 0: XTS tweak and PI "
+	    "reference tag base (IEEE 1619's DUN)"),
+	REG(ROCE_REG_MR_DUN_HIGH, "MR_DUN_HIGH", RW, 0, f_high64,
+	    "Shadow: the data unit number base"),
+	REG(ROCE_REG_MR_PI_PA_LOW, "MR_PI_PA_LOW", RW, 0, f_low64,
+	    "Shadow: pi: the PI area's DDR address, 8 bytes per unit (of the "
+	    "MR, or of the pool under dedup), 8-byte aligned, inside the DDR"),
+	REG(ROCE_REG_MR_PI_PA_HIGH, "MR_PI_PA_HIGH", RW, 0, f_high64,
+	    "Shadow: the PI area's DDR address"),
+	REG(ROCE_REG_MR_POOL_PA_LOW, "MR_POOL_PA_LOW", RW, 0, f_low64,
+	    "Shadow: dedup: the block pool's DDR address, 4 KiB aligned, inside "
+	    "the DDR, apart from the PI area (a DDR MR only)"),
+	REG(ROCE_REG_MR_POOL_PA_HIGH, "MR_POOL_PA_HIGH", RW, 0, f_high64,
+	    "Shadow: the block pool's DDR address"),
+	REG(ROCE_REG_MR_POOL_BLOCKS, "MR_POOL_BLOCKS", RW, 0, f_mr_pool_blocks,
+	    "Shadow: the block pool's size"),
 	/* QP_TABLE window, continued */
 	REG(ROCE_REG_QP_DGID_0, "QP_DGID_0", RW, 0, f_dgid,
 	    "Shadow: peer GID bytes 0..3. QP_DGID_0..2 all 0, or 0, 0, "
@@ -417,6 +489,24 @@ static const struct roce_reg regmap[] = {
 	    "DCQCN knob " #n " (ConnectX's name). Taken at CC_COMMIT"),
 	ROCE_DCQCN_KNOB_LIST(X)
 #undef X
+	/* STAGE block */
+	REG(ROCE_REG_STAGE_KEY_SLOT, "STAGE_KEY_SLOT", RW, 0, f_stage_slot,
+	    "The key slot a command acts on"),
+	REG(ROCE_REG_STAGE_KEY_CMD, "STAGE_KEY_CMD", CMD, 0, f_stage_cmd,
+	    "Key slot command; reads BUSY"),
+	REG(ROCE_REG_STAGE_KEY_STATUS, "STAGE_KEY_STATUS", RO, 0, f_stage_status,
+	    "Result of the last key slot command"),
+	REG(ROCE_REG_STAGE_KEY_LOADED, "STAGE_KEY_LOADED", RO, 0, f_stage_loaded,
+	    "The slots that hold a key (never the key)"),
+	REG(ROCE_REG_STAGE_KEY_SLOTS, "STAGE_KEY_SLOTS", RO, ROCE_STAGE_KEY_SLOTS,
+	    f_count, "Number of key slots"),
+#define KEY_ROW(n) \
+	REG(ROCE_REG_STAGE_KEY(n), "STAGE_KEY_" #n, WO, 0, f_stage_key, \
+	    "Key bytes " #n "*4 .. " #n "*4+3 of the next LOAD; write-only"),
+	KEY_ROW(0) KEY_ROW(1) KEY_ROW(2) KEY_ROW(3) KEY_ROW(4) KEY_ROW(5)
+	KEY_ROW(6) KEY_ROW(7) KEY_ROW(8) KEY_ROW(9) KEY_ROW(10) KEY_ROW(11)
+	KEY_ROW(12) KEY_ROW(13) KEY_ROW(14) KEY_ROW(15)
+#undef KEY_ROW
 	/* STAT region */
 	REG(ROCE_REG_STAT_LINK_STATUS, "STAT_LINK_STATUS", RO, 0, f_link_status,
 	    "Link bring-up status (STATUS[3:0] mirrored here)"),
@@ -448,6 +538,12 @@ static const struct roce_reg_region regions[] = {
 	  "Congestion control: ECN marking, CNPs, DCQCN's knobs (ConnectX's "
 	  "names), go-back-N's bounded window, adaptive retransmission; each "
 	  "QP's current rate. Written, then applied at once by CC_COMMIT" },
+	{ "STAGE", 0x300, ROCE_REG_STAGE_END,
+	  "The inline stages' XTS key slots (docs/stages.md): a key is written "
+	  "to the write-only STAGE_KEY_0..15 and loaded into a slot by "
+	  "STAGE_KEY_CMD; no register ever reads a key back, and the key words "
+	  "are wiped after each command. A soft reset empties every slot. An "
+	  "MR's binding is in the MR window (MR_STAGE..MR_POOL_BLOCKS)" },
 	{ "STAT", ROCE_REG_STAT_BASE, ROCE_REG_STAT_END,
 	  "Link status and 64-bit engine counters, read-only" },
 };
@@ -519,6 +615,8 @@ const char *roce_reg_access_name(enum roce_reg_access a)
 		return "RW";
 	case ROCE_ACC_CMD:
 		return "CMD";
+	case ROCE_ACC_WO:
+		return "WO";
 	}
 	return "?";
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "roce/params.h"
+#include "roce/stage.h"
 #include "roce/status.h"
 #include "roce/tables.h"
 #include "common/idxq.h"
@@ -91,7 +92,9 @@ static int mr_check(const struct roce_mr_table *t, uint32_t index,
 		return ROCE_E_RKEY;
 	if (ROCE_MR_KEY_INDEX(e->lkey) != index)
 		return ROCE_E_LKEY;
-	return ROCE_OK;
+	/* the stage binding (roce/stage.h): refused as a whole, ROCE_E_INVAL */
+	return roce_stage_binding_check(&e->stage, e->len, e->space == ROCE_MR_SPACE_HOST,
+					t->mem_size, NULL);
 }
 
 /* Store an entry and queue it for the data path (tables/changes.h). */

@@ -36,7 +36,7 @@
 
 /* ---- what the fuzzer reaches ------------------------------------------- */
 
-static uint32_t win_off[64], n_win;      /* mapped registers below 0x1000 */
+static uint32_t win_off[128], n_win;      /* mapped registers below 0x1000 */
 static uint32_t stat_off[512], n_stat;   /* the STAT region's rows */
 static const uint32_t bad_off[] = {      /* misaligned, unmapped, far */
 	0x002, 0x0FE, 0x100, 0x104, 0x800, 0xFFC, 0x1001, 0x1FFC, 0x2000,
@@ -51,7 +51,7 @@ static void tables_of_offsets(void)
 	for (size_t i = 0; i < roce_regmap_count(); i++) {
 		uint32_t off = roce_regmap_at(i)->offset;
 
-		if (off < ROCE_REG_STAT_BASE && n_win < 64)
+		if (off < ROCE_REG_STAT_BASE && n_win < 128)
 			win_off[n_win++] = off;
 		else if (off >= ROCE_REG_STAT_BASE && n_stat < 512)
 			stat_off[n_stat++] = off;
@@ -237,7 +237,7 @@ static void check_registers(const struct write *w, const struct snap *p, const s
 		bool loaded = (w->qload && ((o >= ROCE_REG_QP_STATE && o <= ROCE_REG_QP_PD) ||
 					    (o >= ROCE_REG_QP_DGID_0 &&
 					     o <= ROCE_REG_QP_FLOW_LABEL))) ||
-			      (w->mload && o >= ROCE_REG_MR_ACCESS && o <= ROCE_REG_MR_PD);
+			      (w->mload && o >= ROCE_REG_MR_ACCESS && o <= ROCE_REG_MR_POOL_BLOCKS);
 		bool status = (w->qcommit || w->qload) ? o == ROCE_REG_QP_CMD_STATUS
 			    : (w->mcommit || w->mload) && o == ROCE_REG_MR_CMD_STATUS;
 

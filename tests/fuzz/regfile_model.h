@@ -210,7 +210,7 @@ static inline bool model_qp_sane(const struct roce_qp_cfg *c)
 
 /* ---- MR shadow and COMMIT's checks ---------------------------------------- */
 
-static inline void model_mr_decode(const uint32_t r[10], struct roce_mr_entry *e)
+static inline void model_mr_decode(const uint32_t *r, struct roce_mr_entry *e)
 {
 #define MRR(off) r[((off) - ROCE_REG_MR_ACCESS) / 4]
 #define MR64(low) ((uint64_t)MRR((low) + 4) << 32 | MRR(low))
@@ -224,6 +224,19 @@ static inline void model_mr_decode(const uint32_t r[10], struct roce_mr_entry *e
 	e->rkey = MRR(ROCE_REG_MR_RKEY);
 	e->lkey = MRR(ROCE_REG_MR_LKEY);
 	e->pd = MRR(ROCE_REG_MR_PD);
+	/* the stage binding: MR_STAGE [3:0] [7:4] [11:8] chain, [19:16] key
+	 * slot, [24] unit 512/4096; an all-zero binding has no unit */
+	for (unsigned i = 0; i < ROCE_STAGE_CHAIN_MAX; i++)
+		e->stage.chain[i] = (uint8_t)(MRR(ROCE_REG_MR_STAGE) >> (4 * i) & 0xFu);
+	e->stage.key_slot = (uint8_t)(MRR(ROCE_REG_MR_STAGE) >> 16 & 0xFu);
+	e->stage.app_tag = (uint16_t)MRR(ROCE_REG_MR_STAGE_TAG);
+	e->stage.dun_base = MR64(ROCE_REG_MR_DUN_LOW);
+	e->stage.pi_pa = MR64(ROCE_REG_MR_PI_PA_LOW);
+	e->stage.pool_pa = MR64(ROCE_REG_MR_POOL_PA_LOW);
+	e->stage.pool_blocks = MRR(ROCE_REG_MR_POOL_BLOCKS);
+	if (MRR(ROCE_REG_MR_STAGE) || e->stage.app_tag || e->stage.dun_base ||
+	    e->stage.pi_pa || e->stage.pool_pa || e->stage.pool_blocks)
+		e->stage.unit_shift = MRR(ROCE_REG_MR_STAGE) >> 24 & 1u ? 12 : 9;
 #undef MR64
 #undef MRR
 }
@@ -232,7 +245,8 @@ static inline bool model_mr_equal(const struct roce_mr_entry *a, const struct ro
 {
 	return a->valid == b->valid && a->access == b->access && a->va == b->va &&
 	       a->pa == b->pa && a->len == b->len && a->rkey == b->rkey &&
-	       a->lkey == b->lkey && a->pd == b->pd && a->space == b->space;
+	       a->lkey == b->lkey && a->pd == b->pd && a->space == b->space &&
+	       !memcmp(&a->stage, &b->stage, sizeof(a->stage));
 }
 
 /* tables.h, in its order; an invalid entry is all zero whatever the
@@ -240,6 +254,8 @@ static inline bool model_mr_equal(const struct roce_mr_entry *a, const struct ro
 static inline int model_mr_check(uint32_t index, const struct roce_mr_entry *e,
 				 uint64_t mem_size)
 {
+	const uint64_t ddr_size = mem_size;     /* PI areas and pools are in DDR */
+
 	if (!e->valid)
 		return ROCE_OK;
 	if (e->access & ~0xFu)
@@ -259,7 +275,9 @@ static inline int model_mr_check(uint32_t index, const struct roce_mr_entry *e,
 		return ROCE_E_RKEY;
 	if (e->lkey >> 8 != index)
 		return ROCE_E_LKEY;
-	return ROCE_OK;
+	/* the binding rules are roce/stage.h's; the window only carries them */
+	return roce_stage_binding_check(&e->stage, e->len, e->space != 0,
+					ddr_size, NULL);
 }
 
 static inline bool model_mr_sane(uint32_t index, const struct roce_mr_entry *e,

@@ -92,7 +92,7 @@ static void test_reset_values(void **state)
 }
 
 /* RW: the largest legal value reads back. CMD: accepted, reads 0 (not
- * BUSY). RO: SLVERR and the value does not change. */
+ * BUSY). WO: accepted, reads 0. RO: SLVERR and the value does not change. */
 static void test_access_rights(void **state)
 {
 	struct roce_device *dev = *state;
@@ -112,6 +112,10 @@ static void test_access_rights(void **state)
 			/* the table windows' LOAD; the CC block's apply */
 			wr(dev, r->offset, r->offset == ROCE_REG_CC_COMMIT ? 1 : ROCE_TBL_CMD_LOAD);
 			assert_int_equal(rd(dev, r->offset) & ROCE_TBL_BUSY, 0);
+			break;
+		case ROCE_ACC_WO:
+			wr(dev, r->offset, max_legal(r));
+			assert_int_equal(rd(dev, r->offset), 0);
 			break;
 		case ROCE_ACC_RO:
 			assert_int_equal(roce_device_write32(dev, r->offset, ~before),
@@ -222,7 +226,7 @@ static void test_unmapped(void **state)
 	assert_true(holes > 0x2000 / 4);
 	assert_int_equal(roce_device_write32(dev, 0xFFFFFFFC, 0), ROCE_E_DECERR);
 	assert_int_equal(roce_device_write32(dev, 0x114, 0), ROCE_E_DECERR);
-	assert_int_equal(roce_device_write32(dev, 0x0B4, 0), ROCE_E_DECERR);
+	assert_int_equal(roce_device_write32(dev, 0x0D8, 0), ROCE_E_DECERR);
 	assert_int_equal(roce_device_write32(dev, 0x2000, 0), ROCE_E_DECERR);
 	for (size_t i = 0; i < roce_regmap_count(); i++) {
 		const struct roce_reg *r = roce_regmap_at(i);

@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "device_io.h"
+
 #include "roce/device.h"
 #include "roce/driver.h"
 #include "roce/layout.h"
@@ -256,34 +258,14 @@ static void test_mr_field_limits(void **state)
 
 /* ---- device window and driver agree ------------------------------------ */
 
-struct fix {
-	struct roce_device *dev;
-	struct roce_bus bus;
-	struct roce_drv drv;
-};
-
 static int setup(void **state)
 {
-	struct roce_device_config dc = { .mem_size = MEM_SIZE };
-	static struct fix f;
-
-	memset(&f, 0, sizeof(f));
-	if (roce_device_create(&dc, &f.dev) != ROCE_OK)
-		return -1;
-	if (roce_bus_open_local(&f.bus, f.dev) != ROCE_OK)
-		return -1;
-	roce_drv_init(&f.drv, &f.bus);
-	*state = &f;
-	return 0;
+	return dev_fix_setup(state, MEM_SIZE);
 }
 
 static int teardown(void **state)
 {
-	struct fix *f = *state;
-
-	roce_bus_close(&f->bus);
-	roce_device_destroy(f->dev);
-	return 0;
+	return dev_fix_teardown(state);
 }
 
 /* The shadow registers as the device shows them after a LOAD of entry
@@ -293,7 +275,7 @@ static uint32_t mr_word_offset(unsigned w)
 	return ROCE_REG_MR_ACCESS + 4u * w;
 }
 
-static void window_words(struct fix *f, uint32_t index_reg, uint32_t index,
+static void window_words(struct dev_fix *f, uint32_t index_reg, uint32_t index,
 			 uint32_t (*word_offset)(unsigned), uint32_t *w, unsigned n)
 {
 	/* clear the shadow first, so every word shown comes from the LOAD */
@@ -311,7 +293,7 @@ static void window_words(struct fix *f, uint32_t index_reg, uint32_t index,
 				 ROCE_OK);
 }
 
-static void check_qp(struct fix *f, const struct roce_qp_cfg *qp)
+static void check_qp(struct dev_fix *f, const struct roce_qp_cfg *qp)
 {
 	uint32_t want[ROCE_QP_NREGS], dev_w[ROCE_QP_NREGS], drv_w[ROCE_QP_NREGS];
 	uint32_t again[ROCE_QP_NREGS];
@@ -337,7 +319,7 @@ static void check_qp(struct fix *f, const struct roce_qp_cfg *qp)
 
 static void test_qp_window_and_driver(void **state)
 {
-	struct fix *f = *state;
+	struct dev_fix *f = *state;
 	struct roce_qp_cfg hi = {
 		.qpn = ROCE_MAX_QP - 1, .state = ROCE_QPS_RESET,
 		.type = ROCE_QPT_UD, .mtu = ROCE_MTU_4096, .access = 0xF,
@@ -361,7 +343,7 @@ static void test_qp_window_and_driver(void **state)
 	check_qp(f, &hi);
 }
 
-static void check_mr(struct fix *f, const struct roce_mr_entry *mr)
+static void check_mr(struct dev_fix *f, const struct roce_mr_entry *mr)
 {
 	uint32_t want[ROCE_MR_NREGS], dev_w[ROCE_MR_NREGS], drv_w[ROCE_MR_NREGS];
 	struct roce_mr_entry back;
@@ -382,7 +364,7 @@ static void check_mr(struct fix *f, const struct roce_mr_entry *mr)
 
 static void test_mr_window_and_driver(void **state)
 {
-	struct fix *f = *state;
+	struct dev_fix *f = *state;
 	uint32_t last = ROCE_MAX_MR - 1;
 	struct roce_mr_entry hi = {
 		.index = last, .valid = true, .access = 0xF,
