@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The stages' primitives alone (stages.h): what a software stage cannot
- * beat. Each is called as a stage calls it, at its cheapest: the key
- * scheduled and the algorithms fetched once, then per unit only the
- * tweak (XTS) or a fresh digest (SHA-256), over a 64 KB buffer that
- * stays in cache, as a 64 KB message's bytes do in the engine.
+ * beat. Each is called as the stage calls it: XTS through EVP, the key
+ * scheduled once and per unit only the tweak; SHA-256 through the
+ * low-level calls src/stage/dedup.c makes (EVP's digests allocate a
+ * context per init); ISA-L's CRC16. Over a 64 KB buffer that stays in
+ * cache, as a 64 KB message's bytes do in the engine.
  */
+/* before any OpenSSL header: SHA256_Init and co. are deprecated in 3.0 */
+#define OPENSSL_SUPPRESS_DEPRECATED
 #include <isa-l/crc.h>
 #include <openssl/evp.h>
+#include <openssl/sha.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,12 +42,11 @@ const char *stage_prim_name(enum stage_prim p)
 	return prims[p].label;
 }
 
-struct prim_run {
+struct stage_prims {
 	enum stage_prim p;
 	uint8_t *in, *out;
+	EVP_CIPHER *xts;
 	EVP_CIPHER_CTX *cipher;
-	EVP_MD_CTX *md_ctx;
-	EVP_MD *md;
 	uint64_t tweak;
 };
 
@@ -53,7 +56,7 @@ static inline void clobber(void)
 }
 
 /* One pass over the buffer in units; false when OpenSSL failed. */
-static bool prim_pass(struct prim_run *r, volatile uint32_t *sink)
+static bool prim_pass(struct stage_prims *r, volatile uint32_t *sink)
 {
 	uint32_t unit = prims[r->p].unit;
 
@@ -64,12 +67,11 @@ static bool prim_pass(struct prim_run *r, volatile uint32_t *sink)
 			*sink ^= crc16_t10dif(0, r->in + off, unit);
 			break;
 		case PRIM_SHA256_4096: {
-			uint8_t d[32];
-			unsigned n;
+			uint8_t d[SHA256_DIGEST_LENGTH];
+			SHA256_CTX c;
 
-			if (EVP_DigestInit_ex(r->md_ctx, r->md, NULL) != 1 ||
-			    EVP_DigestUpdate(r->md_ctx, r->in + off, unit) != 1 ||
-			    EVP_DigestFinal_ex(r->md_ctx, d, &n) != 1)
+			if (SHA256_Init(&c) != 1 || SHA256_Update(&c, r->in + off, unit) != 1 ||
+			    SHA256_Final(d, &c) != 1)
 				return false;
 			*sink ^= d[0];
 			break;
@@ -96,7 +98,7 @@ static bool prim_pass(struct prim_run *r, volatile uint32_t *sink)
 
 static double prim_once(void *arg, double secs)
 {
-	struct prim_run *r = arg;
+	struct stage_prims *r = arg;
 	uint64_t t0 = bench_now_ns(), t, bytes = 0;
 	volatile uint32_t sink = 0;
 
@@ -110,48 +112,69 @@ static double prim_once(void *arg, double secs)
 	return (double)bytes / (double)t;       /* GB/s */
 }
 
-void stage_prims_run(const struct bench_cfg *cfg, int cpu, double gbs[PRIM_COUNT])
+struct stage_prims *stage_prims_new(void)
+{
+	struct stage_prims *r = calloc(1, sizeof(*r));
+
+	if (!r || !(r->in = aligned_alloc(64, BUF_LEN)) || !(r->out = aligned_alloc(64, BUF_LEN)) ||
+	    !(r->cipher = EVP_CIPHER_CTX_new()) ||
+	    !(r->xts = EVP_CIPHER_fetch(NULL, "AES-256-XTS", NULL)))
+		bench_die("stage primitives: out of memory or no AES-256-XTS in OpenSSL");
+	bench_fill(r->in, BUF_LEN, 4242);
+	r->p = PRIM_COUNT;
+	return r;
+}
+
+void stage_prims_free(struct stage_prims *r)
+{
+	EVP_CIPHER_CTX_free(r->cipher);
+	EVP_CIPHER_free(r->xts);
+	free(r->in);
+	free(r->out);
+	free(r);
+}
+
+/* Ready for primitive p: the cipher keyed in the direction it runs. */
+static void prim_ready(struct stage_prims *r, enum stage_prim p)
 {
 	uint8_t key[64];
-	struct prim_run r = { 0 };
-	EVP_CIPHER *xts = EVP_CIPHER_fetch(NULL, "AES-256-XTS", NULL);
 
-	r.in = aligned_alloc(64, BUF_LEN);
-	r.out = aligned_alloc(64, BUF_LEN);
-	r.cipher = EVP_CIPHER_CTX_new();
-	r.md_ctx = EVP_MD_CTX_new();
-	r.md = EVP_MD_fetch(NULL, "SHA256", NULL);
-	if (!r.in || !r.out || !r.cipher || !r.md_ctx || !r.md || !xts)
-		bench_die("stage primitives: out of memory or no AES-256-XTS/SHA256 "
-			  "in OpenSSL");
-	bench_fill(r.in, BUF_LEN, 4242);
+	if (r->p == p)
+		return;
+	r->p = p;
+	if (p > PRIM_XTS_DEC_512)
+		return;
 	/* two different halves: XTS refuses equal ones */
 	for (unsigned i = 0; i < sizeof(key); i++)
 		key[i] = (uint8_t)(i * 37 + 11);
+	if (EVP_CipherInit_ex(r->cipher, r->xts, NULL, key, NULL,
+			      !strcmp(prims[p].cond, "encrypt")) != 1)
+		bench_die("AES-256-XTS: OpenSSL refused the key");
+}
+
+double stage_prim_measure(struct stage_prims *r, enum stage_prim p, double secs)
+{
+	prim_ready(r, p);
+	return prim_once(r, secs);
+}
+
+void stage_prims_run(const struct bench_cfg *cfg, struct stage_prims *r, int cpu,
+		     double gbs[PRIM_COUNT])
+{
 	bench_pin(cpu);
 	for (unsigned i = 0; i < PRIM_COUNT; i++) {
 		struct bench_row *row = bench_row_add("stages", prims[i].name);
 
-		r.p = (enum stage_prim)i;
-		if (i <= PRIM_XTS_DEC_512 &&
-		    EVP_CipherInit_ex(r.cipher, xts, NULL, key, NULL,
-				      !strcmp(prims[i].cond, "encrypt")) != 1)
-			bench_die("AES-256-XTS: OpenSSL refused the key");
+		prim_ready(r, (enum stage_prim)i);
 		snprintf(row->cond, sizeof(row->cond), "%s", prims[i].cond);
 		snprintf(row->unit, sizeof(row->unit), "GB/s");
 		snprintf(row->note, sizeof(row->note), "in %u-byte units over %u KB, CPU %d",
 			 prims[i].unit, BUF_LEN >> 10, cpu);
 		row->size = prims[i].unit;
 		row->cores = 1;
-		bench_measure(cfg->reps_key, cfg->secs, false, prim_once, &r, &row->st,
+		bench_measure(cfg->reps_key, cfg->secs, false, prim_once, r, &row->st,
 			      &row->load);
 		gbs[i] = row->st.best;
 	}
 	bench_pin(-1);
-	EVP_MD_free(r.md);
-	EVP_MD_CTX_free(r.md_ctx);
-	EVP_CIPHER_CTX_free(r.cipher);
-	EVP_CIPHER_free(xts);
-	free(r.in);
-	free(r.out);
 }

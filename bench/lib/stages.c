@@ -9,10 +9,12 @@
  * own thread on the second CPU, A driven by the application's thread on
  * the first (the engine matrix's "2 cores").
  *
- * Every repeat runs every chain of an (operation, path MTU) in turn,
- * no stage first, so the ratios compare figures taken side by side; the
- * MR is bound before a run and unbound after it (a fresh dedup volume,
- * PI generated over the MR at binding), outside the measured window.
+ * Every repeat measures the primitives on B's CPU, then runs every chain
+ * of an (operation, path MTU) in turn, no stage first, so a row's ratios
+ * compare figures taken side by side (this host's speed moves by tens of
+ * per cent from one minute to the next); the MR is bound before a run
+ * and unbound after it (a fresh dedup volume, PI generated over the MR
+ * at binding), outside the measured window.
  *
  * The bytes: messages rotate through a 1 MiB window, 16 of them in
  * flight (so a message's source is never rewritten while it is on the
@@ -166,7 +168,8 @@ static double prim_s_per_byte(const struct scase *k, bool write, const double gb
 	double t = 0;
 	size_t l = 0;
 
-	what[0] = 0;
+	if (n)
+		what[0] = 0;
 	for (unsigned i = 0; i < ROCE_STAGE_CHAIN_MAX && k->chain[i]; i++) {
 		enum stage_prim p;
 
@@ -185,8 +188,9 @@ static double prim_s_per_byte(const struct scase *k, bool write, const double gb
 			break;
 		}
 		t += 1e-9 / gbs[p];
-		l += (size_t)snprintf(what + l, n > l ? n - l : 0, "%s%s %.2f", l ? " + " : "",
-				      stage_prim_name(p), gbs[p]);
+		if (n)
+			l += (size_t)snprintf(what + l, n > l ? n - l : 0, "%s%s %.2f",
+					      l ? " + " : "", stage_prim_name(p), gbs[p]);
 	}
 	return t;
 }
@@ -205,8 +209,6 @@ static double bound_gbps(double none_gbps, double prim_s)
 struct cell {
 	const struct scase *k;
 	double gbps[BENCH_MAX_REPS], vs_none[BENCH_MAX_REPS], vs_bound[BENCH_MAX_REPS];
-	double prim_s;
-	char prim_what[80];
 	uint64_t saved, retx, msgs;
 };
 
@@ -230,11 +232,16 @@ static double run_case(struct bench_pair *bp, const struct bench_cfg *cfg,
 	return res.gbps;
 }
 
+/* The row of cell c; its bound from the best figures of the run. */
 static void add_row(const struct cell *c, const struct cell *none, enum roce_wr_opcode op,
-		    unsigned mtu, unsigned reps, const struct bench_load *load)
+		    unsigned mtu, unsigned reps, const struct bench_load *load,
+		    const double gbs[PRIM_COUNT])
 {
 	struct bench_row *r = bench_row_add("stages", "goodput");
 	struct bench_stat s;
+	char what[80];
+	double prim_s = prim_s_per_byte(c->k, op == ROCE_WR_RDMA_WRITE, gbs, what,
+					sizeof(what));
 
 	snprintf(r->op, sizeof(r->op), "%s", traffic_op_name(op));
 	snprintf(r->cond, sizeof(r->cond), "%s", c->k->name);
@@ -258,14 +265,27 @@ static void add_row(const struct cell *c, const struct cell *none, enum roce_wr_
 	bench_stat_of(c->vs_bound, reps, false, &s);
 	r->stage.vs_bound = s.med;
 	bench_stat_of(none->gbps, reps, false, &s);
-	r->stage.bound = bound_gbps(s.best, c->prim_s);
-	snprintf(r->note, sizeof(r->note), "%s", c->prim_what[0] ? c->prim_what
-		 : "no primitive: a map lookup");
+	r->stage.bound = bound_gbps(s.best, prim_s);
+	snprintf(r->note, sizeof(r->note), "%s", what[0] ? what : "no primitive: a map lookup");
+}
+
+/* The primitives once more, on B's CPU (the run's best kept in best[]). */
+static void prims_now(const struct bench_cfg *cfg, struct stage_prims *sp,
+		      double now[PRIM_COUNT], double best[PRIM_COUNT])
+{
+	bench_pin(cfg->cpu_b);
+	for (unsigned p = 0; p < PRIM_COUNT; p++) {
+		now[p] = stage_prim_measure(sp, (enum stage_prim)p, cfg->secs / 2);
+		if (now[p] > best[p])
+			best[p] = now[p];
+	}
+	bench_pin(cfg->cpu_a);
 }
 
 /* Every chain of one (operation, path MTU), side by side, reps times. */
 static void stages_block(const struct bench_cfg *cfg, const struct stages_plan *pl,
-			 enum roce_wr_opcode op, unsigned mtu, const double gbs[PRIM_COUNT])
+			 struct stage_prims *sp, enum roce_wr_opcode op, unsigned mtu,
+			 double gbs[PRIM_COUNT])
 {
 	struct cell cells[MAX_CASES];
 	unsigned n = 0, reps = cfg->reps_key < BENCH_MAX_REPS ? cfg->reps_key : BENCH_MAX_REPS;
@@ -282,10 +302,7 @@ static void stages_block(const struct bench_cfg *cfg, const struct stages_plan *
 			  (pl->unit && pl->unit != 1u << k->shift)))
 			continue;
 		memset(&cells[n], 0, sizeof(cells[n]));
-		cells[n].k = &all_cases[i];
-		cells[n].prim_s = prim_s_per_byte(&all_cases[i], op == ROCE_WR_RDMA_WRITE,
-						  gbs, cells[n].prim_what,
-						  sizeof(cells[n].prim_what));
+		cells[n].k = k;
 		n++;
 	}
 	if ((pl->chain || pl->unit) && n == 1)
@@ -296,6 +313,9 @@ static void stages_block(const struct bench_cfg *cfg, const struct stages_plan *
 	bench_pin(cfg->cpu_a);
 	bench_load_mark(&mark);
 	for (unsigned rep = 0; rep < reps; rep++) {
+		double now[PRIM_COUNT];
+
+		prims_now(cfg, sp, now, gbs);
 		for (unsigned i = 0; i < n; i++) {
 			struct cell *c = &cells[i];
 			double none;
@@ -303,14 +323,16 @@ static void stages_block(const struct bench_cfg *cfg, const struct stages_plan *
 			c->gbps[rep] = run_case(&bp, cfg, op, cfg->secs_key, c, seed++);
 			none = cells[0].gbps[rep];
 			c->vs_none[rep] = i && none > 0 ? c->gbps[rep] / none : 1;
-			c->vs_bound[rep] = none > 0 ? c->gbps[rep] / bound_gbps(none, c->prim_s) : 0;
+			c->vs_bound[rep] = none > 0 ? c->gbps[rep] /
+				bound_gbps(none, prim_s_per_byte(c->k, op == ROCE_WR_RDMA_WRITE,
+								 now, NULL, 0)) : 0;
 		}
 	}
 	bench_load_since(&mark, &load);
 	bench_pin(-1);
 	bp_close(&bp);
 	for (unsigned i = 0; i < n; i++)
-		add_row(&cells[i], &cells[0], op, mtu, reps, &load);
+		add_row(&cells[i], &cells[0], op, mtu, reps, &load, gbs);
 }
 
 void stages_run(const struct bench_cfg *cfg, const struct stages_plan *pl)
@@ -318,18 +340,21 @@ void stages_run(const struct bench_cfg *cfg, const struct stages_plan *pl)
 	static const unsigned full_mtus[] = { 4096, 1024 }, quick_mtus[] = { 4096 };
 	static const enum roce_wr_opcode ops[] = { ROCE_WR_RDMA_WRITE, ROCE_WR_RDMA_READ };
 	double gbs[PRIM_COUNT];
+	struct stage_prims *sp;
 
 	if (cfg->cpu_a == cfg->cpu_b) {
 		printf("stages: not measured: one engine thread a side needs two CPUs\n");
 		return;
 	}
-	stage_prims_run(cfg, cfg->cpu_b, gbs);
+	sp = stage_prims_new();
+	stage_prims_run(cfg, sp, cfg->cpu_b, gbs);
 	for (unsigned o = 0; o < 2; o++) {
 		for (unsigned m = 0; m < (cfg->quick ? 1u : 2u); m++) {
 			unsigned mtu = cfg->quick ? quick_mtus[m] : full_mtus[m];
 
 			if ((pl->op < 0 || pl->op == (int)ops[o]) && (!pl->mtu || pl->mtu == mtu))
-				stages_block(cfg, pl, ops[o], mtu, gbs);
+				stages_block(cfg, pl, sp, ops[o], mtu, gbs);
 		}
 	}
+	stage_prims_free(sp);
 }

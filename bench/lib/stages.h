@@ -30,9 +30,16 @@ enum stage_prim {
 /* The target of a staged row: goodput >= this x its bound. */
 #define STAGE_BOUND_TARGET 0.8
 
+/* The primitives' buffers, contexts and algorithms, fetched once. */
+struct stage_prims;
+struct stage_prims *stage_prims_new(void);
+void stage_prims_free(struct stage_prims *sp);
 /* Adds a "stages" row per primitive (GB/s, best of the repeats, measured
  * on cpu) and returns the figures in gbs[]. */
-void stage_prims_run(const struct bench_cfg *cfg, int cpu, double gbs[PRIM_COUNT]);
+void stage_prims_run(const struct bench_cfg *cfg, struct stage_prims *sp, int cpu,
+		     double gbs[PRIM_COUNT]);
+/* One measurement of p for about secs on the calling thread: GB/s. */
+double stage_prim_measure(struct stage_prims *sp, enum stage_prim p, double secs);
 const char *stage_prim_name(enum stage_prim p);
 
 /* Which rows (a profile of one): op -1, mtu 0, chain NULL, unit 0 =
