@@ -452,6 +452,50 @@ static uint32_t out_bytes(uint8_t *dst, const uint8_t *src, uint32_t len, uint32
 	return dst == src ? roce_crc32(c, dst, len) : roce_crc32_copy(c, dst, src, len);
 }
 
+/* A chain that leaves the bytes as the wire has them (no XTS) on a DDR
+ * MR: a unit is checked where it is stored and its bytes go to the frame
+ * from there, in the pass that takes the ICRC (no copy of the unit); a
+ * DEDUP logical block never written reads from a unit of zeros. *p is
+ * where the unit's bytes are. */
+static const uint8_t zero_unit[ROCE_STAGE_BLOCK];
+
+static bool stored_as_sent(const struct stage_mr *m)
+{
+	return m->space == ROCE_MR_SPACE_DDR && !roce_stage_has(&m->b, ROCE_STAGE_XTS);
+}
+
+static int check_stored(struct stage_dev *d, const struct stage_mr *m, uint64_t u,
+			const uint8_t **p)
+{
+	const uint32_t cu = m->chain_unit, n = cu / m->unit;
+	uint64_t addr = m->dma_base + u * cu, number = unit_number(m, u);
+	uint32_t bad;
+
+	if (m->dedup) {
+		uint32_t phys = dedup_map(m->dd, (uint32_t)u);
+
+		if (phys == DEDUP_NONE) {
+			*p = zero_unit;
+			return ROCE_OK;
+		}
+		addr = pool_addr(m, phys);
+		number = unit_number(m, phys);
+	}
+	*p = d->resolve(d->resolve_arg, addr, cu);
+	if (!*p)
+		return ROCE_E_BOUNDS;
+	if (roce_stage_has(&m->b, ROCE_STAGE_PI)) {
+		roce_cnt_add(d->cnt, ROCE_CNT_STAGE_PI_VERIFIED, n);
+		if (pi_verify(*p, m->unit, n, m->b.app_tag, (uint32_t)(m->b.dun_base + number),
+			      pi_at(d, m, number), &bad) != ROCE_OK) {
+			roce_cnt_inc(d->cnt, ROCE_CNT_STAGE_PI_ERRORS);
+			return ROCE_E_PI;
+		}
+	}
+	note(d, false, addr, *p, cu);
+	return ROCE_OK;
+}
+
 int stage_fetch(struct stage_dev *d, const struct stage_pos *at, uint8_t *dst,
 		uint32_t len, uint32_t *crc)
 {
@@ -459,32 +503,42 @@ int stage_fetch(struct stage_dev *d, const struct stage_pos *at, uint8_t *dst,
 	struct stage_cache *c = &d->cache;
 	uint64_t off = at->off;
 	uint32_t v = crc ? *crc : 0;
+	bool as_sent;
 	int rc;
 
 	if (!m) {
 		roce_cnt_inc(d->cnt, ROCE_CNT_STAGE_ERRORS);
 		return ROCE_E_STAGE;
 	}
+	as_sent = stored_as_sent(m);
 	while (len) {
 		const uint32_t cu = m->chain_unit;
 		uint64_t u = off / cu;
 		uint32_t in = (uint32_t)(off % cu), n = cu - in < len ? cu - in : len;
+		const uint8_t *src;
 
-		if (n == cu) {
+		if (n == cu && !as_sent) {
 			/* whole: from DDR into the frame, then its CRC while
 			   the bytes are in cache */
 			rc = read_unit(d, m, u, dst);
 			if (rc)
 				goto failed;
-			v = out_bytes(dst, dst, n, crc, v);
+			src = dst;
+		} else if (n == cu) {
+			rc = check_stored(d, m, u, &src);
+			if (rc)
+				goto failed;
 		} else {
-			/* a part: the unit once into the cache; a fetch that
-			   goes on where the last one stopped (the next packet
-			   of a READ response) takes the rest from it */
+			/* a part: the unit once (into the cache, or checked
+			   where it is); a fetch that goes on where the last one
+			   stopped (the next packet of a READ response) takes
+			   the rest from there */
 			if (!(c->valid && c->mr == at->mr && c->unit == u && c->gen == m->gen &&
 			      c->next == off)) {
 				c->valid = false;
-				rc = read_unit(d, m, u, c->buf);
+				c->stored = NULL;
+				rc = as_sent ? check_stored(d, m, u, &c->stored)
+					     : read_unit(d, m, u, c->buf);
 				if (rc)
 					goto failed;
 				c->valid = true;
@@ -493,8 +547,9 @@ int stage_fetch(struct stage_dev *d, const struct stage_pos *at, uint8_t *dst,
 				c->gen = m->gen;
 			}
 			c->next = off + n;
-			v = out_bytes(dst, c->buf + in, n, crc, v);
+			src = (c->stored ? c->stored : c->buf) + in;
 		}
+		v = out_bytes(dst, src, n, crc, v);
 		off += n;
 		dst += n;
 		len -= n;

@@ -28,11 +28,14 @@ struct stage_mr {
 enum { STAGE_SCRATCH_HEAD, STAGE_SCRATCH_TAIL, STAGE_SCRATCH_SAME, STAGE_SCRATCH_N };
 
 /* The last unit a fetch of a part of it read, whole, as the wire sees
- * it: the next packet of the same READ takes its part from here. */
+ * it (or checked where it is stored): the next packet of the same READ
+ * takes its part from here. */
 struct stage_cache {
 	bool valid;
 	uint32_t mr, gen;
 	uint64_t unit, next;
+	const uint8_t *stored;          /* the unit checked where it is stored
+					   (no XTS, DDR), else NULL: buf */
 	uint8_t buf[ROCE_STAGE_BLOCK];
 };
 

@@ -186,23 +186,26 @@ static void test_xts_mtus_units(void **state)
 /* PI after XTS: the tuples cover what is stored; a byte changed in DDR
  * behind the engine's back fails the READ (remote operational error) and
  * the bad data never reaches A. */
-static void test_pi_detects_corruption(void **state)
+static void pi_corruption(uint8_t first, uint8_t second, uint32_t shift)
 {
 	struct pair *p = open_pair(ROCE_MTU_1024, false);
 	const size_t len = 64 * 1024;
 	uint8_t *pi = ddr_alloc(&p->b, len / 512 * 8);
-	struct roce_stage_binding b = { .chain = { ROCE_STAGE_XTS, ROCE_STAGE_PI },
-					.key_slot = 3, .unit_shift = 9, .app_tag = 0xBEEF,
+	const size_t bad = 70 * 512 + 3;
+	const uint32_t unit = 1u << shift;
+	struct roce_stage_binding b = { .chain = { first, second },
+					.key_slot = 3, .unit_shift = (uint8_t)shift, .app_tag = 0xBEEF,
 					.dun_base = 5, .pi_pa = ddr_of(&p->b, pi) };
 	uint8_t want[8];
 
-	(void)state;
 	assert_int_equal(roce_stage_key_load(p->b.ctx, 3, key), ROCE_OK);
 	bind(p, &p->b, &b);
 	pair_pattern(p->a.buf, len, 99);
 	xfer(p, ROCE_WR_RDMA_WRITE, 0, 0, (uint32_t)len, ROCE_WC_SUCCESS);
-	for (size_t u = 0; u < len / 512; u++) {
-		ref_pi(p->b.buf + u * 512, 512, 0xBEEF, (uint32_t)(5 + u), want);
+	/* PI first: over the plaintext (A's bytes); else over what is stored */
+	for (size_t u = 0; u < len / unit; u++) {
+		ref_pi((first == ROCE_STAGE_PI && second == ROCE_STAGE_XTS ? p->a.buf : p->b.buf) +
+			       u * unit, unit, 0xBEEF, (uint32_t)(5 + u), want);
 		assert_memory_equal(pi + u * 8, want, 8);
 	}
 	memset(p->a.buf, 0, len);
@@ -214,16 +217,27 @@ static void test_pi_detects_corruption(void **state)
 		assert_memory_equal(p->a.buf, model, len);
 		free(model);
 	}
-	/* one byte of unit 70 changes in DDR */
-	p->b.buf[70 * 512 + 3] ^= 0x40;
+	/* one byte changes in DDR */
+	p->b.buf[bad] ^= 0x40;
 	memset(p->a.buf, 0xAA, len);
 	xfer(p, ROCE_WR_RDMA_READ, 0, 0, (uint32_t)len, ROCE_WC_REM_OP_ERR);
 	assert_true(pair_cnt(&p->b, ROCE_CNT_STAGE_PI_ERRORS) >= 1);
 	assert_true(pair_cnt(&p->b, ROCE_CNT_NAKS_TX_REMOTE_OP) >= 1);
 	/* nothing of the unit that failed went out */
-	for (size_t i = 70 * 512; i < 71 * 512; i++)
+	for (size_t i = bad / unit * unit; i < (bad / unit + 1) * unit; i++)
 		assert_int_equal(p->a.buf[i], 0xAA);
 	pair_close(p);
+}
+
+/* PI over what is stored (after XTS) and over bytes stored as sent (no
+ * XTS: checked where they are), 512- and 4096-byte units */
+static void test_pi_detects_corruption(void **state)
+{
+	(void)state;
+	pi_corruption(ROCE_STAGE_XTS, ROCE_STAGE_PI, 9);
+	pi_corruption(ROCE_STAGE_PI, ROCE_STAGE_NONE, 9);
+	pi_corruption(ROCE_STAGE_PI, ROCE_STAGE_NONE, 12);
+	pi_corruption(ROCE_STAGE_PI, ROCE_STAGE_XTS, 12);
 }
 
 /* An atomic on a staged MR is an invalid request. */
