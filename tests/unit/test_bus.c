@@ -141,7 +141,7 @@ static int spy_close(void *ctx)
 }
 
 static const struct roce_bus_ops spy_ops = { "spy", spy_read, spy_write,
-					     spy_close };
+					     spy_close, NULL, NULL };
 
 /* The same checks over whichever backend f->bus is. */
 static unsigned power_on_and_read_back(struct fix *f)
