@@ -83,6 +83,7 @@ static int selftest(struct perf_opts *o)
 	srv.o.no_peak = o->no_peak || (o->verb == PERF_SEND && o->tst == PERF_BW && !o->duplex);
 	cli.o.server = o->rdma_cm ? "10.0.0.1" : "127.0.0.1";
 	cli.o.mmap_file = NULL;         /* --mmap: the server's buffer only */
+	cli.o.stage.save_ddr = NULL;    /* --save-ddr: the server's MR */
 	cli.o.ip = 0x0A000002u;
 	if (!o->rdma_cm)
 		cli.o.port = port;

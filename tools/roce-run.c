@@ -13,6 +13,13 @@
  * and execs PROGRAM: its process is the program's, with the engine on a
  * thread of its own once the program opens the device (docs/verbs.md).
  *
+ * Inline stages (docs/verbs.md, "Inline stages"): --stage LIST (and
+ * --key-file, --data-unit, --dun-base) set ROCE_STAGE and its fellows,
+ * which the drop-in reads to bind every MR the program registers; an
+ * inherited ROCE_STAGE is taken as well. Both are checked here first, so
+ * dedup (never on a program's own memory), a bad unit or key file stops
+ * roce-run before PROGRAM starts.
+ *
  * ROCE_RUN_PRELOAD, when set, goes before PROGRAM's LD_PRELOAD (and not
  * into roce-run's own): a sanitized drop-in needs the sanitizer's runtime
  * in a program built without it.
@@ -35,6 +42,7 @@
 #include <unistd.h>
 
 #include "roce-run/elf.h"
+#include "roce/stage_config.h"
 
 #ifndef ROCE_RUN_LIBDIR
 #define ROCE_RUN_LIBDIR "lib/roce/ibverbs"
@@ -54,6 +62,17 @@ static void usage(FILE *f)
 	      "  --ip A.B.C.D        our IPv4 address (default: the interface's)\n"
 	      "  --link packet|xdp   the port: AF_PACKET (default) or AF_XDP\n"
 	      "  -h, --help          this text\n"
+	      "\n"
+	      "Inline stages (docs/stages.md), bound to every MR the program registers:\n"
+	      "  --stage LIST        xts, pi or xts,pi (sets ROCE_STAGE); not dedup: the\n"
+	      "                      program's MRs are its own memory\n"
+	      "  --key-file FILE     the 64-byte XTS key (ROCE_STAGE_KEY_FILE; default a\n"
+	      "                      random one)\n"
+	      "  --data-unit N       512 or 4096 (ROCE_STAGE_UNIT; default 4096)\n"
+	      "  --dun-base N        tweak of each MR's unit 0 (ROCE_STAGE_DUN_BASE; default 0)\n"
+	      "The program's buffers then hold what the stages store: with xts, ciphertext,\n"
+	      "not what its peer sent (the drop-in says so on stderr at start); an MR\n"
+	      "whose length is not a whole number of units is refused.\n"
 	      "\n"
 	      "GID index 0 is the link-local IPv6 GID, 1 the IPv4 one (use -g 1 / -x 1).\n"
 	      "Exit status: PROGRAM's; 1 when it cannot start (no such interface, no\n"
@@ -156,6 +175,31 @@ static int preload(void)
 	return 0;
 }
 
+/* ROCE_STAGE and its fellows as the drop-in will read them: refused here,
+ * in one line, rather than by a program that cannot say why. */
+static int check_stages(void)
+{
+	struct roce_stage_config sc;
+	uint8_t key[ROCE_STAGE_KEY_LEN];
+	char why[256];
+
+	if (roce_stage_config_env(&sc, why, sizeof(why)))
+		return fail(RUN_USAGE, "%s%s (try --help)", why, "");
+	for (unsigned i = 0; i < ROCE_STAGE_CHAIN_MAX; i++)
+		if (sc.chain[i] == ROCE_STAGE_DEDUP)
+			return fail(RUN_USAGE, "stage dedup: %s (use xts and pi)", "a dedup "
+				    "volume is the card's DDR, and a program's MRs are its own "
+				    "memory", "");
+	if (sc.chain[0] && sc.key_file) {
+		int st = roce_stage_key_file(sc.key_file, key, why, sizeof(why));
+
+		memset(key, 0, sizeof(key));
+		if (st)
+			return fail(RUN_SETUP, "--key-file %s%s", why, "");
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -163,6 +207,10 @@ int main(int argc, char **argv)
 		{ "ip", required_argument, NULL, 'i' },
 		{ "link", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "stage", required_argument, NULL, 's' },
+		{ "key-file", required_argument, NULL, 'k' },
+		{ "data-unit", required_argument, NULL, 'u' },
+		{ "dun-base", required_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const libs[] = { "libibverbs.so.1", "librdmacm.so.1", NULL };
@@ -177,6 +225,10 @@ int main(int argc, char **argv)
 		case 'i': ip = optarg; break;
 		case 'l': link = optarg; break;
 		case 'h': usage(stdout); return 0;
+		case 's': setenv(ROCE_STAGE_ENV, optarg, 1); break;
+		case 'k': setenv(ROCE_STAGE_ENV_KEY_FILE, optarg, 1); break;
+		case 'u': setenv(ROCE_STAGE_ENV_UNIT, optarg, 1); break;
+		case 'b': setenv(ROCE_STAGE_ENV_DUN_BASE, optarg, 1); break;
 		default: usage(stderr); return RUN_USAGE;
 		}
 	}
@@ -189,6 +241,8 @@ int main(int argc, char **argv)
 		return fail(RUN_USAGE, "--ip %s: not an IPv4 address%s (try --help)", ip, "");
 	if (strcmp(link, "packet") && strcmp(link, "xdp"))
 		return fail(RUN_USAGE, "--link %s: packet or xdp%s (try --help)", link, "");
+	if ((s = check_stages()) != 0)
+		return s;
 	if (strlen(netdev) >= IF_NAMESIZE || !if_nametoindex(netdev))
 		return fail(RUN_SETUP, "%s: no such interface%s", netdev, "");
 	/* the rights the port's socket needs, asked the same way */

@@ -214,6 +214,8 @@ struct ibv_context *ibv_open_device(struct ibv_device *device)
 		if (st)
 			snprintf(why, sizeof(why), "power-on: %s", roce_status_str(st));
 	}
+	if (st == ROCE_OK)
+		st = rv_stage_open(c, why, sizeof(why));
 	if (st == ROCE_OK && (st = roce_engine_start(c->ctx, -1)) != ROCE_OK)
 		snprintf(why, sizeof(why), "the engine thread: %s", roce_status_str(st));
 	if (st) {

@@ -5,7 +5,8 @@
  * behind a window of the context's host window table (roce_reg_host_mr),
  * as a board reaches host memory through the IOMMU the host programs;
  * keys, rights and bounds are checked by the engine as for DDR
- * (docs/design.md, "Host memory").
+ * (docs/design.md, "Host memory"). With ROCE_STAGE set, each MR is
+ * bound to its stages as it is registered (stage.c).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -62,6 +63,7 @@ struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length,
 {
 	unsigned want = access & ~(unsigned)IBV_ACCESS_OPTIONAL_RANGE;
 	struct rv_mr *m;
+	int err;
 
 	if (!pd || !length || !addr) {
 		errno = EINVAL;
@@ -98,6 +100,14 @@ struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length,
 		errno = err;
 		return NULL;
 	}
+	err = rv_stage_bind(rv_ctx(pd->context), m);
+	if (err) {
+		roce_dereg_mr(m->mr);
+		rv_stage_release(rv_ctx(pd->context), m);
+		free(m);
+		errno = err;
+		return NULL;
+	}
 	m->ibv.context = pd->context;
 	m->ibv.pd = pd;
 	m->ibv.addr = addr;
@@ -129,6 +139,7 @@ int ibv_dereg_mr(struct ibv_mr *mr)
 	st = roce_dereg_mr(m->mr);
 	if (st)
 		return rv_errno(st);
+	rv_stage_release(rv_ctx(mr->context), m);
 	free(m);
 	return 0;
 }

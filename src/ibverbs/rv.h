@@ -48,6 +48,7 @@ struct rv_context {
 	struct rv_cq *cqs;
 	struct rv_srq *srqs;
 	struct rv_qp **qp_by_num;       /* ROCE_MAX_QP: async events' QPs */
+	struct roce_stage_binding stage; /* every MR's (stage.c); PI area apart */
 };
 
 struct rv_pd {
@@ -58,6 +59,7 @@ struct rv_pd {
 struct rv_mr {
 	struct ibv_mr ibv;
 	struct roce_mr *mr;
+	void *pi;                       /* its stages' PI area in DDR, or NULL */
 };
 
 struct rv_channel {
@@ -104,6 +106,14 @@ struct rv_device *rv_device_get(void);
 /* The MAC of a peer for an address vector (ARP for an IPv4-mapped GID,
  * neighbour discovery for another); 0 or an errno. */
 int rv_resolve(struct rv_context *c, const struct ibv_ah_attr *ah, struct roce_ah_attr *out);
+
+/* stage.c: the stages the environment binds to every MR (ROCE_STAGE...).
+ * At open: ROCE_OK (none, or the key loaded and the program told what its
+ * buffers hold), else a status with why. At ibv_reg_mr: 0 or an errno
+ * (said on stderr); after ibv_dereg_mr: the PI area freed. */
+int rv_stage_open(struct rv_context *c, char *why, size_t len);
+int rv_stage_bind(struct rv_context *c, struct rv_mr *m);
+void rv_stage_release(struct rv_context *c, struct rv_mr *m);
 
 /* query.c: the verbs_context's query ops */
 int rv_query_port(struct ibv_context *context, uint8_t port, struct ibv_port_attr *attr,

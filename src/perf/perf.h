@@ -118,6 +118,8 @@ struct perf_opts {
 	unsigned timeout_s;
 	const char *server;             /* NULL: we are the server */
 	bool selftest;                  /* --memlink-selftest */
+	struct perf_ep_stage stage;     /* --stage, --key-file, --data-unit,
+					 * --dun-base, --save-ddr */
 };
 
 /* 0 ok, 1 --help/--version printed (exit 0), 2 bad command line (message

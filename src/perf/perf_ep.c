@@ -236,6 +236,8 @@ int perf_ep_buffer(struct perf_ep *ep, size_t len, size_t align, unsigned access
 		return perf_ep_fail(ep, ROCE_E_RANGE, "'%s' is too small: the buffer needs "
 			       "%zu bytes from offset %" PRIu64 ", the file has %zu",
 			       ep->mmap_file, len, ep->mmap_offset, ep->mmap_len);
+	/* stages bind whole units: the MR (not the layout) rounded up */
+	len = perf_stage_mr_len(&ep->stage, len);
 	ep->buf = roce_mem_alloc(ep->ctx, len, align);
 	if (!ep->buf)
 		return perf_ep_fail(ep, ROCE_E_NOMEM, "%zu bytes of device memory: "
@@ -262,6 +264,8 @@ int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c)
 	ep->counters = c->counters;
 	ep->qp_access = c->qp_access;
 	ep->qp_type = c->qp_type ? c->qp_type : ROCE_QPT_RC;
+	if (c->stage)
+		ep->stage = *c->stage;
 	if (c->nqp == 0)
 		return perf_ep_fail(ep, ROCE_E_RANGE, "no QP asked for");
 	st = open_link(ep, c);
@@ -337,6 +341,7 @@ void perf_ep_close(struct perf_ep *ep)
 		fflush(stdout);
 	}
 	if (ep->ctx) {
+		perf_stage_close(ep, stdout);
 		for (unsigned i = 0; i < ep->nqp; i++) {
 			if (ep->qp[i])  /* the CM's are its owner's to destroy */
 				roce_destroy_qp(ep->qp[i]);

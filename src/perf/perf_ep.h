@@ -19,9 +19,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "roce/link_open.h"
+#include "roce/stage_config.h"
 #include "roce/verbs.h"
+
+/* --stage: the buffer's MR bound to a stage chain (docs/stages.md), so a
+ * peer's WRITEs and READs, and our own, go through it. */
+struct perf_ep_stage {
+	struct roce_stage_config cfg;   /* no chain: a plain MR */
+	const char *save_ddr;           /* at close: the MR as stored */
+};
 
 struct perf_ep_config {
 	const char *netdev;             /* the port's interface */
@@ -65,6 +74,7 @@ struct perf_ep_config {
 					 * (roce-perf -R): none made here, the
 					 * engine on its own thread (the CM's
 					 * thread needs it running) */
+	const struct perf_ep_stage *stage; /* NULL or no chain: a plain MR */
 };
 
 struct perf_ep {
@@ -95,6 +105,8 @@ struct perf_ep {
 	struct roce_comp_channel *channel; /* events: both CQs' */
 	bool thread;                    /* the engine runs on its own thread */
 	uint64_t events;                /* completion events taken */
+	struct perf_ep_stage stage;     /* the buffer's stages (perf_stage.c) */
+	uint8_t *pi;                    /* their PI area in DDR, or NULL */
 	char err[256];
 };
 
@@ -132,6 +144,16 @@ unsigned perf_ep_qp_limit(const struct perf_ep *ep);
  * (enum roce_access bits). Once, after perf_ep_open; ROCE_OK or a status
  * with ep->err (the endpoint stays open). */
 int perf_ep_buffer(struct perf_ep *ep, size_t len, size_t align, unsigned access);
+/* perf_stage.c. With stages, the MR's length rounded up to their unit
+ * (the buffer is allocated that long). */
+size_t perf_stage_mr_len(const struct perf_ep_stage *s, size_t len);
+/* Bind the buffer's MR to ep->stage (the key loaded into slot 0, the PI
+ * area and dedup's pool in DDR) and say so on out; ROCE_OK at once
+ * without stages, else a status with ep->err. */
+int perf_stage_bind(struct perf_ep *ep, FILE *out);
+/* At close: --save-ddr's file, the stage counters on out, the PI area
+ * freed. A failed save is said on stderr. */
+void perf_stage_close(struct perf_ep *ep, FILE *out);
 void perf_ep_close(struct perf_ep *ep);
 /* QP i to INIT (receives may be posted from then on). */
 int perf_ep_init(struct perf_ep *ep, unsigned i);

@@ -190,6 +190,8 @@ static int make_buffer(struct perf_run *r)
 	perf_layout(r->o, r->cycle_buffer, r->cache_line, &r->lay);
 	r->buff = r->lay.buff;
 	st = perf_ep_buffer(&r->ep, r->lay.len, r->lay.align, r->lay.mr_access);
+	if (st == ROCE_OK)
+		st = perf_stage_bind(&r->ep, r->out);
 	if (st)
 		return perf_fail(r, st, "Couldn't create IB resources: %s", r->ep.err);
 	if (r->o->mmap_file)    /* pp_init_mmap()'s line */
@@ -216,6 +218,7 @@ static int open_ep(struct perf_run *r, struct roce_memlink *ml)
 		.mmap_file = o->mmap_file, .mmap_offset = o->mmap_offset,
 		.events = o->events,
 		.cm_qps = o->rdma_cm,
+		.stage = &o->stage,
 	};
 	struct perf_layout most;
 	int st;

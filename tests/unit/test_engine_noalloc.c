@@ -8,59 +8,14 @@
  * Once with one QP, once with 1K QPs busy at the same time.
  *
  * Sanitizers interpose malloc themselves; the test skips under them (the
- * release build runs it).
+ * release build runs it): tests/unit/alloc_count.h.
  */
+#include "alloc_count.h"
 #include "pair.h"
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-
-#ifndef SANITIZED
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void __libc_free(void *);
-
-static volatile int counting;
-static volatile unsigned long calls;
-
-void *malloc(size_t n)
-{
-	if (counting)
-		calls++;
-	return __libc_malloc(n);
-}
-
-void *calloc(size_t n, size_t m)
-{
-	if (counting)
-		calls++;
-	return __libc_calloc(n, m);
-}
-
-void *realloc(void *p, size_t n)
-{
-	if (counting)
-		calls++;
-	return __libc_realloc(p, n);
-}
-
-void free(void *p)
-{
-	if (counting && p)
-		calls++;
-	__libc_free(p);
-}
-#endif
 
 static void test_no_allocation_per_packet(void **state)
 {
-#ifdef SANITIZED
+#ifdef ALLOC_COUNT_SANITIZED
 	(void)state;
 	skip();
 #else
@@ -74,7 +29,7 @@ static void test_no_allocation_per_packet(void **state)
 	(void)state;
 	/* warm up: the first poll of a QP reads its context, nothing more */
 	pair_poll(p);
-	counting = 1;
+	alloc_counting = 1;
 	while (done < 2000) {
 		assert_true(++polls < 1000000);         /* a stuck QP ends here */
 		while (posted < 2000 && posted - done < 32) {
@@ -112,13 +67,14 @@ static void test_no_allocation_per_packet(void **state)
 			assert_int_equal(wc[i].status, ROCE_WC_SUCCESS);
 		recvs += (uint64_t)roce_poll_cq(p->b.rcq, 64, wc);
 	}
-	counting = 0;
+	alloc_counting = 0;
 	pkts = pair_cnt(&p->a, ROCE_CNT_TX_PKTS) + pair_cnt(&p->b, ROCE_CNT_TX_PKTS);
 	assert_true(pkts > 5000);
 	assert_true(pair_cnt(&p->a, ROCE_CNT_RETRANSMISSIONS) > 0);
 	assert_true(recvs > 0);
-	if (calls)
-		fail_msg("%lu allocator calls for %llu packets", calls, (unsigned long long)pkts);
+	if (alloc_calls)
+		fail_msg("%lu allocator calls for %llu packets", alloc_calls,
+			 (unsigned long long)pkts);
 	pair_close(p);
 #endif
 }
@@ -129,7 +85,7 @@ static void test_no_allocation_per_packet(void **state)
  * whose entries live in the QPs and in arrays sized at setup; losses arm,
  * fire and cancel retransmission timers all along.
  */
-#ifndef SANITIZED
+#ifndef ALLOC_COUNT_SANITIZED
 #define MANY 1024u
 #define MANY_MSGS 6u
 #define MANY_WIN 3u
@@ -167,7 +123,7 @@ static void post_many(struct pair *p, uint32_t i, uint32_t m)
 
 static void test_no_allocation_with_many_qps(void **state)
 {
-#ifdef SANITIZED
+#ifdef ALLOC_COUNT_SANITIZED
 	(void)state;
 	skip();
 #else
@@ -183,7 +139,7 @@ static void test_no_allocation_with_many_qps(void **state)
 
 	(void)state;
 	pair_poll(p);                   /* the contexts set up: read once */
-	counting = 1;
+	alloc_counting = 1;
 	for (uint32_t i = 0; i < MANY; i++)
 		for (; posted[i] < MANY_WIN; posted[i]++)
 			post_many(p, i, posted[i]);
@@ -201,14 +157,15 @@ static void test_no_allocation_with_many_qps(void **state)
 		}
 		recvs += (uint64_t)roce_poll_cq(p->b.rcq, 64, wc);
 	}
-	counting = 0;
+	alloc_counting = 0;
 	pkts = pair_cnt(&p->a, ROCE_CNT_TX_PKTS) + pair_cnt(&p->b, ROCE_CNT_TX_PKTS);
 	assert_true(pkts > 2 * MANY * MANY_MSGS);
 	assert_true(pair_cnt(&p->a, ROCE_CNT_TIMEOUTS) > 0);
 	assert_true(pair_cnt(&p->a, ROCE_CNT_RETRANSMISSIONS) > 0);
 	assert_true(recvs > 0);
-	if (calls)
-		fail_msg("%lu allocator calls for %llu packets", calls, (unsigned long long)pkts);
+	if (alloc_calls)
+		fail_msg("%lu allocator calls for %llu packets", alloc_calls,
+			 (unsigned long long)pkts);
 	pair_close(p);
 #endif
 }

@@ -234,7 +234,7 @@ pcap_stats() {
 # whatever the tool's format ("name value", "name=value", "name: value",
 # JSON "name": value); the last value of a name wins.
 counters_parse() {
-	grep -oE '"?(tx_|rx_|acks_|naks_|retransmissions|timeouts|rnr_|icrc_|drop_|dup|completions|error_completions|cq_events|np_|rp_|tail_)[a-z0-9_]*"?[[:space:]]*[:=]?[[:space:]]*[0-9]+' "$1" 2>/dev/null |
+	grep -oE '"?(tx_|rx_|acks_|naks_|retransmissions|timeouts|rnr_|icrc_|drop_|dup|completions|error_completions|cq_events|np_|rp_|tail_|stage_)[a-z0-9_]*"?[[:space:]]*[:=]?[[:space:]]*[0-9]+' "$1" 2>/dev/null |
 		sed -E 's/"//g; s/[[:space:]]*[:=]?[[:space:]]*([0-9]+)$/ \1/' |
 		awk '{ v[$1] = $2 } END { for (k in v) print k, v[k] }' | sort
 }

@@ -42,6 +42,7 @@ run_ours() { # id tool role mtu size iters loss extra
 		fail "cannot make the --mmap file $mfile"
 		return
 	fi
+	stage_prepare "$extra"
 	capture_start br0 wire
 	# what our port received: after the loss or the CE rule
 	{ [ "$loss" != 0 ] || [ -n "$(ce_mode "$extra")" ]; } && capture_start us-br ours-port
@@ -141,6 +142,7 @@ run_ours() { # id tool role mtu size iters loss extra
 	[ "$tool" = rights ] && check_rights_wire "$role"
 	[ -z "$mfile" ] || check_mmap "$mfile" "$(mmap_offset "$extra")" "$RUN_DIR/ours.log" \
 		"$role" "$perf_tool"
+	[ -z "$(stage_word "$extra" stage)" ] || check_stage "$role" "$perf_tool" "$mtu" "$extra"
 }
 
 # peer_tool_for TOOL ROLE OURS_TOOL: the test rxe runs against ours
