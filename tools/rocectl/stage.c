@@ -148,15 +148,20 @@ static int show(struct ctl *c)
 	if (roce_drv_probe(&c->drv, &in) != ROCE_OK ||
 	    roce_drv_stage_keys_loaded(&c->drv, &loaded) != ROCE_OK)
 		return ctl_drv_fail(c);
-	printf(c->json ? "{\"keys_loaded\":[" : "key slots loaded:");
-	for (unsigned s = 0; s < ROCE_STAGE_KEY_SLOTS; s++)
-		if (loaded & (1u << s)) {
-			printf(c->json ? "%s%u" : "%s %u", first && c->json ? "" :
-			       c->json ? "," : "", s);
-			first = 0;
-		}
-	printf(c->json ? "],\"mrs\":[" : first ? " none\nmrs with a stage binding:\n"
-					       : "\nmrs with a stage binding:\n");
+	fputs(c->json ? "{\"keys_loaded\":[" : "key slots loaded:", stdout);
+	for (unsigned s = 0; s < ROCE_STAGE_KEY_SLOTS; s++) {
+		if (!(loaded & (1u << s)))
+			continue;
+		if (c->json)
+			printf("%s%u", first ? "" : ",", s);
+		else
+			printf(" %u", s);
+		first = 0;
+	}
+	if (c->json)
+		fputs("],\"mrs\":[", stdout);
+	else
+		printf("%s\nmrs with a stage binding:\n", first ? " none" : "");
 	first = 1;
 	for (uint32_t i = 0; i < in.mr_count; i++) {
 		bool bound;
