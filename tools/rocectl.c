@@ -58,6 +58,13 @@ static void usage(FILE *f)
 	      "  cm [PID]             the RDMA CM's IDs, connection states and\n"
 	      "                       MAD counters in the programs of this\n"
 	      "                       network namespace that run one (no bus)\n"
+	      "  stage [key load SLOT FILE | key clear SLOT]\n"
+	      "                       the inline stages: key slots loaded, MRs'\n"
+	      "                       stage bindings, stage counters; load or\n"
+	      "                       clear an XTS key (rocectl stage --help)\n"
+	      "  ddr read ADDR LEN [-o FILE] | ddr write ADDR (-i FILE | HEX...)\n"
+	      "                       the device's DDR through the bus's debug\n"
+	      "                       port (rocectl ddr --help)\n"
 	      "\n"
 	      "exit status: 0 ok, 1 device or bus error or mismatch, 2 usage\n",
 	      f);
@@ -161,11 +168,14 @@ static const struct {
 	const char *name;
 	int (*fn)(struct ctl *c, int argc, char **argv);
 	int no_bus;	/* reads no register */
+	const char *help;	/* its own --help, or NULL */
 } commands[] = {
-	{ "info", cmd_info, 0 }, { "read", cmd_read, 0 }, { "write", cmd_write, 0 },
-	{ "dump", cmd_dump, 0 }, { "qp", cmd_qp, 0 }, { "mr", cmd_mr, 0 },
-	{ "init", cmd_init, 0 }, { "verify", cmd_verify, 0 },
-	{ "counters", cmd_counters, 0 }, { "cm", cmd_cm, 1 }, { "cc", cmd_cc, 0 },
+	{ "info", cmd_info, 0, NULL }, { "read", cmd_read, 0, NULL },
+	{ "write", cmd_write, 0, NULL },
+	{ "dump", cmd_dump, 0, NULL }, { "qp", cmd_qp, 0, NULL }, { "mr", cmd_mr, 0, NULL },
+	{ "init", cmd_init, 0, NULL }, { "verify", cmd_verify, 0, NULL },
+	{ "counters", cmd_counters, 0, NULL }, { "cm", cmd_cm, 1, NULL }, { "cc", cmd_cc, 0, NULL },
+	{ "stage", cmd_stage, 0, ctl_stage_help }, { "ddr", cmd_ddr, 0, ctl_ddr_help },
 };
 
 /* Global options before the command; returns the command's index in argv. */
@@ -235,6 +245,11 @@ int main(int argc, char **argv)
 	if (k == sizeof(commands) / sizeof(commands[0]))
 		return ctl_fail(NULL, EXIT_USAGE, "unknown command '%s' (try rocectl "
 				"--help)", argv[i]);
+	for (int a = i + 1; commands[k].help && a < argc; a++)
+		if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {
+			fputs(commands[k].help, stdout);
+			return 0;
+		}
 	if (commands[k].no_bus)
 		return commands[k].fn(&c, argc - i - 1, argv + i + 1);
 	if ((rc = open_bus(&c)) != 0)

@@ -29,6 +29,11 @@ struct roce_bus_ops {
 	int (*read32)(void *ctx, uint32_t off, uint32_t *val);
 	int (*write32)(void *ctx, uint32_t off, uint32_t val);
 	int (*close)(void *ctx);
+	/* The device's DDR through a debug port (as an FPGA's JTAG-to-AXI
+	 * bridge): one aligned 32-bit word, word = byte address / 4, bytes
+	 * 4w..4w+3 little-endian. NULL: the bus has no such port. */
+	int (*mem_read32)(void *ctx, uint32_t word, uint32_t *val);
+	int (*mem_write32)(void *ctx, uint32_t word, uint32_t val);
 };
 
 struct roce_bus {
@@ -48,6 +53,19 @@ static inline int roce_bus_write32(struct roce_bus *bus, uint32_t off,
 	return bus->ops->write32(bus->ctx, off, val);
 }
 
+/*
+ * len bytes of the device's DDR at byte address addr, through the bus's
+ * debug port one 32-bit word at a time (a partial word at either end is
+ * read, merged and written back: not atomic against the data path).
+ * Errors: ROCE_E_UNSUPPORTED (the bus has no DDR port), ROCE_E_RANGE
+ * (addr + len past the 16 GiB a word index reaches), ROCE_E_DECERR (past
+ * the device's DDR), or the bus's own.
+ */
+int roce_bus_mem_read(struct roce_bus *bus, uint64_t addr, void *buf,
+		      size_t len);
+int roce_bus_mem_write(struct roce_bus *bus, uint64_t addr, const void *buf,
+		       size_t len);
+
 /* Releases the backend; safe on a zeroed or already closed bus. */
 int roce_bus_close(struct roce_bus *bus);
 
@@ -66,7 +84,9 @@ int roce_bus_open_local(struct roce_bus *bus, struct roce_device *dev);
  *   request   op | offset | value
  *   response  op | resp   | value
  *
- * op: HELLO, READ or WRITE. The response echoes op. resp is the AXI
+ * op: HELLO, READ or WRITE (a register), MEM_READ or MEM_WRITE (a word
+ * of the device's DDR: offset = byte address / 4, which reaches the 16 GiB
+ * the device may have; DECERR past its DDR). The response echoes op. resp is the AXI
  * response code (0 OKAY, 2 SLVERR, 3 DECERR), so the protocol does not
  * depend on the numbering of enum roce_status, or one of the protocol
  * errors below. value is the data read (READ), the server's protocol
@@ -75,7 +95,10 @@ int roce_bus_open_local(struct roce_bus *bus, struct roce_device *dev);
  * A connection starts with HELLO (offset = ROCE_SOCK_MAGIC, value = the
  * client's protocol version). The server answers OKAY with its version, or
  * BAD_VERSION / NO_HELLO and closes the connection. Requests are answered
- * in order, one response per request.
+ * in order, one response per request. MEM_READ and MEM_WRITE came later
+ * without a new version: a server without them answers BAD_OP, which the
+ * client reports as ROCE_E_UNSUPPORTED. They pass through the same socket,
+ * so whoever may touch the registers may touch the DDR, and no one else.
  */
 #define ROCE_SOCK_PROTO_VERSION	1u
 #define ROCE_SOCK_MAGIC		0x52434544u	/* "RCED" */
@@ -85,6 +108,8 @@ enum roce_sock_op {
 	ROCE_SOCK_HELLO = 1,
 	ROCE_SOCK_READ = 2,
 	ROCE_SOCK_WRITE = 3,
+	ROCE_SOCK_MEM_READ = 4,		/* value: the DDR word read */
+	ROCE_SOCK_MEM_WRITE = 5,	/* value: the DDR word to write */
 };
 
 enum roce_sock_resp {

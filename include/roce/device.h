@@ -81,6 +81,14 @@ int roce_device_write32(struct roce_device *dev, uint32_t off, uint32_t val);
 /* Device DDR: MR physical addresses index into it. */
 uint8_t *roce_device_mem(struct roce_device *dev, size_t *size);
 
+/* One aligned 32-bit word of the DDR at byte address addr (bytes addr..
+ * addr+3 little-endian), for the bus's debug port: ROCE_E_DECERR when
+ * misaligned or past the DDR. */
+int roce_device_mem_read32(struct roce_device *dev, uint64_t addr,
+			   uint32_t *val);
+int roce_device_mem_write32(struct roce_device *dev, uint64_t addr,
+			    uint32_t val);
+
 struct roce_counters *roce_device_counters(struct roce_device *dev);
 struct roce_qp_table *roce_device_qp_table(struct roce_device *dev);
 struct roce_mr_table *roce_device_mr_table(struct roce_device *dev);

@@ -116,6 +116,10 @@ int roce_drv_qp_read(struct roce_drv *drv, uint32_t qpn,
 int roce_drv_mr_write(struct roce_drv *drv, const struct roce_mr_ctx *mr);
 int roce_drv_mr_read(struct roce_drv *drv, uint32_t index,
 		     struct roce_mr_ctx *mr);
+/* The same, for an entry that is valid and has a stage binding (*bound);
+ * of any other only MR_ACCESS (and MR_STAGE) are read, *mr untouched. */
+int roce_drv_mr_read_bound(struct roce_drv *drv, uint32_t index,
+			   struct roce_mr_ctx *mr, bool *bound);
 
 /* Register images of an entry: roce_qp_to_regs() and the others in
  * roce/layout.h. */

@@ -102,6 +102,33 @@ static int sock_write32(void *ctx, uint32_t off, uint32_t val)
 	return st != ROCE_OK ? st : roce_sock_status_from_resp(resp);
 }
 
+/* The DDR port: BAD_OP is a server older than MEM_READ and MEM_WRITE. */
+static int sock_mem_xfer(void *ctx, uint32_t op, uint32_t word, uint32_t val,
+			 uint32_t *out)
+{
+	uint32_t resp, v;
+	int st = sock_xfer(ctx, op, word, val, &resp, &v);
+
+	if (st != ROCE_OK)
+		return st;
+	if (resp == ROCE_SOCK_BAD_OP)
+		return ROCE_E_UNSUPPORTED;
+	st = roce_sock_status_from_resp(resp);
+	if (st == ROCE_OK && out)
+		*out = v;
+	return st;
+}
+
+static int sock_mem_read32(void *ctx, uint32_t word, uint32_t *val)
+{
+	return sock_mem_xfer(ctx, ROCE_SOCK_MEM_READ, word, 0, val);
+}
+
+static int sock_mem_write32(void *ctx, uint32_t word, uint32_t val)
+{
+	return sock_mem_xfer(ctx, ROCE_SOCK_MEM_WRITE, word, val, NULL);
+}
+
 static int sock_close(void *ctx)
 {
 	struct sock_bus *sb = ctx;
@@ -118,6 +145,8 @@ static const struct roce_bus_ops sock_ops = {
 	.read32 = sock_read32,
 	.write32 = sock_write32,
 	.close = sock_close,
+	.mem_read32 = sock_mem_read32,
+	.mem_write32 = sock_mem_write32,
 };
 
 char *roce_bus_default_socket_path(char *buf, size_t len)

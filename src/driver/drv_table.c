@@ -87,20 +87,36 @@ static int drv_table_write(struct roce_drv *drv, const struct drv_table *t,
 	return roce_drv_context(drv, st, "%s %u", t->name, index);
 }
 
-static int drv_table_read(struct roce_drv *drv, const struct drv_table *t,
-			  uint32_t index, uint32_t *regs)
+/* LOAD entry index into the shadow registers. */
+static int drv_table_load(struct roce_drv *drv, const struct drv_table *t,
+			  uint32_t index)
 {
 	int st = roce_drv_write(drv, t->index, index);
 
 	if (st == ROCE_OK)
 		st = roce_drv_write(drv, t->commit, ROCE_TBL_CMD_LOAD);
 	if (st == ROCE_OK)
-		st = drv_table_wait(drv, t, index, "LOAD");
-	else
-		return roce_drv_context(drv, st, "%s %u", t->name, index);
-	for (unsigned i = 0; i < t->nregs && st == ROCE_OK; i++)
+		return drv_table_wait(drv, t, index, "LOAD");
+	return roce_drv_context(drv, st, "%s %u", t->name, index);
+}
+
+/* Shadow words [from, nregs) into regs. */
+static int drv_table_words(struct roce_drv *drv, const struct drv_table *t,
+			   unsigned from, uint32_t *regs)
+{
+	int st = ROCE_OK;
+
+	for (unsigned i = from; i < t->nregs && st == ROCE_OK; i++)
 		st = roce_drv_read(drv, t->word_reg(i), &regs[i]);
 	return st;
+}
+
+static int drv_table_read(struct roce_drv *drv, const struct drv_table *t,
+			  uint32_t index, uint32_t *regs)
+{
+	int st = drv_table_load(drv, t, index);
+
+	return st == ROCE_OK ? drv_table_words(drv, t, 0, regs) : st;
 }
 
 int roce_drv_qp_write(struct roce_drv *drv, const struct roce_qp_ctx *qp)
@@ -154,5 +170,28 @@ int roce_drv_mr_read(struct roce_drv *drv, uint32_t index,
 
 	if (st == ROCE_OK)
 		roce_mr_from_regs(index, r, mr);
+	return st;
+}
+
+/* A scan of the whole table (rocectl stage) reads two words of an entry
+   that has no binding, not all of them. */
+int roce_drv_mr_read_bound(struct roce_drv *drv, uint32_t index,
+			   struct roce_mr_ctx *mr, bool *bound)
+{
+	uint32_t r[ROCE_MR_NREGS] = { 0 };
+	int st = drv_table_load(drv, &mr_tbl, index);
+
+	*bound = false;
+	if (st == ROCE_OK)
+		st = roce_drv_read(drv, ROCE_REG_MR_ACCESS, &r[ROCE_MR_ACCESS_WORD]);
+	if (st != ROCE_OK || !(r[ROCE_MR_ACCESS_WORD] & ROCE_MR_VALID))
+		return st;
+	if ((st = roce_drv_read(drv, ROCE_REG_MR_STAGE, &r[ROCE_MR_STAGE_WORD])) ||
+	    !r[ROCE_MR_STAGE_WORD])
+		return st;
+	if ((st = drv_table_words(drv, &mr_tbl, 0, r)) == ROCE_OK) {
+		roce_mr_from_regs(index, r, mr);
+		*bound = roce_stage_bound(&mr->stage);
+	}
 	return st;
 }

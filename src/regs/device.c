@@ -270,6 +270,34 @@ uint8_t *roce_device_mem(struct roce_device *dev, size_t *size)
 	return dev->mem;
 }
 
+/* The debug port races the data path as a JTAG-to-AXI bridge does: no
+   lock, a word at a time. */
+int roce_device_mem_read32(struct roce_device *dev, uint64_t addr,
+			   uint32_t *val)
+{
+	const uint8_t *b;
+
+	if ((addr & 3) || addr >= dev->mem_size || dev->mem_size - addr < 4)
+		return ROCE_E_DECERR;
+	b = dev->mem + addr;
+	*val = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+	       (uint32_t)b[3] << 24;
+	return ROCE_OK;
+}
+
+int roce_device_mem_write32(struct roce_device *dev, uint64_t addr,
+			    uint32_t val)
+{
+	uint8_t *b;
+
+	if ((addr & 3) || addr >= dev->mem_size || dev->mem_size - addr < 4)
+		return ROCE_E_DECERR;
+	b = dev->mem + addr;
+	for (int i = 0; i < 4; i++)
+		b[i] = (uint8_t)(val >> (8 * i));
+	return ROCE_OK;
+}
+
 struct roce_counters *roce_device_counters(struct roce_device *dev)
 {
 	return &dev->cnt;

@@ -5,7 +5,8 @@
  * recv() returns; tests/fuzz/fuzz_regsrv.c feeds it arbitrary bytes. A
  * request is acted on only once all of its 12 bytes are in, and a request
  * the protocol does not allow (anything before a good HELLO, an unknown
- * op) never reaches the device.
+ * op) never reaches the device. MEM_READ and MEM_WRITE reach its DDR, a
+ * word each, bounds-checked by the device.
  */
 #include <string.h>
 
@@ -57,6 +58,15 @@ static bool regsrv_answer(struct roce_device *dev, struct roce_regsrv_conn *c,
 
 		rsp->w[1] = roce_sock_resp_from_status(st);
 		trace_access(c, TR_REG_WR, req->w[1], req->w[2], st);
+	} else if (req->w[0] == ROCE_SOCK_MEM_READ) {
+		/* the DDR debug port: one word, DECERR past the DDR */
+		int st = roce_device_mem_read32(dev, (uint64_t)req->w[1] * 4, &rsp->w[2]);
+
+		rsp->w[1] = roce_sock_resp_from_status(st);
+	} else if (req->w[0] == ROCE_SOCK_MEM_WRITE) {
+		int st = roce_device_mem_write32(dev, (uint64_t)req->w[1] * 4, req->w[2]);
+
+		rsp->w[1] = roce_sock_resp_from_status(st);
 	} else {
 		rsp->w[1] = ROCE_SOCK_BAD_OP;
 	}

@@ -141,7 +141,7 @@ static int spy_close(void *ctx)
 }
 
 static const struct roce_bus_ops spy_ops = { "spy", spy_read, spy_write,
-					     spy_close };
+					     spy_close, NULL, NULL };
 
 /* The same checks over whichever backend f->bus is. */
 static unsigned power_on_and_read_back(struct fix *f)
@@ -185,6 +185,29 @@ static unsigned power_on_and_read_back(struct fix *f)
 	return spy.busy_reads;
 }
 
+/* The DDR port: bytes across word edges land where the device keeps them,
+   the bytes around them untouched; past the DDR is DECERR, past what a
+   word index reaches RANGE. */
+static void mem_port_checks(struct fix *f)
+{
+	size_t size;
+	uint8_t *mem = roce_device_mem(f->dev, &size);
+	uint8_t in[11] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 }, out[16];
+
+	memset(mem + 0x1000, 0xEE, 16);
+	assert_int_equal(roce_bus_mem_write(&f->bus, 0x1003, in, sizeof(in)), ROCE_OK);
+	assert_memory_equal(mem + 0x1003, in, sizeof(in));
+	assert_int_equal(mem[0x1002], 0xEE);
+	assert_int_equal(mem[0x100E], 0xEE);
+	assert_int_equal(roce_bus_mem_read(&f->bus, 0x1002, out, 13), ROCE_OK);
+	assert_memory_equal(out, mem + 0x1002, 13);
+	assert_int_equal(roce_bus_mem_read(&f->bus, size - 4, out, 4), ROCE_OK);
+	assert_int_equal(roce_bus_mem_read(&f->bus, size - 3, out, 4), ROCE_E_DECERR);
+	assert_int_equal(roce_bus_mem_write(&f->bus, size, in, 1), ROCE_E_DECERR);
+	assert_int_equal(roce_bus_mem_read(&f->bus, 16ull << 30, out, 1), ROCE_E_RANGE);
+	assert_int_equal(roce_bus_mem_read(&f->bus, 0, out, 0), ROCE_OK);
+}
+
 static void test_local(void **state)
 {
 	struct fix *f = *state;
@@ -192,6 +215,7 @@ static void test_local(void **state)
 	assert_int_equal(roce_bus_open_local(&f->bus, f->dev), ROCE_OK);
 	assert_string_equal(roce_bus_name(&f->bus), "local");
 	power_on_and_read_back(f);
+	mem_port_checks(f);
 	assert_int_equal(roce_bus_close(&f->bus), ROCE_OK);
 	assert_string_equal(roce_bus_name(&f->bus), "closed");
 	assert_int_equal(roce_bus_close(&f->bus), ROCE_OK);	/* twice: no-op */
@@ -207,6 +231,7 @@ static void test_socket(void **state)
 	assert_int_equal(roce_bus_open_socket(&f->bus, f->path), ROCE_OK);
 	assert_string_equal(roce_bus_name(&f->bus), "socket");
 	power_on_and_read_back(f);
+	mem_port_checks(f);
 	/* AXI error responses cross the socket unchanged. */
 	assert_int_equal(roce_bus_read32(&f->bus, 0x6, &v), ROCE_E_DECERR);
 	assert_int_equal(roce_bus_read32(&f->bus, 0x800, &v), ROCE_E_DECERR);
@@ -276,6 +301,18 @@ static void test_socket_protocol(void **state)
 	raw_xfer(fd, ROCE_SOCK_READ, ROCE_REG_DEV_ID, 0, &r);
 	assert_int_equal(r.w[1], ROCE_SOCK_OKAY);
 	assert_int_equal(r.w[2], ROCE_DEV_ID_VALUE);
+	/* The DDR port: word 0x400 is byte 0x1000; a word past the DDR DECERR. */
+	raw_xfer(fd, ROCE_SOCK_MEM_WRITE, 0x400, 0x04030201, &r);
+	assert_int_equal(r.w[0], ROCE_SOCK_MEM_WRITE);
+	assert_int_equal(r.w[1], ROCE_SOCK_OKAY);
+	assert_memory_equal(roce_device_mem(f->dev, NULL) + 0x1000, "\1\2\3\4", 4);
+	raw_xfer(fd, ROCE_SOCK_MEM_READ, 0x400, 0, &r);
+	assert_int_equal(r.w[1], ROCE_SOCK_OKAY);
+	assert_int_equal(r.w[2], 0x04030201);
+	raw_xfer(fd, ROCE_SOCK_MEM_READ, 0xFFFFFFFFu, 0, &r);
+	assert_int_equal(r.w[1], ROCE_SOCK_DECERR);
+	raw_xfer(fd, ROCE_SOCK_MEM_WRITE, 0xFFFFFFFFu, 0, &r);
+	assert_int_equal(r.w[1], ROCE_SOCK_DECERR);
 	close(fd);
 }
 
@@ -335,6 +372,9 @@ static void test_mmap(void **state)
 	busy = power_on_and_read_back(f);
 	/* The mirror shows BUSY while it applies a command; the driver waited. */
 	assert_true(busy > 0);
+	/* A register window has no DDR port. */
+	assert_int_equal(roce_bus_mem_read(&f->bus, 0, &x, 4), ROCE_E_UNSUPPORTED);
+	assert_int_equal(roce_bus_mem_write(&f->bus, 0, &x, 4), ROCE_E_UNSUPPORTED);
 	/* A raw window cannot report errors; the backend catches what it can. */
 	assert_int_equal(roce_bus_read32(&f->bus, 0x6, &v), ROCE_E_DECERR);
 	assert_int_equal(roce_bus_read32(&f->bus, ROCE_MMAP_REG_SPAN, &v),

@@ -132,7 +132,7 @@ static int const_close(void *ctx)
 }
 
 static const struct roce_bus_ops const_ops = {
-	"const", const_read, const_write, const_close,
+	"const", const_read, const_write, const_close, NULL, NULL,
 };
 
 static void test_probe_absent_and_foreign(void **state)

@@ -10,6 +10,8 @@
  *   counters.c  counters, --watch
  *   cm.c        cm: the RDMA CM's status in the programs running one
  *   cc.c        cc: the congestion-control block
+ *   stage.c     stage: the inline stages' key slots, bindings, counters
+ *   ddr.c       ddr: the device's DDR through the bus's debug port
  */
 #ifndef ROCECTL_CTL_H
 #define ROCECTL_CTL_H
@@ -60,5 +62,11 @@ int cmd_verify(struct ctl *c, int argc, char **argv);
 int cmd_counters(struct ctl *c, int argc, char **argv);
 int cmd_cm(struct ctl *c, int argc, char **argv);
 int cmd_cc(struct ctl *c, int argc, char **argv);
+int cmd_stage(struct ctl *c, int argc, char **argv);
+int cmd_ddr(struct ctl *c, int argc, char **argv);
+
+/* A command's own --help (stage.c, ddr.c) */
+extern const char ctl_stage_help[];
+extern const char ctl_ddr_help[];
 
 #endif
