@@ -8,18 +8,17 @@
 # B's MR through XTS) replays with the key, and not with another one.
 set -euo pipefail
 build=$1
-demo=$build/tools/roce-demo
-rec=$build/tests/helpers/sim_record
-replay=$build/tools/roce-replay
 fail() { echo "FAIL: $*"; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+demo=$build/tools/roce-demo rec=$build/tests/helpers/sim_record replay=$build/tools/roce-replay
 cd "$tmp"
-expect() { # want-rc cmd...
-  local want=$1; shift
-  set +e; "$@" > out 2>&1; local rc=$?; set -e
-  [ $rc -eq "$want" ] || fail "$* exited $rc, want $want: $(head -c 600 out)"
-}
 head -c 64 /dev/urandom > K
+# expect RC CMD...: CMD exits RC, its output in ./out
+expect() {
+  local rc=0
+  "${@:2}" > out 2>&1 || rc=$?
+  [ $rc -eq "$1" ] || fail "${*:2} exited $rc, want $1: $(head -c 600 out)"
+}
 
 timeout 120 "$demo" --quick --iters 5 --size 16K --stage xts --key-file K --trace T > o \
   || fail "staged demo run: $(tail -3 o)"
