@@ -14,6 +14,9 @@
  *   loss     64 KB WRITE goodput under 0.01 .. 10 % random loss on a
  *            virtual clock, go-back-N as IBA says and with the default
  *            CC config's recovery, and each point / 0.01 %;
+ *   stages   the inline stages' primitives (AES-256-XTS, CRC16, SHA-256)
+ *            and 64 KB WRITE and READ to a staged MR (XTS, PI, DEDUP, the
+ *            three), each with its bound from the primitive of this run;
  * then the performance targets with their gaps. scripts/bench builds it,
  * sets up the veth pair and runs it; see docs/performance.md.
  *
@@ -32,12 +35,13 @@
 #include "lib/loss.h"
 #include "lib/report.h"
 #include "lib/scale.h"
+#include "lib/stages.h"
 #include "lib/targets.h"
 #include "lib/traffic.h"
 #include "lib/veth.h"
 
 enum { S_LIMITS = 1, S_ENGINE = 2, S_LATENCY = 4, S_VETH = 8, S_SCALE = 16, S_LOSS = 32,
-       S_ALL = 63 };
+       S_STAGES = 64, S_ALL = 127 };
 
 struct opts {
 	struct bench_cfg cfg;
@@ -52,6 +56,8 @@ struct opts {
 	int op;
 	uint32_t size;
 	unsigned mtu, qps, cores;
+	const char *stage;              /* the stages section's one chain */
+	unsigned unit;                  /* and its data unit */
 	unsigned scale_qps;             /* the scale section's largest count */
 	bool scale_busy;                /* only that many QPs, all busy */
 };
@@ -61,17 +67,21 @@ static void usage(FILE *f)
 	fprintf(f,
 "usage: bench_suite [options]\n"
 "The benchmark suite: limits, engine goodput matrix, latency, scale, veth,\n"
-"loss; one table.\n"
+"loss, inline stages; one table.\n"
 "  --quick               short run (subset of the matrix, fewer repeats)\n"
 "  --reps N              repeats per matrix cell (1..%d; default 3, quick 1)\n"
 "  --key-reps N          repeats of the figures targets use (default 5, quick 3)\n"
 "  --seconds S           measured time per repeat (default 0.2, quick 0.1)\n"
 "  --key-seconds S       the same for key figures (default 0.5, quick 0.2)\n"
-"  --only LIST           sections: limits,engine,latency,scale,veth,loss (default\n"
-"                        all)\n"
+"  --only LIST           sections: limits,engine,latency,scale,veth,loss,stages\n"
+"                        (default all)\n"
 "  --op OP --size N --mtu N --qps N --cores N\n"
 "                        run only these matrix cells (e.g. for a profile);\n"
-"                        --cores also narrows the latency section\n"
+"                        --cores also narrows the latency section, --op and\n"
+"                        --mtu the stages section\n"
+"  --stage CHAIN --unit N  the stages section: only this chain (a row's name:\n"
+"                        xts, pi, 'dedup 50%%', 'dedup+xts+pi 0%%', ...) and\n"
+"                        data unit (512 or 4096), beside no stage\n"
 "  --scale-qps N         the scale section's largest QP count (2..%u; default\n"
 "                        %u, every QP the device holds)\n"
 "  --scale-busy N        the scale section runs only N QPs all busy (a profile)\n"
@@ -130,6 +140,7 @@ static int parse_sections(const char *s, unsigned *out)
 		else if (!strcmp(tok, "veth")) *out |= S_VETH;
 		else if (!strcmp(tok, "scale")) *out |= S_SCALE;
 		else if (!strcmp(tok, "loss")) *out |= S_LOSS;
+		else if (!strcmp(tok, "stages")) *out |= S_STAGES;
 		else return -1;
 	}
 	return *out ? 0 : -1;
@@ -190,6 +201,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "mtu", required_argument, NULL, 'm' },
 		{ "qps", required_argument, NULL, 'Q' },
 		{ "cores", required_argument, NULL, 'c' },
+		{ "stage", required_argument, NULL, 'g' },
+		{ "unit", required_argument, NULL, 'u' },
 		{ "cpus", required_argument, NULL, 'C' },
 		{ "scale-qps", required_argument, NULL, 'N' },
 		{ "scale-busy", required_argument, NULL, 'B' },
@@ -234,7 +247,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'o':
 			if (parse_sections(optarg, &o->sections))
-				return bad("--only", optarg, "limits,engine,latency,scale,veth,loss");
+				return bad("--only", optarg,
+					   "limits,engine,latency,scale,veth,loss,stages");
 			break;
 		case 'O':
 			if (parse_op(optarg, &o->op))
@@ -259,6 +273,12 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			if (!num(optarg, 1, 2, &v))
 				return bad("--cores", optarg, "1 or 2");
 			o->cores = (unsigned)v;
+			break;
+		case 'g': o->stage = optarg; break;
+		case 'u':
+			if (!num(optarg, 512, 4096, &v) || (v != 512 && v != 4096))
+				return bad("--unit", optarg, "512 or 4096");
+			o->unit = (unsigned)v;
 			break;
 		case 'N':
 		case 'B':
@@ -412,6 +432,14 @@ int main(int argc, char **argv)
 		printf("loss ...\n");
 		loss_run(&o.cfg);
 		bench_print_loss(stdout);
+	}
+
+	if (o.sections & S_STAGES) {
+		printf("stages ...\n");
+		struct stages_plan pl = { o.op, o.mtu, o.stage, o.unit };
+
+		stages_run(&o.cfg, &pl);
+		bench_print_stages(stdout);
 	}
 
 	bench_print_ratios(stdout);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "lib/report.h"
+#include "lib/stages.h"
 
 static struct bench_row rows[BENCH_MAX_ROWS];
 static unsigned n_rows;
@@ -277,6 +278,53 @@ void bench_print_loss(FILE *out)
 		fprintf(out, "  %-14s %-4s %6.2f %% %9.3f %-7s %s\n", r->name, r->cond,
 			r->qps / 1e4, r->st.best, r->unit, r->note);
 	}
+}
+
+/* The stages' primitives, then one line per (op, MTU, unit, chain) with
+ * its ratios; the target beside each (stages.h). */
+void bench_print_stages(FILE *out)
+{
+	char sp[24];
+
+	if (!bench_row_find("stages", "goodput", NULL, NULL, 0, 0, 0, 0))
+		return;
+	fprintf(out, "\n== Inline stages: the primitives alone, one core\n");
+	for (unsigned i = 0; i < n_rows; i++) {
+		const struct bench_row *r = &rows[i];
+
+		if (strcmp(r->section, "stages") || !strcmp(r->name, "goodput"))
+			continue;
+		spread_text(&r->st, sp, sizeof(sp));
+		fprintf(out, "  %-14s %-8s %5u B %8.2f %-5s %s %s\n", r->name, r->cond,
+			r->size, r->st.best, r->unit, sp, r->note);
+	}
+	fprintf(out, "\n== Inline stages: 64 KB to and from B's staged MR, one engine "
+		"thread a side; bound = 1 / (1/none + 1/primitive)\n"
+		"  %-5s %4s %4s %-16s %8s %7s %8s %8s %-9s %s\n", "op", "mtu", "unit",
+		"chain", "Gbit/s", "/ none", "bound", "/ bound", "(>= 0.8)",
+		"dedup saved, primitives GB/s");
+	for (unsigned i = 0; i < n_rows; i++) {
+		const struct bench_row *r = &rows[i];
+		char unit[12] = "-", ratios[64], saved[32] = "";
+
+		if (strcmp(r->section, "stages") || strcmp(r->name, "goodput"))
+			continue;
+		if (r->stage.dunit) {
+			snprintf(unit, sizeof(unit), "%u", r->stage.dunit);
+			snprintf(ratios, sizeof(ratios), "%7.2f %8.2f %8.2f %-9s",
+				 r->stage.vs_none, r->stage.bound, r->stage.vs_bound,
+				 r->stage.vs_bound >= STAGE_BOUND_TARGET ? "met" : "MISSED");
+		} else {
+			snprintf(ratios, sizeof(ratios), "%7s %8s %8s %-9s", "1", "-", "-", "");
+		}
+		if (strstr(r->cond, "dedup"))
+			snprintf(saved, sizeof(saved), "%llu KB; ",
+				 (unsigned long long)(r->stage.saved >> 10));
+		fprintf(out, "  %-5s %4u %4s %-16s %7.2f%c %s %s%s\n", r->op, r->mtu, unit,
+			r->cond, r->st.best, r->retx ? '!' : ' ', ratios, saved, r->note);
+	}
+	fprintf(out, "  ratios: medians of the repeats, each run beside no stage; "
+		"! = retransmissions\n");
 }
 
 void bench_print_ratios(FILE *out)

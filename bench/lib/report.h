@@ -21,7 +21,8 @@ struct bench_row {
 	char section[12];       /* limits, engine, latency, scale, veth, ratio */
 	char name[32];          /* memcpy, icrc, bound, goodput, rtt, ... */
 	char op[8];             /* WRITE, READ, SEND, or empty */
-	char cond[12];          /* hot, cold, p50, p99, raw frame kind */
+	char cond[20];          /* hot, cold, p50, p99, raw frame kind,
+				 * a stage chain */
 	uint32_t size;          /* message or buffer or frame bytes */
 	uint32_t mtu;           /* path MTU, 0 = not applicable */
 	uint32_t qps;
@@ -38,6 +39,15 @@ struct bench_row {
 	uint64_t msgs;          /* engine: messages posted, all repeats */
 	struct bench_load load;
 	char note[96];
+	/* stages: B's MR's data unit (0: not a staged row), the goodput's
+	 * ratio to no stage's and to its bound (medians of the repeats, side
+	 * by side), the bound (Gbit/s, of the best figures), the bytes the
+	 * dedup volume did not store */
+	struct {
+		uint32_t dunit;
+		double vs_none, bound, vs_bound;
+		uint64_t saved;
+	} stage;
 };
 
 struct bench_target {
@@ -91,6 +101,7 @@ void bench_print_latency(FILE *out);
 void bench_print_scale(FILE *out);
 void bench_print_veth(FILE *out);
 void bench_print_loss(FILE *out);
+void bench_print_stages(FILE *out);
 void bench_print_ratios(FILE *out);
 void bench_print_targets(FILE *out);
 void bench_print_machine(FILE *out, const struct bench_run_info *ri);

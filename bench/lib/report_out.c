@@ -168,6 +168,15 @@ static void json_row(FILE *f, const struct bench_row *r)
 	if (r->msgs)
 		fprintf(f, ",\"msgs\":%llu,\"retransmissions\":%llu",
 			(unsigned long long)r->msgs, (unsigned long long)r->retx);
+	if (r->stage.dunit) {
+		fprintf(f, ",\"data_unit\":%u,\"vs_no_stage\":", r->stage.dunit);
+		jnum(f, r->stage.vs_none);
+		fputs(",\"bound\":", f);
+		jnum(f, r->stage.bound);
+		fputs(",\"vs_bound\":", f);
+		jnum(f, r->stage.vs_bound);
+		fprintf(f, ",\"dedup_saved_bytes\":%llu", (unsigned long long)r->stage.saved);
+	}
 	fputs(",\"load\":", f);
 	json_load(f, &r->load);
 	if (r->note[0]) {
@@ -263,14 +272,18 @@ bool bench_write_csv(const char *path)
 	if (!f)
 		return false;
 	fputs("section,name,op,cond,size,mtu,qps,cores,unit,value,median,min,max,reps,"
-	      "rate_per_s,retransmissions,loadavg1,others_cpus,self_cpus\n", f);
+	      "rate_per_s,retransmissions,loadavg1,others_cpus,self_cpus,"
+	      "data_unit,vs_no_stage,bound,vs_bound,dedup_saved_bytes\n", f);
 	for (unsigned i = 0; i < nr; i++)
-		fprintf(f, "%s,%s,%s,%s,%u,%u,%u,%u,%s,%.6g,%.6g,%.6g,%.6g,%u,%.6g,%llu,%.2f,%.2f,%.2f\n",
+		fprintf(f, "%s,%s,%s,%s,%u,%u,%u,%u,%s,%.6g,%.6g,%.6g,%.6g,%u,%.6g,%llu,%.2f,%.2f,%.2f,"
+			"%u,%.4g,%.4g,%.4g,%llu\n",
 			r[i].section, r[i].name, r[i].op, r[i].cond, r[i].size,
 			r[i].mtu, r[i].qps, r[i].cores, r[i].unit, r[i].st.best, r[i].st.med,
 			r[i].st.min, r[i].st.max, r[i].st.reps, r[i].rate,
 			(unsigned long long)r[i].retx, r[i].load.loadavg1,
-			r[i].load.others_cpus, r[i].load.self_cpus);
+			r[i].load.others_cpus, r[i].load.self_cpus, r[i].stage.dunit,
+			r[i].stage.vs_none, r[i].stage.bound, r[i].stage.vs_bound,
+			(unsigned long long)r[i].stage.saved);
 	return fclose(f) == 0;
 }
 

@@ -5,6 +5,7 @@
 #include "lib/loss.h"
 #include "lib/report.h"
 #include "lib/scale.h"
+#include "lib/stages.h"
 #include "lib/targets.h"
 
 #define KEY_MTU 4096u
@@ -260,6 +261,37 @@ static void loss_targets(void)
 	}
 }
 
+/* The inline stages: every staged row's goodput against its bound
+ * (stages.c); the worst row is the figure, the count of rows that meet
+ * it the note. */
+static void stage_targets(void)
+{
+	const struct bench_row *r, *worst = NULL;
+	unsigned nr = bench_rows(&r), rows = 0, met = 0;
+	char what[48];
+	struct bench_target *t = want("inline stages: 64 KB goodput / bound, worst row",
+				      ">= 0.80 x bound", STAGE_BOUND_TARGET,
+				      false);
+
+	for (unsigned i = 0; i < nr; i++) {
+		if (strcmp(r[i].section, "stages") || !r[i].stage.dunit)
+			continue;
+		rows++;
+		met += r[i].stage.vs_bound >= STAGE_BOUND_TARGET;
+		if (!worst || r[i].stage.vs_bound < worst->stage.vs_bound)
+			worst = &r[i];
+	}
+	if (!worst) {
+		missing(t, "stages section not run");
+		return;
+	}
+	got(t, worst->stage.vs_bound, "%.2f x", worst->stage.vs_bound);
+	snprintf(what, sizeof(what), "%s MTU %u unit %u %s", worst->op, worst->mtu,
+		 worst->stage.dunit, worst->cond);
+	snprintf(t->note, sizeof(t->note), "%u of %u rows met; worst: %s (%.2f x no stage)",
+		 met, rows, what, worst->stage.vs_none);
+}
+
 void targets_compute(const char *veth_why)
 {
 	write_targets();
@@ -268,4 +300,5 @@ void targets_compute(const char *veth_why)
 	scale_targets();
 	veth_targets(veth_why);
 	loss_targets();
+	stage_targets();
 }

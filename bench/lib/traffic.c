@@ -23,6 +23,7 @@ struct run {
 	uint64_t posted[BENCH_MAX_QPS], done[BENCH_MAX_QPS];
 	uint64_t rposted[BENCH_MAX_QPS], rdone[BENCH_MAX_QPS];
 	uint64_t done_total;
+	const struct traffic_staged *st;        /* NULL: B's MR plain */
 };
 
 const char *traffic_op_name(enum roce_wr_opcode op)
@@ -90,6 +91,9 @@ static void post_some(struct run *r, unsigned q, bool closing)
 			if (r->rposted[q] == seq)
 				post_recv(r, q, seq);
 		} else {
+			if (!read && r->st && r->st->stamp)
+				r->st->stamp(r->st->arg, side_win(a, WIN_SRC) + off,
+					     r->size, seq);
 			wr.wr.rdma.remote_addr = va(side_win(b, read ? WIN_SRC : WIN_DST) + off);
 			wr.wr.rdma.rkey = b->mr->rkey;
 		}
@@ -164,14 +168,52 @@ static bool drained(const struct run *r)
 	return true;
 }
 
-/* Every slot a message landed in holds its source's bytes. */
+/* One signaled WRITE or READ of len bytes between A's window aw and B's
+ * window bw at off, waited for: a staged run's fill and read-back. */
+static void xfer_wait(struct pair *p, enum roce_wr_opcode op, enum bench_win aw,
+		      enum bench_win bw, size_t off, uint32_t len)
+{
+	struct roce_sge sge = { va(side_win(&p->a, aw) + off), len, p->a.mr->lkey };
+	struct roce_send_wr wr = { .wr_id = 1, .sg_list = &sge, .num_sge = 1,
+				   .opcode = op, .send_flags = ROCE_SEND_SIGNALED }, *bad;
+	struct roce_wc wc;
+	uint64_t t0 = bench_now_ns();
+	int rc, got;
+
+	wr.wr.rdma.remote_addr = va(side_win(&p->b, bw) + off);
+	wr.wr.rdma.rkey = p->b.mr->rkey;
+	rc = roce_post_send(p->a.qp, &wr, &bad);
+	if (rc != ROCE_OK)
+		bench_die("post_send: %s", roce_status_str(rc));
+	do {
+		pair_poll(p);
+		got = roce_poll_cq(p->a.scq, 1, &wc);
+		if (!got && bench_now_ns() - t0 > DRAIN_NS)
+			bench_die("%s of %u B to a staged MR: no completion",
+				  traffic_op_name(op), len);
+	} while (!got);
+	if (got < 0 || wc.status != ROCE_WC_SUCCESS)
+		bench_die("%s of %u B to a staged MR: status '%s'", traffic_op_name(op),
+			  len, got < 0 ? "CQ overflow" : roce_wc_status_str(wc.status));
+}
+
+/* Every slot a message landed in holds its source's bytes. A staged
+ * run compares through the engine: what a WRITE left in B is read back
+ * into A's destination window, and a READ's source in B was written
+ * from A's source window (prepare). */
 static void check_data(const struct run *r)
 {
 	const struct pair_side *a = &r->p->a, *b = &r->p->b;
 	const uint8_t *src, *dst;
 	uint64_t most = 0;
 
-	switch (r->op) {
+	if (r->st) {
+		if (r->op == ROCE_WR_RDMA_WRITE)
+			xfer_wait(r->p, ROCE_WR_RDMA_READ, WIN_DST, WIN_DST, 0,
+				  r->slots * r->size);
+		src = side_win(a, WIN_SRC);
+		dst = side_win(a, WIN_DST);
+	} else switch (r->op) {
 	case ROCE_WR_RDMA_READ:
 		src = side_win(b, WIN_SRC);
 		dst = side_win(a, WIN_DST);
@@ -214,8 +256,26 @@ static void prepare(struct pair *p, uint32_t size, uint64_t seed)
 	(void)size;
 }
 
-void traffic_bw(struct pair *p, enum roce_wr_opcode op, uint32_t size,
-		double secs, uint64_t seed, struct traffic_result *res)
+/* A staged run's bytes: A's source window as st makes it; B's memory only
+ * through the engine (a READ's source written there now). */
+static void prepare_staged(const struct run *r, uint64_t seed)
+{
+	const struct traffic_staged *st = r->st;
+	uint8_t *src = side_win(&r->p->a, WIN_SRC);
+	uint32_t len = r->slots * r->size;
+
+	if (st->init)
+		st->init(st->arg, src, len, r->size);
+	else
+		bench_fill(src, len, seed);
+	memset(side_win(&r->p->a, WIN_DST), 0, BENCH_BUF_WIN);
+	if (r->op == ROCE_WR_RDMA_READ)
+		xfer_wait(r->p, ROCE_WR_RDMA_WRITE, WIN_SRC, WIN_SRC, 0, len);
+}
+
+static void run_bw(struct pair *p, enum roce_wr_opcode op, uint32_t size,
+		   double secs, uint64_t seed, const struct traffic_staged *st,
+		   struct traffic_result *res)
 {
 	struct run r;
 	struct pair_counts c0, c1;
@@ -231,10 +291,21 @@ void traffic_bw(struct pair *p, enum roce_wr_opcode op, uint32_t size,
 	r.size = size;
 	r.slots = window / size;
 	r.depth = traffic_depth(size);
+	r.st = st;
+	if (st) {
+		r.slots = BENCH_BUF_WIN / size;
+		r.depth = st->depth;
+		if (op == ROCE_WR_SEND || r.depth < 1 || r.depth > r.slots)
+			bench_die("internal: staged %s %u B, %u in flight", traffic_op_name(op),
+				  size, r.depth);
+	}
 	r.sig = r.depth / 4 < SIGNAL_MAX ? r.depth / 4 : SIGNAL_MAX;
 	if (r.sig < 1)
 		r.sig = 1;
-	prepare(p, size, seed);
+	if (st)
+		prepare_staged(&r, seed);
+	else
+		prepare(p, size, seed);
 	retx0 = pair_retransmissions(p);
 	pair_counts(p, &c0);
 	start = bench_now_ns();
@@ -281,6 +352,19 @@ void traffic_bw(struct pair *p, enum roce_wr_opcode op, uint32_t size,
 	for (unsigned q = 0; q < p->nqp; q++)
 		res->posted += r.posted[q];
 	check_data(&r);
+}
+
+void traffic_bw(struct pair *p, enum roce_wr_opcode op, uint32_t size,
+		double secs, uint64_t seed, struct traffic_result *res)
+{
+	run_bw(p, op, size, secs, seed, NULL, res);
+}
+
+void traffic_bw_staged(struct pair *p, enum roce_wr_opcode op, uint32_t size,
+		       double secs, uint64_t seed, const struct traffic_staged *st,
+		       struct traffic_result *res)
+{
+	run_bw(p, op, size, secs, seed, st, res);
 }
 
 struct cell {

@@ -43,6 +43,28 @@ unsigned traffic_depth(uint32_t size);
 void traffic_bw(struct pair *p, enum roce_wr_opcode op, uint32_t size,
 		double secs, uint64_t seed, struct traffic_result *res);
 
+/*
+ * A run into (WRITE) or out of (READ) a responder MR bound to a stage
+ * chain (stages.c): B's memory holds what is stored, not what the wire
+ * carries, so it is never written or compared directly. A READ's source
+ * is first written there through the engine, a WRITE's destination is
+ * read back through it after the run, and both are compared with A's
+ * source. The source window is A's to shape: init makes it (instead of
+ * bench_fill), stamp changes a message's bytes just before it is posted
+ * (a WRITE's: new bytes every message, as a dedup stage should see
+ * them). Messages rotate through all of BENCH_BUF_WIN, at least depth of
+ * them, so no message's source changes while it is in flight.
+ */
+struct traffic_staged {
+	unsigned depth;                 /* messages in flight per QP */
+	void (*init)(void *arg, uint8_t *win, uint32_t len, uint32_t size);
+	void (*stamp)(void *arg, uint8_t *msg, uint32_t size, uint64_t seq);
+	void *arg;
+};
+void traffic_bw_staged(struct pair *p, enum roce_wr_opcode op, uint32_t size,
+		       double secs, uint64_t seed, const struct traffic_staged *st,
+		       struct traffic_result *res);
+
 struct bench_row;
 /* reps runs of traffic_bw into row (op, size, unit, figures, load, and a
  * note with frames per message and what went wrong). */
