@@ -17,6 +17,9 @@
  * WRITE's latency, and the counters of both NICs are read from their STAT
  * regions.
  *
+ * With --stage, A's exposed MR goes through inline stages (docs/stages.md)
+ * and, after the READ, the report shows what A's DDR holds.
+ *
  * This file runs the steps in order; the files of roce-demo/ do the work
  * (demo.h lists them).
  */
@@ -47,12 +50,23 @@ static void run(struct demo *d)
 	for (size_t i = 0; i < sizeof(flow) / sizeof(flow[0]); i++) {
 		struct step *s = &d->step[ST_ADVERTISE + i];
 
-		flow[i](d, s);
+		if (demo_staged(&d->o) && (ST_ADVERTISE + i == ST_FETCH_ADD ||
+					   ST_ADVERTISE + i == ST_CMP_SWAP))
+			/* the MR's words are not what the wire sees: the
+			 * responder refuses an atomic (docs/stages.md) */
+			demo_step_set(s, STEP_NOT_RUN, "an atomic on a staged MR is refused "
+				      "(invalid request): not run with --stage");
+		else
+			flow[i](d, s);
 		if (text) {
 			demo_print_step(s);
 			fflush(stdout);
 		}
-		if (s->st != STEP_PASS)
+		/* what DDR holds now, before the measurements overwrite it */
+		if (ST_ADVERTISE + i == ST_READ && s->st == STEP_PASS &&
+		    !demo_stage_show(d, &d->step[ST_SETUP]))
+			return;
+		if (s->st == STEP_FAIL)
 			return;
 	}
 	if (!demo_run_bandwidth(d, &d->step[ST_BANDWIDTH]))

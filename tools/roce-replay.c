@@ -2,13 +2,14 @@
 /*
  * roce-replay: the model as the golden reference (docs/cosim.md).
  *
- *   roce-replay TRACE
+ *   roce-replay TRACE [--key-file FILE]
  *     builds each NIC of TRACE (a transaction trace, docs/trace.md, as
  *     roce_sim_trace_open writes it) as a fresh model, makes the trace's
  *     calls on it at their times and checks every output the model makes
  *     against the trace: read data and responses, frames out, DMA, DDR
  *     reads, completions. Host-memory DMA (hdmawr, hdmard) is left out:
- *     the model replayed has no host memory.
+ *     the model replayed has no host memory. A staged run's trace names
+ *     the key slots it loads, never the keys: --key-file gives them.
  *   roce-replay --compare A B [--time-tolerance NS] [--skip KIND,...]
  *     compares the outputs of two traces (the model's and an RTL's).
  *
@@ -26,10 +27,15 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: roce-replay TRACE\n"
+"usage: roce-replay TRACE [--key-file FILE]\n"
 "       roce-replay --compare A B [--time-tolerance NS] [--skip KIND,...]\n"
 "Replays a transaction trace (docs/trace.md) into fresh models of the NIC\n"
 "and checks every output against it; or compares the outputs of two traces.\n"
+"  --key-file FILE        the XTS keys of a staged run, which its trace never\n"
+"                         holds (its key records name the slot): 64 bytes, the\n"
+"                         key of every slot, or 64 x N bytes, slots 0..N-1's\n"
+"                         in order; a trace that loads a slot without its key\n"
+"                         here is refused (exit 2, the slot named)\n"
 "  --compare A B          compare the outputs of trace A and trace B, per NIC\n"
 "                         and per stream (registers, frames out, DMA writes,\n"
 "                         host-memory DMA writes, DDR reads, completions),\n"
@@ -73,10 +79,13 @@ int main(int argc, char **argv)
 		{ "compare", no_argument, NULL, 'c' },
 		{ "time-tolerance", required_argument, NULL, 't' },
 		{ "skip", required_argument, NULL, 's' },
+		{ "key-file", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct compare_opts co = { 0 };
+	struct replay_keys keys = { 0 };
+	const char *key_file = NULL;
 	struct trace_file a, b;
 	bool compare = false;
 	int c, rc;
@@ -101,6 +110,9 @@ int main(int argc, char **argv)
 			if (parse_skip(optarg, &co))
 				return 2;
 			break;
+		case 'k':
+			key_file = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -109,14 +121,20 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (argc - optind != (compare ? 2 : 1) || (!compare && (co.use_time || optind > 1))) {
+	if (argc - optind != (compare ? 2 : 1) || (compare && key_file) ||
+	    (!compare && (co.use_time || optind > (key_file ? 3 : 1)))) {
 		usage(stderr);
 		return 2;
 	}
 	if ((rc = trace_load(argv[optind], &a)) != 0)
 		return rc;
 	if (!compare) {
-		rc = replay_run(&a);
+		if (key_file && (rc = replay_keys_load(key_file, &keys)) != 0) {
+			trace_free(&a);
+			return rc;
+		}
+		rc = replay_run(&a, &keys);
+		replay_keys_free(&keys);
 		trace_free(&a);
 		return rc;
 	}

@@ -21,8 +21,17 @@
 #include "common/clock.h"
 #include "common/hex.h"
 #include "common/trace.h"
+#include "roce/regs.h"
+#include "roce/stage.h"
 
-enum base { HEX, DEC, SDEC };   /* SDEC: signed (a return code) */
+_Static_assert(TRACE_KEY_LOAD == ROCE_STAGE_KEY_CMD_LOAD &&
+	       TRACE_KEY_CLEAR == ROCE_STAGE_KEY_CMD_CLEAR, "a key record's op is the command's");
+
+/* SDEC: signed (a return code); KEYOP: a key record's op by name */
+enum base { HEX, DEC, SDEC, KEYOP };
+
+static const char *const key_ops[] = { [TRACE_KEY_LOAD] = "load", [TRACE_KEY_CLEAR] = "clear" };
+#define KEY_OPS (sizeof(key_ops) / sizeof(key_ops[0]))
 
 struct field {
 	const char *name;
@@ -70,6 +79,10 @@ static const struct kind_desc kinds[TR_KINDS] = {
 	 * that a DDR stream compares alike whether buffers are in DDR or not */
 	[TR_HDMA_WR] = { "hdmawr", false, true, { FLD("addr", addr, HEX), FLD("len", len, DEC) } },
 	[TR_HDMA_RD] = { "hdmard", false, true, { FLD("addr", addr, HEX), FLD("len", len, DEC) } },
+	/* the STAGE block's LOAD or CLEAR of a key slot, written before the
+	 * command's wr: the slot and what was done, never the key (its words
+	 * are traced as 0); a replay loads the slot from a key file */
+	[TR_KEY] = { "key", true, false, { FLD("slot", qpn, DEC), FLD("op", op, KEYOP) } },
 };
 
 #define BYTES_MAX 4224u         /* ROCE_MAX_FRAME; DDR records are shorter */
@@ -117,6 +130,9 @@ int trace_format(const struct trace_rec *r, char *buf, size_t size)
 			n += (size_t)snprintf(buf + n, size - n, " %s=%" PRIx64, f->name, v);
 		else if (f->base == DEC)
 			n += (size_t)snprintf(buf + n, size - n, " %s=%" PRIu64, f->name, v);
+		else if (f->base == KEYOP)
+			n += (size_t)snprintf(buf + n, size - n, " %s=%s", f->name,
+					      v < KEY_OPS && key_ops[v] ? key_ops[v] : "?");
 		else
 			n += (size_t)snprintf(buf + n, size - n, " %s=%" PRId32, f->name,
 					      (int32_t)(uint32_t)v);
@@ -220,6 +236,14 @@ static int number(const char *t, size_t len, enum base b, uint64_t *v)
 	uint64_t x = 0;
 	bool neg = false;
 
+	if (b == KEYOP) {
+		for (size_t i = 0; i < KEY_OPS; i++)
+			if (key_ops[i] && strlen(key_ops[i]) == len && !strncmp(t, key_ops[i], len)) {
+				*v = i;
+				return 0;
+			}
+		return -1;
+	}
 	if (b == SDEC && len > 1 && t[0] == '-') {
 		neg = true;
 		t++;
@@ -322,6 +346,25 @@ int trace_parse(const char *line, struct trace_rec *r, uint8_t *bytes,
 	if ((t = token(&s, &len)))
 		FAIL("%s: unexpected '%.*s'", kinds[k].name, len > 20 ? 20 : (int)len, t);
 	return 0;
+}
+
+uint32_t trace_reg_wr_data(uint32_t addr, uint32_t data)
+{
+	bool key_word = addr >= ROCE_REG_STAGE_KEY(0) &&
+			addr < ROCE_REG_STAGE_KEY(ROCE_STAGE_KEY_LEN / 4);
+
+	return key_word ? 0 : data;
+}
+
+bool trace_key_cmd(uint32_t addr, uint32_t data, struct trace_rec *r)
+{
+	if (addr != ROCE_REG_STAGE_KEY_CMD ||
+	    (data != ROCE_STAGE_KEY_CMD_LOAD && data != ROCE_STAGE_KEY_CMD_CLEAR))
+		return false;
+	*r = (struct trace_rec){ .kind = TR_KEY,
+				 .op = data == ROCE_STAGE_KEY_CMD_LOAD ? TRACE_KEY_LOAD
+								       : TRACE_KEY_CLEAR };
+	return true;
 }
 
 bool trace_rec_equal(const struct trace_rec *a, const struct trace_rec *b)

@@ -33,6 +33,7 @@ enum trace_kind {
 	TR_CQE,         /* a completion */
 	TR_HDMA_WR,     /* the engine writes host memory (an IOVA) */
 	TR_HDMA_RD,     /* the engine reads host memory */
+	TR_KEY,         /* a key slot loaded or cleared: the slot, never the key */
 	TR_KINDS
 };
 
@@ -47,13 +48,17 @@ struct trace_rec {
 	uint64_t raddr;         /* post_send */
 	uint32_t data;          /* register value; create: ip */
 	int32_t resp;           /* AXI response; post: return; cqe: status */
-	uint32_t qpn;           /* post, cqe; create: qp_count */
+	uint32_t qpn;           /* post, cqe; create: qp_count; key: the slot */
 	uint32_t op;            /* post_send: roce_wr_opcode; cqe: roce_wc_opcode;
-				 * create: link_delay_us */
+				 * create: link_delay_us; key: TRACE_KEY_LOAD/CLEAR */
 	uint32_t lkey, rkey;
 	uint32_t len;           /* bytes; cqe: byte_len; create: mem_kib */
 	const uint8_t *bytes;   /* frames, DDR accesses: len bytes, else NULL */
 };
+
+/* A key record's op: STAGE_KEY_CMD's own values (roce/regs.h). */
+#define TRACE_KEY_LOAD  1u
+#define TRACE_KEY_CLEAR 2u
 
 const char *trace_kind_name(enum trace_kind k);
 /* Inputs drive the NIC (a replay applies them); the rest are its outputs
@@ -74,6 +79,17 @@ void trace_write(struct trace_writer *w, const struct trace_rec *r);
 /* Real time for traces without a virtual clock: ns since the first
  * record that asked for it. */
 uint64_t trace_writer_real_ns(struct trace_writer *w);
+
+/*
+ * The trace never holds a key (docs/trace.md). A register write is
+ * recorded with trace_reg_wr_data's data: 0 for the STAGE block's key
+ * words. A write that is a LOAD or CLEAR command is preceded by a key
+ * record naming the slot (trace_key_cmd fills r but for the slot, which
+ * the caller reads from STAGE_KEY_SLOT into r->qpn, and returns true), so
+ * a replay knows where to put a key it takes from a key file.
+ */
+uint32_t trace_reg_wr_data(uint32_t addr, uint32_t data);
+bool trace_key_cmd(uint32_t addr, uint32_t data, struct trace_rec *r);
 
 /* The line of r, without the newline, into buf (room for TRACE_LINE_MAX);
  * its length. */

@@ -13,6 +13,7 @@
 #include "common/trace.h"
 #include "roce/bus.h"
 #include "roce/device.h"
+#include "roce/regs.h"
 #include "roce/status.h"
 #include "server/regsrv.h"
 #include "server/sockmsg.h"
@@ -28,6 +29,21 @@ static void trace_access(const struct roce_regsrv_conn *c, enum trace_kind kind,
 
 	if (!c->trace)
 		return;
+	r.t = trace_writer_real_ns(c->trace);
+	trace_write(c->trace, &r);
+}
+
+/* Before a key command, its key record: the slot, never the key
+ * (common/trace.h; the key words themselves are traced as 0). */
+static void trace_key(struct roce_device *dev, const struct roce_regsrv_conn *c,
+		      uint32_t addr, uint32_t data)
+{
+	struct trace_rec r;
+
+	if (!c->trace || !trace_key_cmd(addr, data, &r) ||
+	    roce_device_read32(dev, ROCE_REG_STAGE_KEY_SLOT, &r.qpn) != ROCE_OK)
+		return;
+	r.nic = c->trace_nic;
 	r.t = trace_writer_real_ns(c->trace);
 	trace_write(c->trace, &r);
 }
@@ -54,10 +70,12 @@ static bool regsrv_answer(struct roce_device *dev, struct roce_regsrv_conn *c,
 		rsp->w[1] = roce_sock_resp_from_status(st);
 		trace_access(c, TR_REG_RD, req->w[1], rsp->w[2], st);
 	} else if (req->w[0] == ROCE_SOCK_WRITE) {
-		int st = roce_device_write32(dev, req->w[1], req->w[2]);
+		int st;
 
+		trace_key(dev, c, req->w[1], req->w[2]);
+		st = roce_device_write32(dev, req->w[1], req->w[2]);
 		rsp->w[1] = roce_sock_resp_from_status(st);
-		trace_access(c, TR_REG_WR, req->w[1], req->w[2], st);
+		trace_access(c, TR_REG_WR, req->w[1], trace_reg_wr_data(req->w[1], req->w[2]), st);
 	} else if (req->w[0] == ROCE_SOCK_MEM_READ) {
 		/* the DDR debug port: one word, DECERR past the DDR */
 		int st = roce_device_mem_read32(dev, (uint64_t)req->w[1] * 4, &rsp->w[2]);

@@ -158,9 +158,16 @@ static void after_write(struct roce_sim *s, uint32_t addr, uint32_t data)
 
 int roce_sim_axil_write(struct roce_sim *s, unsigned int addr, unsigned int data)
 {
-	int resp = axi_resp(roce_device_write32(s->dev, addr, data));
-	struct trace_rec r = { .kind = TR_REG_WR, .addr = addr, .data = data,
-			       .resp = resp };
+	struct trace_rec r;
+	int resp;
+
+	/* a key command: its slot first (common/trace.h), never the key */
+	if (s->observer && trace_key_cmd(addr, data, &r) &&
+	    roce_device_read32(s->dev, ROCE_REG_STAGE_KEY_SLOT, &r.qpn) == ROCE_OK)
+		sim_boundary(s, &r);
+	resp = axi_resp(roce_device_write32(s->dev, addr, data));
+	r = (struct trace_rec){ .kind = TR_REG_WR, .addr = addr,
+				.data = trace_reg_wr_data(addr, data), .resp = resp };
 
 	if (resp == ROCE_SIM_OKAY)
 		after_write(s, addr, data);

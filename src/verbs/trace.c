@@ -15,6 +15,7 @@
 #include "common/trace.h"
 #include "engine/mover.h"
 #include "verbs/verbs_priv.h"
+#include "roce/regs.h"
 #include "roce/status.h"
 
 struct vtrace {
@@ -55,10 +56,16 @@ static int bus_read(void *ctx, uint32_t off, uint32_t *val)
 static int bus_write(void *ctx, uint32_t off, uint32_t val)
 {
 	struct vtrace *v = ctx;
-	int st = roce_bus_write32(&v->bus, off, val);
-	struct trace_rec r = { .kind = TR_REG_WR, .addr = off, .data = val,
-			       .resp = axi_resp(st) };
+	struct trace_rec r;
+	int st;
 
+	/* a key command: its slot first (common/trace.h), never the key */
+	if (trace_key_cmd(off, val, &r) &&
+	    roce_bus_read32(&v->bus, ROCE_REG_STAGE_KEY_SLOT, &r.qpn) == ROCE_OK)
+		emit(v, &r);
+	st = roce_bus_write32(&v->bus, off, val);
+	r = (struct trace_rec){ .kind = TR_REG_WR, .addr = off,
+				.data = trace_reg_wr_data(off, val), .resp = axi_resp(st) };
 	emit(v, &r);
 	return st;
 }

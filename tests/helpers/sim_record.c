@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sim_record A.trace B.trace [--drop PCT] [--seed N]: a scenario through
+ * sim_record A.trace B.trace [--drop PCT] [--seed N] [--key-file K]: a scenario through
  * roce/sim.h only, each NIC's transaction trace into its file. Two NICs
  * brought up by the power-on sequence in register writes (as test_sim),
  * then B posts a receive, A a WRITE of 3000 bytes, a SEND of 100 and a
@@ -10,13 +10,20 @@
  * completion is in. Exit 0 when all succeeded and B's and A's DDR hold
  * what they must, 1 otherwise, 2 on usage. tests/scripts/sim_trace.sh runs
  * it twice and wants the same bytes, and replays the traces.
+ *
+ * --key-file K (64 bytes): B's MR goes through AES-XTS (key slot 0, loaded
+ * through the STAGE block, 512-byte units), so B's trace holds a key
+ * record and B's DDR ciphertext; what A READs back is still the
+ * plaintext. tests/scripts/demo_stage_trace.sh replays it with the key.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "roce/layout.h"
 #include "roce/regs.h"
+#include "roce/stage.h"
 #include "roce/sim.h"
 #include "roce/verbs.h"
 
@@ -78,7 +85,18 @@ static void qp_commit(struct roce_sim *s, uint32_t state, const struct side *pee
 	check(rd(s, ROCE_REG_QP_CMD_STATUS) == 0, "QP commit failed");
 }
 
-static void power_on(struct side *me, const struct side *peer)
+/* The key into slot 0 (word n: bytes 4n..4n+3, byte 4n low), LOADed. */
+static void key_load(struct roce_sim *s, const unsigned char key[ROCE_STAGE_KEY_LEN])
+{
+	wr(s, ROCE_REG_STAGE_KEY_SLOT, 0);
+	for (unsigned w = 0; w < ROCE_STAGE_KEY_LEN / 4; w++)
+		wr(s, ROCE_REG_STAGE_KEY(w), (uint32_t)key[4 * w] | (uint32_t)key[4 * w + 1] << 8 |
+		   (uint32_t)key[4 * w + 2] << 16 | (uint32_t)key[4 * w + 3] << 24);
+	wr(s, ROCE_REG_STAGE_KEY_CMD, ROCE_STAGE_KEY_CMD_LOAD);
+	check(rd(s, ROCE_REG_STAGE_KEY_STATUS) == 0, "key load refused");
+}
+
+static void power_on(struct side *me, const struct side *peer, const unsigned char *key)
 {
 	struct roce_sim *s = me->s;
 	unsigned polls = 0;
@@ -97,7 +115,12 @@ static void power_on(struct side *me, const struct side *peer)
 	wr(s, ROCE_REG_MR_RKEY, KEY(me->key));
 	wr(s, ROCE_REG_MR_LKEY, KEY(me->key));
 	wr(s, ROCE_REG_MR_PD, 1);
+	if (key) {              /* XTS alone, slot 0, 512-byte units */
+		key_load(s, key);
+		wr(s, ROCE_REG_MR_STAGE, ROCE_STAGE_XTS << ROCE_MR_STAGE_CHAIN_SHIFT(0));
+	}
 	wr(s, ROCE_REG_MR_COMMIT, 1);
+	check(rd(s, ROCE_REG_MR_CMD_STATUS) == 0, "MR commit failed");
 	wr(s, ROCE_REG_CTRL, 0);
 	while (!(rd(s, ROCE_REG_STATUS) & ROCE_STATUS_LINK_READY) && ++polls < 1000)
 		roce_sim_advance(s, 1000);
@@ -164,7 +187,7 @@ static unsigned reap(struct roce_sim *s)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: sim_record A.trace B.trace [--drop PCT] [--seed N]\n");
+	fprintf(stderr, "usage: sim_record A.trace B.trace [--drop PCT] [--seed N] [--key-file K]\n");
 	return 2;
 }
 
@@ -174,6 +197,8 @@ int main(int argc, char **argv)
 	struct side b = { .mac = 0x02000000000bull, .ip = 0x0a000002, .key = 0xc3 };
 	static unsigned char src[3000], back[600];
 	unsigned drop = 0, done_a = 0, done_b = 0;
+	static unsigned char key[ROCE_STAGE_KEY_LEN + 1];
+	const char *key_file = NULL;
 
 	rng = 1;
 	if (argc < 3)
@@ -185,11 +210,22 @@ int main(int argc, char **argv)
 			drop = (unsigned)strtoul(argv[i + 1], NULL, 0);
 		else if (!strcmp(argv[i], "--seed"))
 			rng = strtoull(argv[i + 1], NULL, 0) | 1u;
+		else if (!strcmp(argv[i], "--key-file"))
+			key_file = argv[i + 1];
 		else
 			return usage();
 	}
 	if (drop > 50)
 		return usage();
+	if (key_file) {
+		FILE *f = fopen(key_file, "rb");
+		size_t n = f ? fread(key, 1, sizeof(key), f) : 0;
+
+		if (f)
+			fclose(f);
+		if (n != ROCE_STAGE_KEY_LEN)
+			return usage();
+	}
 	a.s = roce_sim_create(a.mac, a.ip, 1024, 32, 100);
 	b.s = roce_sim_create(b.mac, b.ip, 1024, 32, 100);
 	if (!a.s || !b.s || roce_sim_trace_open(a.s, argv[1], 0) ||
@@ -197,8 +233,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "sim_record: cannot create the NICs or their traces\n");
 		return 1;
 	}
-	power_on(&a, &b);
-	power_on(&b, &a);
+	power_on(&a, &b, NULL);
+	power_on(&b, &a, key_file ? key : NULL);
 	for (unsigned i = 0; i < sizeof(src); i++)
 		src[i] = (unsigned char)(i * 13 + 5);
 	mem_put(a.s, MR_PA, src, sizeof(src));
@@ -218,8 +254,10 @@ int main(int argc, char **argv)
 		done_b += reap(b.s);
 	}
 	check(done_a == 3 && done_b == 1, "not every completion came");
-	mem_check(b.s, MR_PA + 16, src, sizeof(src), "B's DDR lacks the WRITE");
-	mem_check(b.s, MR_PA + 0x3000, src + 100, 100, "B's DDR lacks the SEND");
+	if (!key_file) {        /* else B's DDR holds ciphertext: A's READ checks it */
+		mem_check(b.s, MR_PA + 16, src, sizeof(src), "B's DDR lacks the WRITE");
+		mem_check(b.s, MR_PA + 0x3000, src + 100, 100, "B's DDR lacks the SEND");
+	}
 	mem_check(a.s, MR_PA + 0x3800, src, sizeof(back), "A's DDR lacks the READ");
 	roce_sim_destroy(a.s);
 	roce_sim_destroy(b.s);

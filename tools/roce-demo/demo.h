@@ -13,6 +13,7 @@
  *   report.c    the text report
  *   json.c      the JSON report
  *   vtime.c     --virtual-time: the one clock, moved by the link's load
+ *   stage.c     --stage: A's MR bound to a stage chain, what its DDR holds
  */
 #ifndef ROCE_DEMO_H
 #define ROCE_DEMO_H
@@ -27,6 +28,7 @@
 #include "roce/driver.h"
 #include "roce/memlink.h"
 #include "roce/params.h"
+#include "roce/stage_config.h"
 #include "roce/verbs.h"
 
 #define MIB              (1024.0 * 1024.0)      /* perftest's MB */
@@ -49,7 +51,14 @@ struct opts {
 	bool adaptive_rto;
 	uint32_t rto_min_us;                            /* 0 = roce/cc.h's */
 	bool virtual_time;                              /* --virtual-time */
+	struct roce_stage_config stage;                 /* --stage ...; no chain: none */
+	const char *save_ddr, *save_read;               /* --save-ddr, --save-read */
 };
+
+static inline bool demo_staged(const struct opts *o)
+{
+	return o->stage.chain[0] != ROCE_STAGE_NONE;
+}
 
 /* 0 to run, 1 after --help (exit 0), 2 on a bad option. */
 int demo_parse_args(int argc, char **argv, struct opts *o);
@@ -148,6 +157,8 @@ struct demo {
 	int n_bw;
 	struct lat lat;
 	struct trace_writer *trace;     /* --trace, both NICs' records */
+	uint8_t *pi;                    /* --stage with PI: the area in A's DDR */
+	struct roce_stage_binding bind; /* --stage: A's MR's binding */
 };
 
 /* ---- the clock (vtime.c) -------------------------------------------------- */
@@ -231,6 +242,20 @@ bool demo_step_cmp_swap(struct demo *d, struct step *s);
 
 bool demo_run_bandwidth(struct demo *d, struct step *s);
 bool demo_run_latency(struct demo *d, struct lat *l, struct step *s);
+
+/* ---- the inline stages (stage.c) ---------------------------------------- */
+
+/* --stage: the key into A's slot 0, the PI area in A's DDR, A's exposed
+ * MR bound (nothing without --stage). */
+bool demo_stage_bind(struct demo *d, struct step *s);
+/* The flow's pattern: with dedup, blocks in pairs (block 2k + 1 a copy of
+ * block 2k), so that dedup has something to save. */
+void demo_stage_pattern(const struct demo *d, uint8_t *p, size_t n);
+/* After the flow's READ: what A's DDR holds, beside what was sent, and the
+ * --save-ddr and --save-read files. False (s failed) when a file cannot be
+ * written. */
+bool demo_stage_show(struct demo *d, struct step *s);
+void demo_stage_close(struct demo *d);
 
 /* ---- reports (report.c, json.c) ----------------------------------------- */
 

@@ -135,9 +135,15 @@ bool demo_step_write(struct demo *d, struct step *s)
 	uint64_t ns;
 
 	fill_pattern(b->buf, len, d->o.seed);
-	memset(d->a.buf, 0, len);
+	demo_stage_pattern(d, b->buf, len);
+	if (!demo_staged(&d->o))        /* a staged MR's bytes are the chain's */
+		memset(d->a.buf, 0, len);
 	if (!timed_rdma(d, s, ROCE_WR_RDMA_WRITE, 0, len, "WRITE", &ns))
 		return false;
+	if (demo_staged(&d->o))         /* A's DDR holds what the chain stored */
+		return step_pass(s, "WRITE B -> A, %u bytes in %u packets of MTU %u, PSN "
+				 "0x%06x..0x%06x (%.0f MB/s) through A's stages", len, npkt,
+				 mtu, psn, (psn + npkt - 1) & 0xFFFFFF, mbs(len, ns));
 	if ((bad = compare(d->a.buf, b->buf, len, &first)))
 		return step_fail(s, "%zu of %u bytes in A's memory differ, first at "
 				 "offset %zu", bad, len, first);

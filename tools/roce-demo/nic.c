@@ -200,6 +200,7 @@ bool demo_open(struct demo *d)
 	    !nic_reg(d, &d->a, d->region_len, ROCE_DEMO_BW_MAX_MSG,
 		     ROCE_ACCESS_LOCAL_WRITE) ||
 	    !nic_reg(d, &d->b, 0, d->b.len, ROCE_ACCESS_LOCAL_WRITE) ||
+	    !demo_stage_bind(d, &d->step[ST_SETUP]) ||
 	    !nic_connect(d, &d->a, &d->b) || !nic_connect(d, &d->b, &d->a))
 		return false;
 	if (d->o.threads && ((st = roce_engine_start(d->a.ctx, -1)) != ROCE_OK ||
@@ -259,6 +260,8 @@ static void nic_close(struct nic *n)
 
 void demo_close(struct demo *d)
 {
+	if (d->a.ctx)
+		demo_stage_close(d);
 	nic_close(&d->a);
 	nic_close(&d->b);
 	roce_memlink_destroy(d->link);

@@ -47,6 +47,24 @@ static void usage(FILE *f)
 		"                    in virtual time (a 100 Gbit/s wire); not with --threads\n"
 		"  --trace FILE      write the transaction trace of both NICs into FILE (NIC\n"
 		"                    0 is A, 1 is B; docs/trace.md)\n"
+		"  --stage LIST      bind A's exposed MR to inline stages (docs/stages.md):\n"
+		"                    xts, pi, dedup or a comma-separated chain, wire side\n"
+		"                    first, e.g. dedup,xts,pi (dedup first, pi after xts\n"
+		"                    recommended); then the flow's DDR is shown beside what\n"
+		"                    was sent, and the atomics are not run (an atomic on a\n"
+		"                    staged MR is refused)\n"
+		"  --key-file FILE   the XTS key: exactly 64 bytes, its halves different\n"
+		"                    (default: a random key, not shown)\n"
+		"  --data-unit N     XTS and PI data unit: 512 or 4096 (default 4096)\n"
+		"  --dun-base N      unit 0's tweak and PI reference tag; unit i uses N + i\n"
+		"                    (default 0)\n"
+		"  --save-ddr FILE   after the flow, A's MR as stored in its DDR, the whole\n"
+		"                    MR from its first byte (ciphertext with xts); with\n"
+		"                    dedup the MR's range is the block pool, so FILE holds\n"
+		"                    the physical blocks, and FILE.map the logical -> physical\n"
+		"                    map: a line 'logical physical' per logical block of the\n"
+		"                    MR ('logical -' for one never written)\n"
+		"  --save-read FILE  the bytes the flow's READ brought back to B\n"
 		"  --quick           fewer iterations and shorter time caps (for tests)\n"
 		"  --json            print one JSON object instead of the text report\n"
 		"  --all-counters    list every counter, not only the non-zero ones\n"
@@ -108,7 +126,44 @@ static int parse_num(const char *opt, const char *s, bool suffix, uint64_t min,
 
 enum { OPT_MTU = 256, OPT_SIZE, OPT_ITERS, OPT_LOSS, OPT_REORDER, OPT_DUP,
        OPT_CORRUPT, OPT_SEED, OPT_QP_COUNT, OPT_PCAP, OPT_THREADS, OPT_QUICK,
-       OPT_JSON, OPT_ALL, OPT_WINDOW, OPT_ADAPTIVE, OPT_VTIME, OPT_TRACE, OPT_RTO_MIN };
+       OPT_JSON, OPT_ALL, OPT_WINDOW, OPT_ADAPTIVE, OPT_VTIME, OPT_TRACE, OPT_RTO_MIN,
+       OPT_STAGE, OPT_KEY_FILE, OPT_UNIT, OPT_DUN, OPT_SAVE_DDR, OPT_SAVE_READ };
+
+/* --stage LIST: the names (stage_config.c's words and refusals). */
+static int parse_stage(const char *arg, struct opts *o)
+{
+	char why[160];
+
+	if (roce_stage_chain_parse(arg, o->stage.chain, why, sizeof(why)) != ROCE_OK)
+		return bad_opt("--stage", arg, why);
+	return 0;
+}
+
+/* The chain's order and unit, as roce_stage_binding_check will judge them
+ * when A's MR is bound: refused now, with its reason, not after setup. */
+static int check_stage(const struct opts *o, const char *list)
+{
+	struct roce_stage_binding b = { .unit_shift = o->stage.unit_shift,
+					.pool_blocks = 1, .pi_pa = 1u << 20 };
+	const char *why = NULL;
+	uint8_t key[ROCE_STAGE_KEY_LEN];
+	char kwhy[200];
+
+	memcpy(b.chain, o->stage.chain, sizeof(b.chain));
+	if (roce_stage_binding_check(&b, 1u << 20, false, 1u << 30, &why) != ROCE_OK)
+		return bad_opt("--stage", list, why);
+	if (o->stage.key_file && !roce_stage_has(&b, ROCE_STAGE_XTS)) {
+		fprintf(stderr, "roce-demo: --key-file without xts in --stage (try --help)\n");
+		return 2;
+	}
+	if (o->stage.key_file &&
+	    roce_stage_key_file(o->stage.key_file, key, kwhy, sizeof(kwhy)) != ROCE_OK) {
+		fprintf(stderr, "roce-demo: --key-file %s\n", kwhy);
+		return 2;
+	}
+	memset(key, 0, sizeof(key));
+	return 0;
+}
 
 static int parse_opt(int c, const char *arg, struct opts *o, bool *iters_set)
 {
@@ -154,6 +209,16 @@ static int parse_opt(int c, const char *arg, struct opts *o, bool *iters_set)
 		return rc;
 	case OPT_VTIME: o->virtual_time = true; return 0;
 	case OPT_TRACE: o->trace = arg; return 0;
+	case OPT_STAGE: return parse_stage(arg, o);
+	case OPT_KEY_FILE: o->stage.key_file = arg; return 0;
+	case OPT_UNIT:
+		if (roce_stage_unit_parse(arg, &o->stage.unit_shift) != ROCE_OK)
+			return bad_opt("--data-unit", arg, "must be 512 or 4096");
+		return 0;
+	case OPT_DUN:
+		return parse_num("--dun-base", arg, false, 0, UINT64_MAX, &o->stage.dun_base);
+	case OPT_SAVE_DDR: o->save_ddr = arg; return 0;
+	case OPT_SAVE_READ: o->save_read = arg; return 0;
 	}
 	return 2;
 }
@@ -181,14 +246,21 @@ int demo_parse_args(int argc, char **argv, struct opts *o)
 		{ "rto-min-us", required_argument, NULL, OPT_RTO_MIN },
 		{ "virtual-time", no_argument, NULL, OPT_VTIME },
 		{ "trace", required_argument, NULL, OPT_TRACE },
+		{ "stage", required_argument, NULL, OPT_STAGE },
+		{ "key-file", required_argument, NULL, OPT_KEY_FILE },
+		{ "data-unit", required_argument, NULL, OPT_UNIT },
+		{ "dun-base", required_argument, NULL, OPT_DUN },
+		{ "save-ddr", required_argument, NULL, OPT_SAVE_DDR },
+		{ "save-read", required_argument, NULL, OPT_SAVE_READ },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool iters_set = false;
+	const char *stage_list = NULL;
 	int c;
 
 	*o = (struct opts){ .mtu = ROCE_MTU_1024, .size = ROCE_DEMO_SIZE_DEFAULT,
-			    .seed = 1 };
+			    .seed = 1, .stage.unit_shift = ROCE_STAGE_UNIT_MAX_SHIFT };
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
 		if (c == 'h') {
@@ -203,6 +275,8 @@ int demo_parse_args(int argc, char **argv, struct opts *o)
 		}
 		if (parse_opt(c, optarg, o, &iters_set))
 			return 2;
+		if (c == OPT_STAGE)
+			stage_list = optarg;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "roce-demo: unexpected argument '%s' (try --help)\n",
@@ -212,6 +286,12 @@ int demo_parse_args(int argc, char **argv, struct opts *o)
 	if (o->virtual_time && o->threads) {
 		fprintf(stderr, "roce-demo: --virtual-time runs without threads: "
 			"not with --threads (try --help)\n");
+		return 2;
+	}
+	if (demo_staged(o) && check_stage(o, stage_list))
+		return 2;
+	if (!demo_staged(o) && o->stage.key_file) {
+		fprintf(stderr, "roce-demo: --key-file needs --stage with xts (try --help)\n");
 		return 2;
 	}
 	if (!iters_set)

@@ -75,6 +75,8 @@ void demo_print_step(const struct step *s)
 
 	if (s->st == STEP_PASS)
 		printf("  \u2713 (%s) %.*s\n", s->label, head, s->detail);
+	else if (s->st == STEP_NOT_RUN)
+		printf("  - (%s) %s: %.*s\n", s->label, s->title, head, s->detail);
 	else
 		printf("  \u2717 FAIL (%s) %s: %.*s\n", s->label ? s->label : s->key,
 		       s->title, head, s->detail);

@@ -7,6 +7,10 @@
  * every record the model then produces (the call's own, and the DMA it
  * causes) must be the trace's next record of that NIC: same time, kind,
  * fields and bytes. The first that is not is the mismatch.
+ *
+ * A key record (a LOAD of a key slot) names the slot, never the key: the
+ * replay writes the key from --key-file into the key words (their own
+ * records say 0) before the LOAD command the record stands before.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +18,8 @@
 
 #include "roce-replay/replay.h"
 #include "sim/sim_priv.h"
+#include "roce/regs.h"
+#include "roce/stage.h"
 
 #define MAX_NICS 64
 
@@ -25,6 +31,7 @@ struct nic {
 
 struct replay {
 	const struct trace_file *t;
+	const struct replay_keys *keys;
 	struct nic nic[MAX_NICS];
 	bool bad;               /* a mismatch was shown */
 };
@@ -146,6 +153,48 @@ static void call(struct roce_sim *s, const struct trace_rec *r)
 	}
 }
 
+/* Slot's key from --key-file, or NULL. */
+static const uint8_t *key_of(const struct replay_keys *k, uint32_t slot)
+{
+	if (!k || !k->key)
+		return NULL;
+	if (k->every_slot)
+		return k->key;
+	return slot < k->n ? k->key + (size_t)slot * ROCE_STAGE_KEY_LEN : NULL;
+}
+
+/* Every LOAD the trace makes has its key, before anything is replayed:
+ * else one line naming the slot. */
+static int keys_present(const struct replay *rp)
+{
+	const struct trace_file *t = rp->t;
+
+	for (unsigned i = 0; i < t->n; i++) {
+		const struct trace_rec *r = &t->rec[i].r;
+
+		if (r->kind == TR_KEY && r->op == TRACE_KEY_LOAD && !key_of(rp->keys, r->qpn)) {
+			fprintf(stderr, "roce-replay: %s:%u: key slot %u is loaded here and a trace "
+				"never holds a key: give its key with --key-file FILE\n", t->path,
+				t->rec[i].line, r->qpn);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/* The key words of a LOAD, straight into the device: the trace's own
+ * writes of them carry 0, and this is no call of the trace's. */
+static void put_key(struct roce_sim *s, const uint8_t *key)
+{
+	for (unsigned w = 0; w < ROCE_STAGE_KEY_LEN / 4; w++) {
+		const uint8_t *b = key + 4 * w;
+
+		roce_device_write32(s->dev, ROCE_REG_STAGE_KEY(w), (uint32_t)b[0] |
+				    (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+				    (uint32_t)b[3] << 24);
+	}
+}
+
 /* Record i of the trace: make the call it stands for on its NIC. */
 static int step(struct replay *rp, struct obs *obs, unsigned i)
 {
@@ -158,6 +207,12 @@ static int step(struct replay *rp, struct obs *obs, unsigned i)
 	if (r->kind == TR_DMA_WR || r->kind == TR_DMA_RD ||
 	    r->kind == TR_HDMA_WR || r->kind == TR_HDMA_RD)
 		return 0;               /* produced by a call, not one */
+	if (r->kind == TR_KEY) {
+		/* the model writes it itself with the command's wr, next */
+		if (n->s && r->op == TRACE_KEY_LOAD)
+			put_key(n->s, key_of(rp->keys, r->qpn));
+		return 0;
+	}
 	if (r->kind == TR_CREATE) {
 		n->s = roce_sim_create(r->addr, r->data, r->len, r->qpn, r->op);
 		if (!n->s) {
@@ -186,7 +241,7 @@ static int step(struct replay *rp, struct obs *obs, unsigned i)
 	return rp->bad;
 }
 
-int replay_run(const struct trace_file *t)
+int replay_run(const struct trace_file *t, const struct replay_keys *keys)
 {
 	struct replay *rp = calloc(1, sizeof(*rp));
 	struct obs *obs = calloc(MAX_NICS, sizeof(*obs));
@@ -195,7 +250,8 @@ int replay_run(const struct trace_file *t)
 	if (!rp || !obs)
 		goto out;
 	rp->t = t;
-	if ((rc = index_nics(rp)) != 0)
+	rp->keys = keys;
+	if ((rc = keys_present(rp)) != 0 || (rc = index_nics(rp)) != 0)
 		goto out;
 	for (unsigned i = 0; i < t->n && rc == 0; i++)
 		rc = step(rp, obs, i);
