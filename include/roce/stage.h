@@ -53,12 +53,18 @@ struct roce_stage_binding {
 					       first; NONE ends the chain */
 	uint8_t key_slot;               /* XTS: the key slot */
 	uint8_t unit_shift;             /* XTS and PI: 9 (512 B) or 12 (4096 B) */
+	uint8_t reserved0;              /* 0: no padding, so that bindings
+					   compare byte for byte */
 	uint16_t app_tag;               /* PI: the application tag */
 	uint64_t dun_base;              /* XTS tweak and PI reference tag of unit 0 */
 	uint64_t pi_pa;                 /* PI: the PI area's DDR address */
 	uint64_t pool_pa;               /* DEDUP: the block pool's DDR address */
 	uint32_t pool_blocks;           /* DEDUP: 4 KiB blocks in the pool */
+	uint32_t reserved1;             /* 0 */
 };
+
+_Static_assert(sizeof(struct roce_stage_binding) == 40,
+	       "a stage binding has no padding (its fields compare byte for byte)");
 
 static inline bool roce_stage_bound(const struct roce_stage_binding *b)
 {

@@ -96,8 +96,20 @@ int engine_init(struct roce_engine *e, const struct engine_config *cfg)
 	return ROCE_OK;
 }
 
+/* A QP's stage streams go with it (engine_del_qp), or with the engine
+ * when its owner frees the QPs without (the sim's). */
+static void qp_streams_free(struct eng_qp *qp)
+{
+	for (unsigned i = 0; i < 2; i++) {
+		stage_stream_free(qp->stage_in[i]);
+		qp->stage_in[i] = NULL;
+	}
+}
+
 void engine_fini(struct roce_engine *e)
 {
+	for (uint32_t i = 0; i < e->n_active; i++)
+		qp_streams_free(e->active[i]);
 	stage_dev_attach(e->stage, NULL, 0, NULL, NULL);
 	stage_dev_observe(e->stage, NULL, NULL);
 	free(e->tx);
@@ -125,10 +137,7 @@ void engine_del_qp(struct roce_engine *e, struct eng_qp *qp)
 	sched_remove(e, qp);
 	tw_cancel(&e->timers, &qp->timer);
 
-	for (unsigned i = 0; i < 2; i++) {
-		stage_stream_free(qp->stage_in[i]);
-		qp->stage_in[i] = NULL;
-	}
+	qp_streams_free(qp);
 	e->active[qp->active_idx] = last;
 	last->active_idx = qp->active_idx;
 	e->qp_by_qpn[qp->qpn] = NULL;

@@ -140,10 +140,16 @@ void stage_dedup_levels(struct stage_dev *d, int64_t blocks, int64_t saved_block
 		     (uint64_t)(saved_blocks * (int64_t)ROCE_STAGE_BLOCK));
 }
 
+/* Field by field: a binding's reserved bytes are not its own. */
 static bool same_binding(const struct stage_mr *m, const struct roce_mr_entry *e)
 {
+	const struct roce_stage_binding *a = &m->b, *b = &e->stage;
+
 	return m->pa == e->pa && m->len == e->len && m->space == e->space &&
-	       !memcmp(&m->b, &e->stage, sizeof(m->b));
+	       !memcmp(a->chain, b->chain, sizeof(a->chain)) && a->key_slot == b->key_slot &&
+	       a->unit_shift == b->unit_shift && a->app_tag == b->app_tag &&
+	       a->dun_base == b->dun_base && a->pi_pa == b->pi_pa &&
+	       a->pool_pa == b->pool_pa && a->pool_blocks == b->pool_blocks;
 }
 
 int stage_mr_sync(struct stage_dev *d, const struct roce_mr_entry *e, uint64_t dma_base)
