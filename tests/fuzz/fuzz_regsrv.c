@@ -154,6 +154,26 @@ static bool check_response(const struct roce_sock_msg *req, const uint8_t raw[12
 						     off == ROCE_REG_MR_COMMIT ? 0 : val));
 		return true;
 	}
+	if (op == ROCE_SOCK_MEM_READ || op == ROCE_SOCK_MEM_WRITE) {
+		/* the DDR debug port: a word (its index in off) inside the
+		 * DDR, else DECERR; the registers never change */
+		bool inside = (uint64_t)off * 4 + 4 <= MEM_SIZE;
+		size_t size;
+		const uint8_t *mem = roce_device_mem(dev, &size);
+
+		CHECK(rsp.w[1] == (inside ? ROCE_SOCK_OKAY : ROCE_SOCK_DECERR));
+		if (op == ROCE_SOCK_MEM_READ && inside)
+			CHECK(rsp.w[2] == ((uint32_t)mem[off * 4ull] |
+					   (uint32_t)mem[off * 4ull + 1] << 8 |
+					   (uint32_t)mem[off * 4ull + 2] << 16 |
+					   (uint32_t)mem[off * 4ull + 3] << 24));
+		if (op == ROCE_SOCK_MEM_WRITE || !inside)
+			CHECK(rsp.w[2] == 0);
+		if (op == ROCE_SOCK_MEM_WRITE && inside)
+			CHECK(!memcmp(mem + off * 4ull, &val, 4));
+		CHECK(same(pre, post));
+		return true;
+	}
 	CHECK(rsp.w[1] == ROCE_SOCK_BAD_OP && rsp.w[2] == 0 && same(pre, post));
 	return true;
 }
