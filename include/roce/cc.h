@@ -90,6 +90,18 @@ const struct roce_dcqcn_knob *roce_dcqcn_knobs(unsigned *n);
 int roce_dcqcn_set(struct roce_dcqcn_params *p, const char *name, uint32_t v);
 uint32_t roce_dcqcn_get(const struct roce_dcqcn_params *p, const struct roce_dcqcn_knob *k);
 
+/* The reaction point's algorithm (docs/cc.md; each one a file behind
+   src/cc/algo.h's operations table). */
+enum roce_cc_algo {
+	ROCE_CC_ALGO_DCQCN,     /* rate-based, on CNPs (Zhu et al., SIGCOMM 2015) */
+	ROCE_CC_ALGO_SWIFT,     /* delay-based, a window from RTTs (Kumar et al.,
+				   SIGCOMM 2020) */
+	ROCE_CC_ALGO_COUNT
+};
+/* The algorithm's name ("dcqcn", "swift"), or NULL; and back (-1: none). */
+const char *roce_cc_algo_name(unsigned algo);
+int roce_cc_algo_by_name(const char *name);
+
 struct roce_cc_config {
 	uint8_t np_prio_mask;   /* priorities whose CE marks get CNPs; 0: NP off */
 	uint8_t rp_prio_mask;   /* priorities whose QPs mark ECT and react to
@@ -113,6 +125,9 @@ struct roce_cc_config {
 	   spends it. Off: the QP's timeout (IBA 9.7.6.1.3) alone. */
 	bool adaptive_rto;
 	uint32_t rto_min_us;
+	/* The RP QPs' algorithm unless a QP chooses its own (enum
+	   roce_cc_algo; default DCQCN). */
+	uint8_t algo;
 	struct roce_dcqcn_params dcqcn;
 };
 

@@ -5,6 +5,8 @@
  * (src/regs), the driver, the tools and the engine's reset state start
  * from it. It calls nothing of the engine or the register file.
  */
+#include <string.h>
+
 #include "cc/dcqcn.h"
 
 void roce_cc_config_default(struct roce_cc_config *c)
@@ -18,6 +20,24 @@ void roce_cc_dcqcn_paper(struct roce_cc_config *c)
 	dcqcn_params_paper(&c->dcqcn);
 }
 
+static const char *const algo_names[ROCE_CC_ALGO_COUNT] = {
+	[ROCE_CC_ALGO_DCQCN] = "dcqcn",
+	[ROCE_CC_ALGO_SWIFT] = "swift",
+};
+
+const char *roce_cc_algo_name(unsigned algo)
+{
+	return algo < ROCE_CC_ALGO_COUNT ? algo_names[algo] : NULL;
+}
+
+int roce_cc_algo_by_name(const char *name)
+{
+	for (unsigned i = 0; name && i < ROCE_CC_ALGO_COUNT; i++)
+		if (!strcmp(name, algo_names[i]))
+			return (int)i;
+	return -1;
+}
+
 const char *roce_cc_config_check(const struct roce_cc_config *c)
 {
 	if (!c)
@@ -28,6 +48,8 @@ const char *roce_cc_config_check(const struct roce_cc_config *c)
 		return "line_mbps";
 	if (c->window_kb > (1u << 20))
 		return "window_kb";
+	if (c->algo >= ROCE_CC_ALGO_COUNT)
+		return "algo";
 	if (c->adaptive_rto && (!c->rto_min_us || c->rto_min_us > 10000000))
 		return "rto_min_us";
 	return dcqcn_params_check(&c->dcqcn);
