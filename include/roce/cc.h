@@ -125,6 +125,10 @@ struct roce_cc_config {
 	   spends it. Off: the QP's timeout (IBA 9.7.6.1.3) alone. */
 	bool adaptive_rto;
 	uint32_t rto_min_us;
+	/* Go-back-N's window adapts to loss: about one bandwidth-delay
+	   product, halved on a NAK or a timeout, grown back additively
+	   (docs/cc.md). Off: window_kb alone bounds it. */
+	bool adaptive_window;
 	/* The RP QPs' algorithm unless a QP chooses its own (enum
 	   roce_cc_algo; default DCQCN). */
 	uint8_t algo;
@@ -133,6 +137,9 @@ struct roce_cc_config {
 
 /* Off (both masks 0), ECT(0), 100 Gbit/s, ConnectX's DCQCN knobs. */
 void roce_cc_config_default(struct roce_cc_config *c);
+/* IBA's behaviour alone (--iba-strict): no adaptive timer, no tail-loss
+   probe, no adaptive window, no window bound. */
+void roce_cc_config_iba_strict(struct roce_cc_config *c);
 /* The paper's DCQCN profile (Zhu et al., SIGCOMM 2015) in c->dcqcn. */
 void roce_cc_dcqcn_paper(struct roce_cc_config *c);
 /* NULL if c is valid, else the name of the first bad field. */

@@ -15,6 +15,13 @@ void roce_cc_config_default(struct roce_cc_config *c)
 	dcqcn_params_mlx5(&c->dcqcn);
 }
 
+void roce_cc_config_iba_strict(struct roce_cc_config *c)
+{
+	c->adaptive_rto = false;
+	c->adaptive_window = false;
+	c->window_kb = 0;
+}
+
 void roce_cc_dcqcn_paper(struct roce_cc_config *c)
 {
 	dcqcn_params_paper(&c->dcqcn);
