@@ -12,8 +12,10 @@
  *            create and connect them;
  *   veth     raw-frame rate of a veth pair and the engines over it;
  *   loss     64 KB WRITE goodput under 0.01 .. 10 % random loss on a
- *            virtual clock, go-back-N as IBA says and with the default
- *            CC config's recovery, and each point / 0.01 %;
+ *            virtual clock: the defaults' recovery (adaptive window and
+ *            timer, tail-loss probes), go-back-N as IBA says, and a
+ *            fixed 64 KB window with the adaptive timer; each point /
+ *            0.01 %;
  *   stages   the inline stages' primitives (AES-256-XTS, CRC16, SHA-256)
  *            and 64 KB WRITE and READ to a staged MR (XTS, PI, DEDUP, the
  *            three), each with its bound from the primitive of this run;
