@@ -22,11 +22,12 @@
 
 #include "perf/perf_ep_priv.h"
 #include "roce-rping/rping.h"
+#include "roce/cc_options.h"
 #include "roce/status.h"
 
 static const char *prog = "roce-rping";
 
-enum { OPT_NETDEV = 256, OPT_LINK, OPT_XDP_MODE, OPT_IP };
+enum { OPT_NETDEV = 256, OPT_LINK, OPT_XDP_MODE, OPT_IP, OPT_IBA_STRICT };
 
 struct opts {
 	struct rping r;
@@ -36,6 +37,7 @@ struct opts {
 	uint32_t ip;
 	int role;                      /* -1 unset, 1 server, 0 client */
 	bool have_addr;
+	struct roce_cc_options cc;      /* --iba-strict */
 };
 
 static void usage(FILE *f)
@@ -59,6 +61,8 @@ static void usage(FILE *f)
 "\t--link=packet|xdp  its port: AF_PACKET (default) or AF_XDP\n"
 "\t--xdp-mode=auto|native|generic  XDP mode for --link xdp\n"
 "\t--ip=A.B.C.D\tour IPv4 (default: the interface's)\n"
+"\t--iba-strict\tloss recovery as IBA says alone: no adaptive window,\n"
+"\t\t\ttimer or tail-loss probe (docs/cc.md)\n"
 "\t-h, --help\tthis text\n"
 "Exit status: 0, 255 when the run fails, 2 for bad usage.\n",
 		prog, prog, RPING_MIN_BUFSIZE, RPING_BUFSIZE - 1);
@@ -97,13 +101,15 @@ static int parse(int argc, char **argv, struct opts *o)
 	static const struct option lo[] = {
 		{ "help", 0, NULL, 'h' }, { "netdev", 1, NULL, OPT_NETDEV },
 		{ "link", 1, NULL, OPT_LINK }, { "xdp-mode", 1, NULL, OPT_XDP_MODE },
-		{ "ip", 1, NULL, OPT_IP }, { NULL, 0, NULL, 0 },
+		{ "ip", 1, NULL, OPT_IP }, { "iba-strict", 0, NULL, OPT_IBA_STRICT },
+		{ NULL, 0, NULL, 0 },
 	};
 	struct in_addr in;
 	long v;
 	int c;
 
 	o->role = -1;
+	roce_cc_options_init(&o->cc);
 	o->r.size = 64;
 	o->r.port = 7174;
 	while ((c = getopt_long(argc, argv, "a:I:Pp:C:S:scvVdqh", lo, NULL)) != -1) {
@@ -143,6 +149,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		case OPT_IP: if (inet_pton(AF_INET, optarg, &in) != 1 || !in.s_addr)
 				return bad("--ip", optarg);
 			o->ip = ntohl(in.s_addr); break;
+		case OPT_IBA_STRICT: o->cc.iba_strict = true; break;
 		default: usage(stderr); return 2;
 		}
 	}
@@ -412,7 +419,11 @@ int main(int argc, char **argv)
 	ec.sq_depth = 16;
 	ec.rq_depth = 2;
 	ec.timeout_ms = 2000;
-	if (perf_ep_open(&r->ep, &ec) ||
+	if ((rc = perf_ep_open(&r->ep, &ec)) == ROCE_OK &&
+	    (rc = roce_cc_options_apply(r->ep.ctx, &o.cc)) != ROCE_OK)
+		snprintf(r->ep.err, sizeof(r->ep.err), "loss recovery settings: %s",
+			 roce_status_str(rc));
+	if (rc ||
 	    perf_ep_buffer(&r->ep, 2u * RPING_BUFSIZE + 64, 4096,
 			   ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_READ |
 			   ROCE_ACCESS_REMOTE_WRITE)) {

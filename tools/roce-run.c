@@ -20,6 +20,11 @@
  * dedup (never on a program's own memory), a bad unit or key file stops
  * roce-run before PROGRAM starts.
  *
+ * Loss recovery and congestion control (docs/cc.md): --iba-strict and
+ * --cc-algo NAME set ROCE_IBA_STRICT and ROCE_CC_ALGO (roce/cc_options.h),
+ * which the drop-in writes to the device's CC block when the program
+ * opens it; neither set, the device keeps its defaults.
+ *
  * ROCE_RUN_PRELOAD, when set, goes before PROGRAM's LD_PRELOAD (and not
  * into roce-run's own): a sanitized drop-in needs the sanitizer's runtime
  * in a program built without it.
@@ -42,6 +47,7 @@
 #include <unistd.h>
 
 #include "roce-run/elf.h"
+#include "roce/cc_options.h"
 #include "roce/stage_config.h"
 
 #ifndef ROCE_RUN_LIBDIR
@@ -73,6 +79,13 @@ static void usage(FILE *f)
 	      "The program's buffers then hold what the stages store: with xts, ciphertext,\n"
 	      "not what its peer sent (the drop-in says so on stderr at start); an MR\n"
 	      "whose length is not a whole number of units is refused.\n"
+	      "\n"
+	      "Loss recovery and congestion control (docs/cc.md):\n"
+	      "  --iba-strict        loss recovery as IBA says alone: no adaptive window,\n"
+	      "                      timer or tail-loss probe (ROCE_IBA_STRICT=1; the\n"
+	      "                      defaults have them)\n"
+	      "  --cc-algo NAME      ECN, CNPs and the reaction point on every priority,\n"
+	      "                      with dcqcn or swift (ROCE_CC_ALGO)\n"
 	      "\n"
 	      "GID index 0 is the link-local IPv6 GID, 1 the IPv4 one (use -g 1 / -x 1).\n"
 	      "Exit status: PROGRAM's; 1 when it cannot start (no such interface, no\n"
@@ -200,6 +213,17 @@ static int check_stages(void)
 	return 0;
 }
 
+/* ROCE_IBA_STRICT and ROCE_CC_ALGO as the drop-in will read them. */
+static int check_cc(void)
+{
+	struct roce_cc_options o;
+	char why[160];
+
+	if (roce_cc_options_env(&o, why, sizeof(why)))
+		return fail(RUN_USAGE, "%s%s (try --help)", why, "");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -211,6 +235,8 @@ int main(int argc, char **argv)
 		{ "key-file", required_argument, NULL, 'k' },
 		{ "data-unit", required_argument, NULL, 'u' },
 		{ "dun-base", required_argument, NULL, 'b' },
+		{ "iba-strict", no_argument, NULL, 'S' },
+		{ "cc-algo", required_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const libs[] = { "libibverbs.so.1", "librdmacm.so.1", NULL };
@@ -229,6 +255,8 @@ int main(int argc, char **argv)
 		case 'k': setenv(ROCE_STAGE_ENV_KEY_FILE, optarg, 1); break;
 		case 'u': setenv(ROCE_STAGE_ENV_UNIT, optarg, 1); break;
 		case 'b': setenv(ROCE_STAGE_ENV_DUN_BASE, optarg, 1); break;
+		case 'S': setenv(ROCE_CC_ENV_IBA_STRICT, "1", 1); break;
+		case 'a': setenv(ROCE_CC_ENV_ALGO, optarg, 1); break;
 		default: usage(stderr); return RUN_USAGE;
 		}
 	}
@@ -241,7 +269,7 @@ int main(int argc, char **argv)
 		return fail(RUN_USAGE, "--ip %s: not an IPv4 address%s (try --help)", ip, "");
 	if (strcmp(link, "packet") && strcmp(link, "xdp"))
 		return fail(RUN_USAGE, "--link %s: packet or xdp%s (try --help)", link, "");
-	if ((s = check_stages()) != 0)
+	if ((s = check_stages()) != 0 || (s = check_cc()) != 0)
 		return s;
 	if (strlen(netdev) >= IF_NAMESIZE || !if_nametoindex(netdev))
 		return fail(RUN_SETUP, "%s: no such interface%s", netdev, "");

@@ -16,6 +16,7 @@
 
 #include "ibverbs/rv.h"
 #include "link/netdev_util.h"
+#include "roce/cc_options.h"
 #include "roce/gid.h"
 #include "roce/params.h"
 #include "roce/status.h"
@@ -152,6 +153,24 @@ int ibv_get_device_index(struct ibv_device *device)
  * shares the interface with the kernel. The GID table is the link-local
  * GID and the IPv4 one (docs/verbs.md).
  */
+/* ROCE_IBA_STRICT and ROCE_CC_ALGO (roce-run --iba-strict, --cc-algo;
+ * roce/cc_options.h) into the device's CC block; neither set, its
+ * defaults stay. */
+static int cc_open(struct rv_context *c, char *why, size_t len)
+{
+	struct roce_cc_options o;
+	char inner[160];
+	int st;
+
+	if ((st = roce_cc_options_env(&o, inner, sizeof(inner))) != ROCE_OK) {
+		snprintf(why, len, "%s", inner);
+		return st;
+	}
+	if ((st = roce_cc_options_apply(c->ctx, &o)) != ROCE_OK)
+		snprintf(why, len, "congestion control: %s", roce_status_str(st));
+	return st;
+}
+
 static int open_port(struct rv_context *c, char *why, size_t len)
 {
 	struct rv_device *d = c->dev;
@@ -216,6 +235,8 @@ struct ibv_context *ibv_open_device(struct ibv_device *device)
 	}
 	if (st == ROCE_OK)
 		st = rv_stage_open(c, why, sizeof(why));
+	if (st == ROCE_OK)
+		st = cc_open(c, why, sizeof(why));
 	if (st == ROCE_OK && (st = roce_engine_start(c->ctx, -1)) != ROCE_OK)
 		snprintf(why, sizeof(why), "the engine thread: %s", roce_status_str(st));
 	if (st) {

@@ -23,6 +23,7 @@
 #include <stdio.h>
 
 #include "perf/perf_ep.h"
+#include "roce/cc_options.h"
 #include "roce/memlink.h"
 #include "roce/oob.h"
 #include "roce/verbs.h"
@@ -108,10 +109,9 @@ struct perf_opts {
 	bool counters;                  /* --counters */
 	int tclass;                     /* --tclass: the QPs' IP traffic class
 					 * (TOS); -1: none given (0) */
-	bool cc;                        /* --cc: ECN marking, CNPs and DCQCN on
-					 * every priority (roce/cc.h) */
-	uint32_t window_kb;             /* --window: go-back-N's bound; 0 none */
-	bool adaptive_rto;              /* --adaptive-rto */
+	struct roce_cc_options cc;      /* --cc, --cc-algo, --iba-strict,
+					 * --window, --adaptive-rto
+					 * (roce/cc_options.h) */
 	bool events;                    /* -e: sleep on a completion channel */
 	bool rdma_cm;                   /* -R: connect through the RDMA CM, the
 					 * exchange over a CM-connected QP */

@@ -31,7 +31,7 @@ static const struct {
 
 enum { OPT_NETDEV = 256, OPT_IP, OPT_IP6, OPT_CHECK, OPT_TIMEOUT, OPT_SELFTEST, OPT_COUNTERS,
        OPT_LINK, OPT_XDP_MODE, OPT_REPORT_GBITS, OPT_REPORT_BOTH, OPT_TCLASS, OPT_CC,
-       OPT_WINDOW, OPT_ADAPTIVE_RTO };
+       OPT_WINDOW, OPT_ADAPTIVE_RTO, OPT_CC_ALGO, OPT_IBA_STRICT };
 enum { OPT_MMAP = 320, OPT_MMAP_OFFSET };
 enum { OPT_STAGE = 340, OPT_KEY_FILE, OPT_DATA_UNIT, OPT_DUN_BASE, OPT_SAVE_DDR };
 
@@ -108,10 +108,15 @@ void perf_usage(FILE *f, const char *argv0)
 "                           our packets ECN-capable (ECT(0)), a CNP for each\n"
 "                           CE-marked one received (at most one per QP per 4 us),\n"
 "                           DCQCN with ConnectX's defaults on the CNPs we get\n"
+"  --cc-algo=NAME           the reaction point's algorithm, dcqcn or swift\n"
+"                           (implies --cc; docs/cc.md)\n"
+"  --iba-strict             loss recovery as IBA says alone: no adaptive window,\n"
+"                           timer or tail-loss probe (the defaults have them)\n"
 "  --window=KB              each RC QP keeps at most KB unacknowledged (go-back-N\n"
 "                           resends at most that per loss; 1..1048576)\n"
 "  --adaptive-rto           retransmit after the measured round trip (floor\n"
-"                           100 us, tail-loss probes), not the QP's timeout\n"
+"                           100 us, tail-loss probes): the default; with\n"
+"                           --iba-strict, the timer alone\n"
 "  --timeout=SEC            bound of every wait (default %u)\n"
 "inline stages (docs/stages.md), on our buffer's MR in either role:\n"
 "  --stage=LIST             xts, pi, dedup or a list, wire side first (xts,pi;\n"
@@ -237,6 +242,7 @@ static void defaults(struct perf_opts *o)
 	o->atomic = PERF_FETCH_AND_ADD;
 	o->timeout_s = PERF_TIMEOUT_S_DEFAULT;
 	o->tclass = -1;
+	roce_cc_options_init(&o->cc);
 	o->stage.cfg.unit_shift = ROCE_STAGE_UNIT_MAX_SHIFT;
 }
 
@@ -261,6 +267,8 @@ static const struct option longopts[] = {
 	{ "cc", 0, NULL, OPT_CC },
 	{ "window", 1, NULL, OPT_WINDOW },
 	{ "adaptive-rto", 0, NULL, OPT_ADAPTIVE_RTO },
+	{ "cc-algo", 1, NULL, OPT_CC_ALGO },
+	{ "iba-strict", 0, NULL, OPT_IBA_STRICT },
 	{ "help", 0, NULL, 'h' },       { "netdev", 1, NULL, OPT_NETDEV },
 	{ "link", 1, NULL, OPT_LINK },  { "xdp-mode", 1, NULL, OPT_XDP_MODE },
 	{ "ip", 1, NULL, OPT_IP },      { "check", 0, NULL, OPT_CHECK },
@@ -356,10 +364,18 @@ static int one_opt(int c, const char *a, struct perf_opts *o, FILE *out, FILE *e
 	 * ah_attr.grh.traffic_class, a byte */
 	case OPT_TCLASS: if (!num(a, 0, 255, &v)) return bad(err, "traffic class", a, "not 0..255");
 		o->tclass = (int)v; return 0;
-	case OPT_CC: o->cc = true; return 0;
+	case OPT_CC: o->cc.ecn = true; return 0;
+	case OPT_CC_ALGO: {
+		char why[96];
+
+		if (roce_cc_options_algo(&o->cc, a, why, sizeof(why)))
+			return bad(err, "--cc-algo", a, "choose dcqcn or swift");
+		return 0;
+	}
+	case OPT_IBA_STRICT: o->cc.iba_strict = true; return 0;
 	case OPT_WINDOW: if (!num(a, 1, 1u << 20, &v)) return bad(err, "--window", a, "not 1..1048576 KB");
-		o->window_kb = (uint32_t)v; return 0;
-	case OPT_ADAPTIVE_RTO: o->adaptive_rto = true; return 0;
+		o->cc.window_kb = (uint32_t)v; return 0;
+	case OPT_ADAPTIVE_RTO: o->cc.adaptive_rto = true; return 0;
 	case 'V': fprintf(out, "Version: %s\n", ROCE_PT_VERSION); return 1;
 	case 'h': perf_usage(out, "roce-perf"); return 1;
 	case OPT_NETDEV: o->netdev = a; return 0;

@@ -235,21 +235,10 @@ static int open_ep(struct perf_run *r, struct roce_memlink *ml)
 	c.qp_access = most.qp_access;
 	if ((st = perf_ep_open(&r->ep, &c)) != ROCE_OK)
 		return perf_fail(r, st, "%s", r->ep.err);
-	if (o->cc || o->window_kb || o->adaptive_rto) {
-		/* --cc: the NP and the RP on every priority, whatever
-		   --tclass makes the QPs' (docs/cc.md); DCQCN's knobs and
-		   the ECN codepoint at their defaults. --window and
-		   --adaptive-rto: loss recovery, with or without it */
-		struct roce_cc_config cc;
-
-		roce_cc_config_default(&cc);
-		if (o->cc)
-			cc.np_prio_mask = cc.rp_prio_mask = 0xFF;
-		cc.window_kb = o->window_kb;
-		cc.adaptive_rto = o->adaptive_rto;
-		if ((st = roce_context_set_cc(r->ep.ctx, &cc)) != ROCE_OK)
-			return perf_fail(r, st, "congestion control: %s", roce_status_str(st));
-	}
+	/* --cc, --cc-algo, --iba-strict, --window, --adaptive-rto
+	 * (roce/cc_options.h): nothing asked, the device's defaults */
+	if ((st = roce_cc_options_apply(r->ep.ctx, &o->cc)) != ROCE_OK)
+		return perf_fail(r, st, "congestion control: %s", roce_status_str(st));
 	/* the exchange keeps the engine running, unless its thread does */
 	r->oob.idle = r->ep.thread ? NULL : perf_ep_progress;
 	r->oob.idle_arg = &r->ep;

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "roce/cc_options.h"
 #include "roce/counters.h"
 #include "roce/driver.h"
 #include "roce/memlink.h"
@@ -47,9 +48,8 @@ struct opts {
 	const char *pcap;
 	const char *trace;                              /* --trace FILE */
 	bool threads, quick, json, all_counters;
-	uint32_t window_kb;                             /* roce/cc.h; 0 = none */
-	bool adaptive_rto;
-	uint32_t rto_min_us;                            /* 0 = roce/cc.h's */
+	struct roce_cc_options cc;                      /* --iba-strict, --window,
+							   --adaptive-rto, --rto-min-us */
 	bool virtual_time;                              /* --virtual-time */
 	struct roce_stage_config stage;                 /* --stage ...; no chain: none */
 	const char *save_ddr, *save_read;               /* --save-ddr, --save-read */

@@ -44,18 +44,11 @@ static bool nic_open(struct demo *d, struct nic *n, size_t len)
 	if ((st = roce_open(&ca, &n->ctx)) != ROCE_OK)
 		return step_fail(s, "power-on of NIC %s: %s", n->name,
 				 roce_status_str(st));
-	if (d->o.window_kb || d->o.adaptive_rto) {
-		struct roce_cc_config cc;
-
-		roce_cc_config_default(&cc);    /* ECN and DCQCN stay off */
-		cc.window_kb = d->o.window_kb;
-		cc.adaptive_rto = d->o.adaptive_rto;
-		if (d->o.rto_min_us)
-			cc.rto_min_us = d->o.rto_min_us;
-		if ((st = roce_context_set_cc(n->ctx, &cc)) != ROCE_OK)
-			return step_fail(s, "NIC %s: loss recovery settings: %s", n->name,
-					 roce_status_str(st));
-	}
+	/* loss recovery as asked (ECN and DCQCN stay off); nothing asked:
+	 * the device's defaults */
+	if ((st = roce_cc_options_apply(n->ctx, &d->o.cc)) != ROCE_OK)
+		return step_fail(s, "NIC %s: loss recovery settings: %s", n->name,
+				 roce_status_str(st));
 	n->drv = roce_context_driver(n->ctx);
 	n->pd = roce_alloc_pd(n->ctx);
 	n->scq = roce_create_cq(n->ctx, 4 * QP_DEPTH);

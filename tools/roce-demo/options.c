@@ -34,12 +34,16 @@ static void usage(FILE *f)
 		"  --qp-count N      QP table entries of each NIC (QP_COUNT), %u..%u\n"
 		"                    (default %u)\n"
 		"  --pcap FILE       capture every frame on the link into FILE\n"
+		"  --iba-strict      loss recovery as IBA says alone: no adaptive window,\n"
+		"                    timer or tail-loss probe (the defaults have them;\n"
+		"                    docs/cc.md)\n"
 		"  --window KB       each QP keeps at most KB unacknowledged: go-back-N\n"
-		"                    resends at most that per loss (default 0: no bound)\n"
+		"                    resends at most that per loss (default: about one\n"
+		"                    bandwidth-delay product, adapting to loss)\n"
 		"  --adaptive-rto    retransmit after the measured round trip, not the\n"
-		"                    QP's fixed timeout (docs/cc.md)\n"
-		"  --rto-min-us N    the adaptive timer's floor (default 100; implies\n"
-		"                    --adaptive-rto)\n"
+		"                    QP's fixed timeout: the default; with --iba-strict,\n"
+		"                    the timer alone\n"
+		"  --rto-min-us N    the adaptive timer's floor (default 100)\n"
 		"  --threads         run each engine on its own thread (default: poll both\n"
 		"                    from the main thread)\n"
 		"  --virtual-time    run on one virtual clock (no thread, no wall clock): the\n"
@@ -126,7 +130,7 @@ static int parse_num(const char *opt, const char *s, bool suffix, uint64_t min,
 
 enum { OPT_MTU = 256, OPT_SIZE, OPT_ITERS, OPT_LOSS, OPT_REORDER, OPT_DUP,
        OPT_CORRUPT, OPT_SEED, OPT_QP_COUNT, OPT_PCAP, OPT_THREADS, OPT_QUICK,
-       OPT_JSON, OPT_ALL, OPT_WINDOW, OPT_ADAPTIVE, OPT_VTIME, OPT_TRACE, OPT_RTO_MIN,
+       OPT_JSON, OPT_ALL, OPT_WINDOW, OPT_ADAPTIVE, OPT_IBA_STRICT, OPT_VTIME, OPT_TRACE, OPT_RTO_MIN,
        OPT_STAGE, OPT_KEY_FILE, OPT_UNIT, OPT_DUN, OPT_SAVE_DDR, OPT_SAVE_READ };
 
 /* --stage LIST: the names (stage_config.c's words and refusals). */
@@ -199,13 +203,13 @@ static int parse_opt(int c, const char *arg, struct opts *o, bool *iters_set)
 	case OPT_ALL: o->all_counters = true; return 0;
 	case OPT_WINDOW:
 		rc = parse_num("--window", arg, false, 0, 1u << 20, &v);
-		o->window_kb = (uint32_t)v;
+		o->cc.window_kb = (uint32_t)v;
 		return rc;
-	case OPT_ADAPTIVE: o->adaptive_rto = true; return 0;
+	case OPT_ADAPTIVE: o->cc.adaptive_rto = true; return 0;
+	case OPT_IBA_STRICT: o->cc.iba_strict = true; return 0;
 	case OPT_RTO_MIN:
 		rc = parse_num("--rto-min-us", arg, false, 1, 10000000, &v);
-		o->rto_min_us = (uint32_t)v;
-		o->adaptive_rto = true;
+		o->cc.rto_min_us = (uint32_t)v;
 		return rc;
 	case OPT_VTIME: o->virtual_time = true; return 0;
 	case OPT_TRACE: o->trace = arg; return 0;
@@ -243,6 +247,7 @@ int demo_parse_args(int argc, char **argv, struct opts *o)
 		{ "all-counters", no_argument, NULL, OPT_ALL },
 		{ "window", required_argument, NULL, OPT_WINDOW },
 		{ "adaptive-rto", no_argument, NULL, OPT_ADAPTIVE },
+		{ "iba-strict", no_argument, NULL, OPT_IBA_STRICT },
 		{ "rto-min-us", required_argument, NULL, OPT_RTO_MIN },
 		{ "virtual-time", no_argument, NULL, OPT_VTIME },
 		{ "trace", required_argument, NULL, OPT_TRACE },
@@ -261,6 +266,7 @@ int demo_parse_args(int argc, char **argv, struct opts *o)
 
 	*o = (struct opts){ .mtu = ROCE_MTU_1024, .size = ROCE_DEMO_SIZE_DEFAULT,
 			    .seed = 1, .stage.unit_shift = ROCE_STAGE_UNIT_MAX_SHIFT };
+	roce_cc_options_init(&o->cc);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
 		if (c == 'h') {
