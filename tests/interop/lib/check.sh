@@ -564,6 +564,39 @@ check_bw_reports() {
 	esac
 }
 
+# bw_avg LOG: the BW average of a perftest report (its first result line)
+bw_avg() { bw_sum "$1" | head -n1 | awk '{ print $4 }'; }
+
+# check_retx PCT VS RUN: our retransmitted frames at most PCT % of the
+# frames we sent (counters.txt); with VS, our goodput at least 0.9 x that
+# of the run VS.RUN of the same matrix (ROLE.mMTU.sSIZE), e.g. the same
+# transfer with --iba-strict: a tiny window would cut resends and goodput
+# alike. 0.9: the guest's own speed moves by that much between runs.
+check_retx() {
+	local pct=$1 vs=$2 run=$3 c=$RUN_DIR/counters.txt tx re ours theirs
+	tx=$(counter "$c" tx_pkts)
+	re=$(counter "$c" retransmissions)
+	if [ "$tx" -eq 0 ]; then
+		fail "retx:$pct: no tx_pkts in our counters (counters.txt)"
+		return
+	fi
+	if [ $((re * 100)) -le $((pct * tx)) ]; then
+		note "retx:$pct: $re of $tx frames resent ($(awk -v r="$re" -v t="$tx" 'BEGIN { printf "%.2f", 100 * r / t }') %)"
+	else
+		fail "retx:$pct: $re of $tx frames resent, more than $pct %"
+	fi
+	[ -n "$vs" ] || return 0
+	ours=$(bw_avg "$RUN_DIR/ours.log")
+	theirs=$(bw_avg "$(dirname "$RUN_DIR")/$vs.$run/ours.log")
+	if [ -z "$theirs" ]; then
+		fail "vs:$vs: no report of run $vs.$run to compare with (run it in the same matrix)"
+	elif awk -v a="$ours" -v b="$theirs" 'BEGIN { exit !(a + 0 >= 0.9 * b) }'; then
+		note "vs:$vs: BW average $ours beside $vs.$run's $theirs"
+	else
+		fail "vs:$vs: BW average $ours below 0.9 x $vs.$run's $theirs"
+	fi
+}
+
 # qps_of EXTRA: N of a "-q N" in the extra flags, or nothing
 # check_srq OURS_LOG RXE_LOG PCAP EXTRA: ibv_srq_pingpong with -q N (16
 # without): each side prints N local and N remote address lines, the QPNs

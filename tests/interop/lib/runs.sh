@@ -143,6 +143,8 @@ run_ours() { # id tool role mtu size iters loss extra
 	[ -z "$mfile" ] || check_mmap "$mfile" "$(mmap_offset "$extra")" "$RUN_DIR/ours.log" \
 		"$role" "$perf_tool"
 	[ -z "$(stage_word "$extra" stage)" ] || check_stage "$role" "$perf_tool" "$mtu" "$extra"
+	[ -z "$(retx_limit "$extra")" ] ||
+		check_retx "$(retx_limit "$extra")" "$(vs_group "$extra")" "$role.m$mtu.s$size"
 }
 
 # peer_tool_for TOOL ROLE OURS_TOOL: the test rxe runs against ours

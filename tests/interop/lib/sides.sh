@@ -27,7 +27,7 @@ extra_for() {
 	for w in ${words[@]+"${words[@]}"}; do
 		case "$w" in
 		ours:*) if [ "$who" = ours ]; then w=${w#ours:}; out+=("${w//@RUN_DIR@/${RUN_DIR:-}}"); fi ;;
-		v6:*|ce:*|run:*) ;;
+		v6:*|ce:*|run:*|retx:*|vs:*) ;;
 		*) out+=("$w") ;;
 		esac
 	done
@@ -67,6 +67,24 @@ m = [int(x, 16) for x in sys.argv[1].split(':')]
 b = bytes([0xfe, 0x80, 0, 0, 0, 0, 0, 0, m[0] ^ 2, m[1], m[2], 0xff, 0xfe, m[3], m[4], m[5]])
 print(ipaddress.IPv6Address(b))
 PY
+}
+
+# retx_limit EXTRA: N of a retx:N word, the most retransmitted frames a
+# run of ours may send, in per cent of its frames (check_retx); vs_group
+# EXTRA: NAME of a vs:NAME word, the group of the same matrix whose run
+# (same role, MTU and size) our goodput must not fall below. Neither goes
+# to a side as a flag.
+retx_limit() {
+	local w
+	for w in $1; do
+		case "$w" in retx:*) echo "${w#retx:}" ;; esac
+	done
+}
+vs_group() {
+	local w
+	for w in $1; do
+		case "$w" in vs:*) echo "${w#vs:}" ;; esac
+	done
 }
 
 # ce_mode EXTRA: where the bridge sets ECN CE during the run: rx (on the
