@@ -37,10 +37,14 @@ extra_for() {
 # v6_mode EXTRA: the GID a RoCE v2 over IPv6 run uses on both sides: ll
 # (the link-local GID made from the MAC, index 0 on rxe and on ours) or
 # global (fd91::N/64, which each side gets for the run); empty for IPv4
-v6_mode() {
+v6_mode() { extra_word v6 "$1"; }
+
+# extra_word KIND EXTRA: VALUE of each KIND:VALUE word of EXTRA (the words
+# for the harness, not for a side: v6:, ce:, retx:, vs:)
+extra_word() {
 	local w
-	for w in $1; do
-		case "$w" in v6:*) echo "${w#v6:}" ;; esac
+	for w in $2; do
+		case "$w" in "$1":*) echo "${w#"$1":}" ;; esac
 	done
 }
 
@@ -74,28 +78,13 @@ PY
 # EXTRA: NAME of a vs:NAME word, the group of the same matrix whose run
 # (same role, MTU and size) our goodput must not fall below. Neither goes
 # to a side as a flag.
-retx_limit() {
-	local w
-	for w in $1; do
-		case "$w" in retx:*) echo "${w#retx:}" ;; esac
-	done
-}
-vs_group() {
-	local w
-	for w in $1; do
-		case "$w" in vs:*) echo "${w#vs:}" ;; esac
-	done
-}
+retx_limit() { extra_word retx "$1"; }
+vs_group() { extra_word vs "$1"; }
 
 # ce_mode EXTRA: where the bridge sets ECN CE during the run: rx (on the
 # RoCE frames to our port, rxe's data to us: our notification point's
 # input); empty for none. It goes to neither side as a flag.
-ce_mode() {
-	local w
-	for w in $1; do
-		case "$w" in ce:*) echo "${w#ce:}" ;; esac
-	done
-}
+ce_mode() { extra_word ce "$1"; }
 
 # uses_cc EXTRA: does our side run with congestion control (ours:--cc)?
 uses_cc() {
