@@ -33,6 +33,23 @@ static void trace_access(const struct roce_regsrv_conn *c, enum trace_kind kind,
 	trace_write(c->trace, &r);
 }
 
+/* A DDR debug-port access that reached the DDR, as a memwr or memrd
+   record of its word (the bytes as written or read, little-endian as
+   the DDR holds them); one past the DDR is refused and not recorded. */
+static void trace_mem(const struct roce_regsrv_conn *c, enum trace_kind kind,
+		      uint64_t addr, uint32_t word, int st)
+{
+	uint8_t b[4] = { (uint8_t)word, (uint8_t)(word >> 8), (uint8_t)(word >> 16),
+			 (uint8_t)(word >> 24) };
+	struct trace_rec r = { .kind = kind, .addr = addr, .nic = c->trace_nic,
+			       .len = 4, .bytes = b };
+
+	if (!c->trace || st != ROCE_OK)
+		return;
+	r.t = trace_writer_real_ns(c->trace);
+	trace_write(c->trace, &r);
+}
+
 /* Before a key command, its key record: the slot, never the key
  * (common/trace.h; the key words themselves are traced as 0). */
 static void trace_key(struct roce_device *dev, const struct roce_regsrv_conn *c,
@@ -81,10 +98,12 @@ static bool regsrv_answer(struct roce_device *dev, struct roce_regsrv_conn *c,
 		int st = roce_device_mem_read32(dev, (uint64_t)req->w[1] * 4, &rsp->w[2]);
 
 		rsp->w[1] = roce_sock_resp_from_status(st);
+		trace_mem(c, TR_MEM_RD, (uint64_t)req->w[1] * 4, rsp->w[2], st);
 	} else if (req->w[0] == ROCE_SOCK_MEM_WRITE) {
 		int st = roce_device_mem_write32(dev, (uint64_t)req->w[1] * 4, req->w[2]);
 
 		rsp->w[1] = roce_sock_resp_from_status(st);
+		trace_mem(c, TR_MEM_WR, (uint64_t)req->w[1] * 4, req->w[2], st);
 	} else {
 		rsp->w[1] = ROCE_SOCK_BAD_OP;
 	}
