@@ -48,6 +48,9 @@ void roce_stage_chain_format(const uint8_t chain[ROCE_STAGE_CHAIN_MAX], char *ou
 			     size_t len);
 /* "512" or "4096" into its shift (9, 12); ROCE_E_INVAL for anything else. */
 int roce_stage_unit_parse(const char *s, uint8_t *shift);
+/* A DUN base: a number (decimal, 0x hex) up to 2^64 - 1; ROCE_E_INVAL
+ * with why for anything else. */
+int roce_stage_dun_parse(const char *s, uint64_t *dun, char *why, size_t len);
 /* The key in path: exactly ROCE_STAGE_KEY_LEN bytes whose two halves
  * differ (IEEE 1619). ROCE_E_IO or ROCE_E_INVAL with why. */
 int roce_stage_key_file(const char *path, uint8_t key[ROCE_STAGE_KEY_LEN], char *why,

@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "perf/perf.h"
+#include "perf/perf_stage_opts.h"
 #include "roce/oob.h"
-#include "roce/stage_config.h"
 #include "roce/status.h"
 
 static const struct {
@@ -33,7 +33,6 @@ enum { OPT_NETDEV = 256, OPT_IP, OPT_IP6, OPT_CHECK, OPT_TIMEOUT, OPT_SELFTEST, 
        OPT_LINK, OPT_XDP_MODE, OPT_REPORT_GBITS, OPT_REPORT_BOTH, OPT_TCLASS, OPT_CC,
        OPT_WINDOW, OPT_ADAPTIVE_RTO, OPT_CC_ALGO, OPT_IBA_STRICT };
 enum { OPT_MMAP = 320, OPT_MMAP_OFFSET };
-enum { OPT_STAGE = 340, OPT_KEY_FILE, OPT_DATA_UNIT, OPT_DUN_BASE, OPT_SAVE_DDR };
 
 const char *perf_test_name(enum perf_verb v, enum perf_tst t)
 {
@@ -117,18 +116,10 @@ void perf_usage(FILE *f, const char *argv0)
 "  --adaptive-rto           retransmit after the measured round trip (floor\n"
 "                           100 us, tail-loss probes): the default; with\n"
 "                           --iba-strict, the timer alone\n"
-"  --timeout=SEC            bound of every wait (default %u)\n"
-"inline stages (docs/stages.md), on our buffer's MR in either role:\n"
-"  --stage=LIST             xts, pi, dedup or a list, wire side first (xts,pi;\n"
-"                           dedup,xts,pi): what the peer WRITEs or READs, and\n"
-"                           what we READ into or WRITE from it, goes through them;\n"
-"                           the wire carries plaintext, DDR what they store\n"
-"  --key-file=FILE          XTS key: 64 bytes (default: a random one, said so)\n"
-"  --data-unit=512|4096     XTS and PI unit (default 4096; dedup: 4096)\n"
-"  --dun-base=N             tweak and reference tag of unit 0 (default 0)\n"
-"  --save-ddr=FILE          at the end, our MR's bytes as stored in DDR\n",
+"  --timeout=SEC            bound of every wait (default %u)\n",
 		argv0, PERF_MIN_QP, PERF_MAX_QP, perf_ep_qp_limit(NULL), ROCE_PT_VERSION,
 		PERF_TIMEOUT_S_DEFAULT);
+	perf_stage_usage(f, "our buffer's MR in either role", 27);
 }
 
 static int bad(FILE *err, const char *what, const char *val, const char *why)
@@ -243,7 +234,7 @@ static void defaults(struct perf_opts *o)
 	o->timeout_s = PERF_TIMEOUT_S_DEFAULT;
 	o->tclass = -1;
 	roce_cc_options_init(&o->cc);
-	o->stage.cfg.unit_shift = ROCE_STAGE_UNIT_MAX_SHIFT;
+	perf_stage_opts_init(&o->stage);
 }
 
 static const struct option longopts[] = {
@@ -277,9 +268,7 @@ static const struct option longopts[] = {
 	{ "mmap", 1, NULL, OPT_MMAP },  { "mmap-offset", 1, NULL, OPT_MMAP_OFFSET },
 	{ "counters", 0, NULL, OPT_COUNTERS },
 	{ "memlink-selftest", 0, NULL, OPT_SELFTEST },
-	{ "stage", 1, NULL, OPT_STAGE }, { "key-file", 1, NULL, OPT_KEY_FILE },
-	{ "data-unit", 1, NULL, OPT_DATA_UNIT }, { "dun-base", 1, NULL, OPT_DUN_BASE },
-	{ "save-ddr", 1, NULL, OPT_SAVE_DDR },
+	PERF_STAGE_LONGOPTS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -407,30 +396,25 @@ static int one_opt(int c, const char *a, struct perf_opts *o, FILE *out, FILE *e
 	case OPT_MMAP_OFFSET: if (!num(a, 0, INT64_MAX, &o->mmap_offset))
 			return bad(err, "mmap offset", a, "not a number of bytes");
 		return 0;
-	case OPT_STAGE: {
+	default: {
+		const char *what;
 		char why[96];
 
-		if (roce_stage_chain_parse(a, o->stage.cfg.chain, why, sizeof(why)))
-			return bad(err, "--stage", a, why);
-		return 0;
-	}
-	case OPT_KEY_FILE: o->stage.cfg.key_file = a; return 0;
-	case OPT_DATA_UNIT: if (roce_stage_unit_parse(a, &o->stage.cfg.unit_shift))
-			return bad(err, "--data-unit", a, "512 or 4096");
-		return 0;
-	case OPT_DUN_BASE: if (!num(a, 0, UINT64_MAX, &o->stage.cfg.dun_base))
-			return bad(err, "--dun-base", a, "not a number");
-		return 0;
-	case OPT_SAVE_DDR: if (!*a) return bad(err, "--save-ddr", a, "name a file");
-		o->stage.save_ddr = a; return 0;
-	default: fprintf(err, "roce-perf: unknown or unsupported option (try --help)\n");
+		switch (perf_stage_opt(c, a, &o->stage, &what, why, sizeof(why))) {
+		case ROCE_OK: return 0;
+		case ROCE_E_INVAL: return bad(err, what, a, why);
+		}
+		fprintf(err, "roce-perf: unknown or unsupported option (try --help)\n");
 		return 2;
+	}
 	}
 }
 
 /* force_dependecies(), the parts that apply to RC and UC over one port. */
 static int depend(struct perf_opts *o, FILE *err)
 {
+	char why[96];
+
 	/* -R: librdmacm has no UC; the buffer could not be the first thing in
 	 * an --mmap file, since the CM's exchange needs memory before it */
 	if (o->rdma_cm && o->conn == ROCE_QPT_UC) {
@@ -458,8 +442,8 @@ static int depend(struct perf_opts *o, FILE *err)
 			"(its words are not what the wire sees)\n");
 		return 2;
 	}
-	if (!o->stage.cfg.chain[0] && (o->stage.cfg.key_file || o->stage.cfg.dun_base)) {
-		fprintf(err, "roce-perf: --key-file and --dun-base need --stage\n");
+	if (perf_stage_opts_check(&o->stage, why, sizeof(why))) {
+		fprintf(err, "roce-perf: %s\n", why);
 		return 2;
 	}
 	if (o->verb == PERF_ATOMIC && (o->size != 8 || o->run_all)) {

@@ -130,8 +130,8 @@ static void save_ddr(struct perf_ep *ep)
 	FILE *f = fopen(ep->stage.save_ddr, "wb");
 
 	if (!f || fwrite(ep->buf, 1, ep->len, f) != ep->len || fclose(f) != 0) {
-		fprintf(stderr, "roce-perf: --save-ddr %s: %s\n", ep->stage.save_ddr,
-			strerror(errno));
+		fprintf(stderr, "%s: --save-ddr %s: %s\n", program_invocation_short_name,
+			ep->stage.save_ddr, strerror(errno));
 		if (f)
 			fclose(f);
 	}

@@ -81,6 +81,22 @@ int roce_stage_unit_parse(const char *s, uint8_t *shift)
 	return ROCE_OK;
 }
 
+int roce_stage_dun_parse(const char *s, uint64_t *dun, char *why, size_t len)
+{
+	char *end = NULL;
+	unsigned long long v = 0;
+
+	errno = 0;
+	if (s && *s >= '0' && *s <= '9')   /* strtoull would take " -1" */
+		v = strtoull(s, &end, 0);
+	if (!end || errno || *end) {
+		snprintf(why, len, "not a number");
+		return ROCE_E_INVAL;
+	}
+	*dun = v;
+	return ROCE_OK;
+}
+
 static bool halves_differ(const uint8_t key[ROCE_STAGE_KEY_LEN])
 {
 	return memcmp(key, key + ROCE_STAGE_KEY_LEN / 2, ROCE_STAGE_KEY_LEN / 2) != 0;
@@ -134,7 +150,6 @@ int roce_stage_config_env(struct roce_stage_config *c, char *why, size_t len)
 	const char *list = getenv(ROCE_STAGE_ENV), *unit = getenv(ROCE_STAGE_ENV_UNIT);
 	const char *dun = getenv(ROCE_STAGE_ENV_DUN_BASE);
 	char inner[160];
-	char *end;
 
 	memset(c, 0, sizeof(*c));
 	c->unit_shift = ROCE_STAGE_UNIT_MAX_SHIFT;
@@ -148,13 +163,9 @@ int roce_stage_config_env(struct roce_stage_config *c, char *why, size_t len)
 		snprintf(why, len, "%s=%s: 512 or 4096", ROCE_STAGE_ENV_UNIT, unit);
 		return ROCE_E_INVAL;
 	}
-	if (dun && *dun) {
-		errno = 0;
-		c->dun_base = strtoull(dun, &end, 0);
-		if (errno || *end || *dun == '-') {
-			snprintf(why, len, "%s=%s: not a number", ROCE_STAGE_ENV_DUN_BASE, dun);
-			return ROCE_E_INVAL;
-		}
+	if (dun && *dun && roce_stage_dun_parse(dun, &c->dun_base, inner, sizeof(inner))) {
+		snprintf(why, len, "%s=%s: %s", ROCE_STAGE_ENV_DUN_BASE, dun, inner);
+		return ROCE_E_INVAL;
 	}
 	c->key_file = getenv(ROCE_STAGE_ENV_KEY_FILE);
 	if (c->key_file && !*c->key_file)

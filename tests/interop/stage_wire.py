@@ -1,17 +1,28 @@
 #!/usr/bin/env python3
 """A staged run's two halves agree (lib/stage.sh check_stage): the payload
-the capture carried (WRITE and READ response data, RoCE v2 over IPv4) is
-plaintext, and our MR's DDR (roce-perf --save-ddr), decrypted with the
-run's key by tests/scripts/xts_ref.py, holds exactly it where it landed
-or whence it was fetched, while the stored bytes are not it.
+the capture carried (WRITE and READ response data, or SEND messages, RoCE
+v2 over IPv4) is plaintext, and our MR's DDR (roce-perf or roce-pingpong
+--save-ddr), decrypted with the run's key by tests/scripts/xts_ref.py,
+holds exactly it where it landed or whence it was fetched, while the
+stored bytes are not it.
 
   stage_wire.py PCAP DDR KEY UNIT DUN ROLE TOOL MTU OUR_MAC [BASE_VA]
 
 ROLE is our tool's: server (rxe WRITEs into or READs from our MR at
 BASE_VA, the address our tool printed) or client (we READ rxe's memory
 into our MR, or WRITE from it; one QP, its region at the MR's start, so
-an offset in rxe's region is the same offset in ours). Prints one line:
-what was compared, or where it differs (exit 1).
+an offset in rxe's region is the same offset in ours).
+
+TOOL rc_pingpong: both sides SEND from and receive into their buffer's
+start, each side sending back what it received, so every message either
+way is one and the same. Where ibv_rc_pingpong is the client its
+messages are its buffer as pp_init_ctx() leaves it (rc_pingpong.c:
+memset(ctx->buf, 0x7b, size), no -c); where it is the server it returns
+ours, and ours are what our buffer's 0x7b bytes, taken as stored, fetch
+as, so our DDR ends holding them again. Either way our DDR decrypts to
+the message.
+
+Prints one line: what was compared, or where it differs (exit 1).
 """
 import os
 import struct
@@ -78,17 +89,73 @@ def pieces(pcap, role, tool, mtu, our_mac):
     return out
 
 
+SEND_OPS = range(0, 6)          # SEND First, Middle, Last, Last with Imm, Only, Only with Imm
+SEND_STARTS, SEND_ENDS = (0, 4, 5), (2, 3, 4, 5)
+RC_PINGPONG_FILL = 0x7B         # rc_pingpong.c pp_init_ctx()
+
+
+def messages(pcap, our_mac):
+    """{True: our SEND messages, False: rxe's}, each whole, in PSN order;
+    a packet sent again (same PSN) counted once"""
+    ours = bytes(int(x, 16) for x in our_mac.split(":"))
+    out = {True: [], False: []}
+    seen = set()
+    cur = {}
+    for src, op, qpn, psn, rest in frames(pcap):
+        from_us = src == ours
+        if op not in SEND_OPS or (from_us, psn) in seen:
+            continue
+        seen.add((from_us, psn))
+        if op in (3, 5):        # the immediate precedes the payload
+            rest = rest[4:]
+        if op in SEND_STARTS:
+            cur[from_us] = b""
+        cur[from_us] = cur.get(from_us, b"") + rest
+        if op in SEND_ENDS:
+            out[from_us].append(cur.pop(from_us))
+    return out
+
+
+def check_pingpong(pcap, stored, plain, role, mac):
+    """every SEND either way the one message, which our DDR decrypts to"""
+    msgs = messages(pcap, mac)
+    if not msgs[True] or not msgs[False]:
+        return 1, f"SEND messages: {len(msgs[True])} of ours, {len(msgs[False])} of rxe's"
+    first = msgs[False][0] if role == "server" else msgs[True][0]
+    size = len(first)
+    for who, sent in ((True, "ours"), (False, "rxe's")):
+        for i, m in enumerate(msgs[who]):
+            if m != first:
+                return 1, f"{sent} SEND {i} ({len(m)} bytes) is not the run's message"
+    if role == "server" and first != bytes([RC_PINGPONG_FILL]) * size:
+        return 1, "ibv_rc_pingpong's message is not its buffer's 0x7b bytes"
+    if plain[:size] != first:
+        return 1, f"our DDR does not decrypt to the {size}-byte message on the wire"
+    if stored[:size] == first:
+        return 1, "our DDR holds the wire's plaintext, not ciphertext"
+    if role == "client" and stored[:size] != bytes([RC_PINGPONG_FILL]) * size:
+        return 1, "our DDR does not hold our buffer's 0x7b bytes again"
+    what = ("ibv_rc_pingpong's 0x7b bytes" if role == "server" else
+            "what our 0x7b bytes fetch as, returned by ibv_rc_pingpong")
+    return 0, (f"{len(msgs[False])} SENDs of rxe's and {len(msgs[True])} of ours, {size} bytes "
+               f"each: {what}; our DDR decrypts to them and holds ciphertext")
+
+
 def main(argv):
     pcap, ddr_path, key, unit, dun, role, tool, mtu, mac = argv[1:10]
     unit, dun, mtu = int(unit), int(dun), int(mtu)
+    with open(ddr_path, "rb") as f:
+        stored = f.read()
+    plain = stage_ddr.decrypt(stored[:len(stored) // unit * unit], key, unit, dun)
+    if tool == "rc_pingpong":
+        rc, line = check_pingpong(pcap, stored, plain, role, mac)
+        print(line)
+        return rc
     got = pieces(pcap, role, tool, mtu, mac)
     if not got:
         print(f"no {tool} data packets in the capture")
         return 1
     base = int(argv[10], 0) if role == "server" else min(a for a, _ in got)
-    with open(ddr_path, "rb") as f:
-        stored = f.read()
-    plain = stage_ddr.decrypt(stored[:len(stored) // unit * unit], key, unit, dun)
     n = 0
     for addr, body in got:
         off = addr - base

@@ -12,6 +12,7 @@
 # Usage: perf_stage_veth.sh BUILD_DIR SOURCE_DIR
 set -u
 . "$(dirname "$0")/lib/netns.sh"
+. "$(dirname "$0")/lib/stage_veth.sh"
 B=${1:?build dir}
 S=${2:-$(dirname "$0")/../..}
 PERF=$B/tools/roce-perf
@@ -25,13 +26,7 @@ if [ "$(id -u)" != 0 ] || ! command -v ip >/dev/null; then
 	echo "perf_stage_veth: SKIP (needs root and network namespaces)"
 	exit 0
 fi
-if ! python3 -c 'import cryptography' 2>/dev/null || [ ! -f "$XTS_REF" ]; then
-	echo "perf_stage_veth: FAIL (needs python3-cryptography and $XTS_REF)"
-	exit 1
-fi
-netns_pair "$NA" "$NB" "sa$$" "sb$$" 10.231.9.1/24 10.231.9.2/24 || { echo "FAIL: veth setup"; exit 1; }
-KEY=$TMP/key
-head -c 64 /dev/urandom >"$KEY"
+stage_veth_pair perf_stage_veth "sa$$" "sb$$" 10.231.9 || exit 1
 
 ok() { pass=$((pass + 1)); echo "ok   $*"; }
 bad() {
@@ -41,23 +36,9 @@ bad() {
 
 # run TEST "SERVER ARGS" "CLIENT ARGS": both must pass
 run() {
-	local t=$1 sa=$2 ca=$3 sp crc src
-	# shellcheck disable=SC2086
-	ip netns exec "$NA" timeout 60 "$PERF" "$t" --netdev "sa$$" --timeout 20 -n 20 $sa \
-		>"$TMP/srv" 2>&1 &
-	sp=$!
-	pids+=("$sp")
-	# shellcheck disable=SC2086
-	ip netns exec "$NB" timeout 60 "$PERF" "$t" --netdev "sb$$" --timeout 20 -n 20 $ca \
-		10.231.9.1 >"$TMP/cli" 2>&1
-	crc=$?
-	wait "$sp"
-	src=$?
-	[ $crc = 0 ] && [ $src = 0 ]
+	stage_veth_run "$NA" "$NB" "$PERF $1 --netdev sa$$ --timeout 20 -n 20 $2" \
+		"$PERF $1 --netdev sb$$ --timeout 20 -n 20 $3" 10.231.9.1
 }
-
-# counter FILE NAME: its value in a side's output (0 when absent)
-counter() { awk -v n="$2" '$1 == n { v = $2 } END { print v + 0 }' "$TMP/$1"; }
 
 # 1. a staged server (xts,pi): the peer's WRITEs land encrypted, PI made
 name="write_bw into a staged server (xts,pi, unit 4096): DDR decrypts to the client's pattern"

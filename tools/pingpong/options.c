@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "pingpong/pingpong.h"
+#include "roce/status.h"
 
 /* Every long option of the originals; a kind takes those whose letter
  * its getopt string has (getopt_long matches abbreviations among them:
@@ -25,7 +26,9 @@ static const struct option family[] = {
 	{ "dm", 0, NULL, 'j' }, { "new_send", 0, NULL, 'N' },
 	{ "help", 0, NULL, 'h' },
 };
-static const struct option ours[] = { PERF_PP_NET_LONGOPTS, { NULL, 0, NULL, 0 } };
+static const struct option ours[] = {
+	PERF_PP_NET_LONGOPTS, PERF_STAGE_LONGOPTS, { NULL, 0, NULL, 0 }
+};
 
 #define N_FAMILY (sizeof(family) / sizeof(family[0]))
 #define N_OURS (sizeof(ours) / sizeof(ours[0]))
@@ -75,6 +78,27 @@ PERF_PP_IP6_HELP
 "  --timeout=SEC          bound of every wait (default %u)\n"
 "  --counters             print the engine's non-zero counters at the end\n"
 "  -h, --help             this text\n", PP_TIMEOUT_S);
+	perf_stage_usage(f, "our buffer's MR", 25);
+	fprintf(f, "  (the buffer we SEND from and receive into; the bytes it holds when\n"
+		"  bound are taken as stored: a client's first message is what they\n"
+		"  fetch as; -c is refused)\n");
+}
+
+/* --stage and its companions (perf_stage_opts.h), in roce-perf's words;
+ * else an unknown option. */
+static int stage_opt(const char *prog, int c, const char *a, struct perf_ep_stage *s)
+{
+	const char *what;
+	char why[96];
+
+	switch (perf_stage_opt(c, a, s, &what, why, sizeof(why))) {
+	case ROCE_OK: return 0;
+	case ROCE_E_INVAL:
+		fprintf(stderr, "%s: %s '%s': %s (try --help)\n", prog, what, a, why);
+		return 2;
+	}
+	fprintf(stderr, "%s: unknown option (try --help)\n", prog);
+	return 2;
 }
 
 /* One option; a letter reaches here only when the kind's getopt string
@@ -118,9 +142,27 @@ static int one_opt(int c, const char *a, struct pp_opts *o)
 	default:
 		if ((r = perf_pp_net_opt(prog, c, a, &o->net)) != 1)
 			return r;
-		fprintf(stderr, "%s: unknown option (try --help)\n", prog);
+		return stage_opt(prog, c, a, &o->stage);
+	}
+}
+
+/* The stage options together, and -c against them: 0, else said. */
+static int stage_check(const char *prog, const struct pp_opts *o)
+{
+	char why[96];
+
+	if (perf_stage_opts_check(&o->stage, why, sizeof(why))) {
+		fprintf(stderr, "%s: %s\n", prog, why);
 		return 2;
 	}
+	if (o->stage.cfg.chain[0] && o->chk) {
+		/* docs/stages.md, "What the local CPU sees" */
+		fprintf(stderr, "%s: -c with --stage: our buffer holds what the stages "
+			"store (ciphertext), not the pattern; check our DDR with --save-ddr\n",
+			prog);
+		return 2;
+	}
+	return 0;
 }
 
 int pp_parse(const struct pp_kind *kind, int argc, char **argv, struct pp_opts *o)
@@ -132,6 +174,7 @@ int pp_parse(const struct pp_kind *kind, int argc, char **argv, struct pp_opts *
 	*o = (struct pp_opts){ .kind = kind, .port = ROCE_OOB_PORT_DEFAULT, .size = kind->size,
 			       .num_qp = kind->num_qp, .mtu = 1024, .rx_depth = 500,
 			       .iters = 1000, .net = PERF_PP_NET_INIT(PP_TIMEOUT_S) };
+	perf_stage_opts_init(&o->stage);
 	longopts(kind, lo);
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, kind->optstring, lo, NULL)) != -1) {
@@ -163,6 +206,8 @@ int pp_parse(const struct pp_kind *kind, int argc, char **argv, struct pp_opts *
 		fprintf(stderr, "num_qp %u must be less than %u\n", o->num_qp, PP_MAX_QP - 1);
 		return 2;
 	}
+	if (stage_check(prog, o))
+		return 2;
 	if (!o->net.netdev && !o->net.selftest) {
 		fprintf(stderr, "%s: give the interface with --netdev IFNAME "
 			"(try --help)\n", prog);

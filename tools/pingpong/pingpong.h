@@ -26,6 +26,7 @@
 #include "perf/perf_layout.h"
 #include "perf/perf_pp.h"
 #include "perf/perf_pp_opts.h"
+#include "perf/perf_stage_opts.h"
 #include "roce/oob.h"
 
 #define PP_RECV_WRID 1u
@@ -72,6 +73,9 @@ struct pp_opts {
 	bool chk, ts, events;
 	const char *server;             /* the client's peer; NULL: the server */
 	struct perf_pp_net net;         /* --netdev, --link, -g, ... */
+	struct perf_ep_stage stage;     /* --stage, --key-file, --data-unit,
+					 * --dun-base, --save-ddr: the buffer's
+					 * MR (perf_stage_opts.h) */
 };
 
 struct pp {

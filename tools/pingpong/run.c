@@ -112,6 +112,7 @@ static int open_ep(struct pp *p, struct roce_memlink *ml)
 		.ip = p->o.net.ip, .memlink = ml, .nqp = p->o.num_qp, .qp_type = p->o.kind->qpt,
 		.timeout_ms = p->o.net.timeout_s * 1000u,
 		.counters = p->o.net.counters, .events = p->o.events,
+		.stage = &p->o.stage,
 	};
 	struct perf_layout l;
 	uint8_t gid[16];
@@ -128,6 +129,10 @@ static int open_ep(struct pp *p, struct roce_memlink *ml)
 	perf_pp_gid_config(&p->o.net.gid, &c);
 	if ((st = p->o.kind->open(p, &c, &l)) != ROCE_OK)
 		return st;
+	/* --stage: the buffer's MR through the chain from here on; what
+	 * the kind put in it (rc_pingpong's 0x7b bytes) is taken as stored */
+	if ((st = perf_stage_bind(&p->ep, p->out)) != ROCE_OK)
+		return pp_fail(p, st, "%s", p->ep.err);
 	p->routs = pp_post_recv(p, p->o.rx_depth);
 	if (p->routs < p->o.rx_depth)
 		return pp_fail(p, ROCE_E_FULL, "Couldn't post receive (%u)", p->routs);

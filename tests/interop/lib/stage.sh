@@ -1,10 +1,11 @@
 # shellcheck shell=bash
 # Inline stages in a run (docs/stages.md), sourced by tests/interop/run:
-# our side's roce-perf binds its MR to a chain (ours:--stage=LIST), with
-# the run's key (ours:--key-file=@RUN_DIR@/stage.key, made here) and its
-# DDR saved at the end (ours:--save-ddr=@RUN_DIR@/ours.ddr). perftest
-# never checks its data, so check_stage does: the capture's WRITE or READ
-# response payload against our DDR decrypted with the key
+# our side's roce-perf or roce-pingpong binds its MR to a chain
+# (ours:--stage=LIST), with the run's key (ours:--key-file=@RUN_DIR@/stage.key,
+# made here) and its DDR saved at the end (ours:--save-ddr=@RUN_DIR@/ours.ddr).
+# Neither perftest nor ibv_rc_pingpong (without -c) checks its data, so
+# check_stage does: the capture's WRITE or READ response payload, or every
+# SEND message either way, against our DDR decrypted with the key
 # (tests/interop/stage_wire.py, through tests/scripts/xts_ref.py), plus
 # the stage counters our tool printed.
 
@@ -48,12 +49,16 @@ check_stage() {
 	else
 		fail "--stage $chain: $out"
 	fi
-	local enc=stage_xts_encrypted pi=stage_pi_generated
-	{ [ "$tool:$role" = read_bw:server ] || [ "$tool:$role" = write_bw:client ]; } &&
-		enc=stage_xts_decrypted pi=stage_pi_verified
-	[ "$(counter "$RUN_DIR/counters.txt" "$enc")" -gt 0 ] 2>/dev/null || fail "--stage: $enc did not move"
-	case ",$chain," in
-	*,pi,*) [ "$(counter "$RUN_DIR/counters.txt" "$pi")" -gt 0 ] 2>/dev/null || fail "--stage: $pi did not move" ;;
+	# the direction(s) our MR's bytes took: placed (encrypted, PI made),
+	# fetched (decrypted, PI verified), or both for a pingpong's echo
+	local xts="stage_xts_encrypted" pi="stage_pi_generated" c
+	case "$tool:$role" in
+	read_bw:server|write_bw:client) xts=stage_xts_decrypted pi=stage_pi_verified ;;
+	rc_pingpong:*) xts+=" stage_xts_decrypted" pi+=" stage_pi_verified" ;;
 	esac
+	case ",$chain," in *,pi,*) ;; *) pi= ;; esac
+	for c in $xts $pi; do
+		[ "$(counter "$RUN_DIR/counters.txt" "$c")" -gt 0 ] 2>/dev/null || fail "--stage: $c did not move"
+	done
 	[ "$(counter "$RUN_DIR/counters.txt" stage_errors)" = 0 ] || fail "--stage: stage_errors $(counter "$RUN_DIR/counters.txt" stage_errors)"
 }
