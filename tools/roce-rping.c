@@ -22,7 +22,6 @@
 
 #include "perf/perf_ep_priv.h"
 #include "roce-rping/rping.h"
-#include "roce/cc_options.h"
 #include "roce/status.h"
 
 static const char *prog = "roce-rping";
@@ -419,11 +418,8 @@ int main(int argc, char **argv)
 	ec.sq_depth = 16;
 	ec.rq_depth = 2;
 	ec.timeout_ms = 2000;
-	if ((rc = perf_ep_open(&r->ep, &ec)) == ROCE_OK &&
-	    (rc = roce_cc_options_apply(r->ep.ctx, &o.cc)) != ROCE_OK)
-		snprintf(r->ep.err, sizeof(r->ep.err), "loss recovery settings: %s",
-			 roce_status_str(rc));
-	if (rc ||
+	ec.cc = &o.cc;
+	if (perf_ep_open(&r->ep, &ec) ||
 	    perf_ep_buffer(&r->ep, 2u * RPING_BUFSIZE + 64, 4096,
 			   ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_READ |
 			   ROCE_ACCESS_REMOTE_WRITE)) {

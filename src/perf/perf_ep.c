@@ -17,6 +17,7 @@
 
 #include "perf/perf_ep.h"
 #include "perf/perf_ep_priv.h"
+#include "roce/cc_options.h"
 #include "roce/counters.h"
 #include "roce/device.h"
 #include "roce/driver.h"
@@ -302,6 +303,8 @@ int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c)
 			"unicast, or more than %u)", roce_status_str(st), ROCE_MAX_GID);
 	else if (st)
 		perf_ep_fail(ep, st, "power-on: %s", roce_status_str(st));
+	else if (c->cc && (st = roce_cc_options_apply(ep->ctx, c->cc)) != ROCE_OK)
+		perf_ep_fail(ep, st, "congestion control: %s", roce_status_str(st));
 	else
 		st = open_queues(ep, c);
 	/* events: the tool sleeps, so the engine needs a thread of its own;

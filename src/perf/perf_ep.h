@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "roce/cc_options.h"
 #include "roce/link_open.h"
 #include "roce/stage_config.h"
 #include "roce/verbs.h"
@@ -75,6 +76,9 @@ struct perf_ep_config {
 					 * engine on its own thread (the CM's
 					 * thread needs it running) */
 	const struct perf_ep_stage *stage; /* NULL or no chain: a plain MR */
+	const struct roce_cc_options *cc;  /* --iba-strict, --cc ...: written
+					    * before any QP; NULL or nothing
+					    * asked: the device's defaults */
 };
 
 struct perf_ep {

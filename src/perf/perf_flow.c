@@ -233,12 +233,9 @@ static int open_ep(struct perf_run *r, struct roce_memlink *ml)
 	perf_layout(o, PERF_MAX_CYCLE, PERF_MAX_CYCLE, &most);
 	c.max_buf = most.len + most.align;
 	c.qp_access = most.qp_access;
+	c.cc = &o->cc;          /* --cc, --cc-algo, --iba-strict, --window ... */
 	if ((st = perf_ep_open(&r->ep, &c)) != ROCE_OK)
 		return perf_fail(r, st, "%s", r->ep.err);
-	/* --cc, --cc-algo, --iba-strict, --window, --adaptive-rto
-	 * (roce/cc_options.h): nothing asked, the device's defaults */
-	if ((st = roce_cc_options_apply(r->ep.ctx, &o->cc)) != ROCE_OK)
-		return perf_fail(r, st, "congestion control: %s", roce_status_str(st));
 	/* the exchange keeps the engine running, unless its thread does */
 	r->oob.idle = r->ep.thread ? NULL : perf_ep_progress;
 	r->oob.idle_arg = &r->ep;

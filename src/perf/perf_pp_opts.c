@@ -59,6 +59,7 @@ int perf_pp_net_opt(const char *prog, int c, const char *a, struct perf_pp_net *
 		return 0;
 	case PERF_PP_OPT_COUNTERS: o->counters = true; return 0;
 	case PERF_PP_OPT_SELFTEST: o->selftest = true; return 0;
+	case PERF_PP_OPT_IBA_STRICT: o->cc.iba_strict = true; return 0;
 	default: return 1;
 	}
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "perf/perf_pp.h"
+#include "roce/cc_options.h"
 #include "roce/link_open.h"
 
 struct perf_pp_net {
@@ -25,14 +26,16 @@ struct perf_pp_net {
 	bool counters;                  /* --counters */
 	bool selftest;                  /* --memlink-selftest */
 	struct perf_pp_gid gid;         /* -g, --ip6 */
+	struct roce_cc_options cc;      /* --iba-strict */
 };
 
-#define PERF_PP_NET_INIT(timeout) { .timeout_s = (timeout), .gid = PERF_PP_GID_INIT }
+#define PERF_PP_NET_INIT(timeout) { .timeout_s = (timeout), .gid = PERF_PP_GID_INIT, \
+				     .cc = { .algo = -1 } }
 
 /* getopt_long values of the long options, after every character */
 enum { PERF_PP_OPT_NETDEV = 256, PERF_PP_OPT_IP, PERF_PP_OPT_IP6, PERF_PP_OPT_LINK,
        PERF_PP_OPT_XDP_MODE, PERF_PP_OPT_TIMEOUT, PERF_PP_OPT_COUNTERS,
-       PERF_PP_OPT_SELFTEST };
+       PERF_PP_OPT_SELFTEST, PERF_PP_OPT_IBA_STRICT };
 
 /* Their entries of a struct option table (-g's is the tool's own). */
 #define PERF_PP_NET_LONGOPTS                                                   \
@@ -41,7 +44,8 @@ enum { PERF_PP_OPT_NETDEV = 256, PERF_PP_OPT_IP, PERF_PP_OPT_IP6, PERF_PP_OPT_LI
 	{ "xdp-mode", 1, NULL, PERF_PP_OPT_XDP_MODE },                                \
 	{ "timeout", 1, NULL, PERF_PP_OPT_TIMEOUT },                                  \
 	{ "counters", 0, NULL, PERF_PP_OPT_COUNTERS },                                \
-	{ "memlink-selftest", 0, NULL, PERF_PP_OPT_SELFTEST }
+	{ "memlink-selftest", 0, NULL, PERF_PP_OPT_SELFTEST },                        \
+	{ "iba-strict", 0, NULL, PERF_PP_OPT_IBA_STRICT }
 
 /* s as an unsigned number (decimal, 0x hex) in [min, max]. */
 bool perf_pp_num(const char *s, unsigned long min, unsigned long max, unsigned *out);

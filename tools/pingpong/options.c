@@ -77,6 +77,8 @@ PERF_PP_GID_HELP
 PERF_PP_IP6_HELP
 "  --timeout=SEC          bound of every wait (default %u)\n"
 "  --counters             print the engine's non-zero counters at the end\n"
+"  --iba-strict           loss recovery as IBA says alone: no adaptive window,\n"
+"                         timer or tail-loss probe (docs/cc.md)\n"
 "  -h, --help             this text\n", PP_TIMEOUT_S);
 	perf_stage_usage(f, "our buffer's MR", 25);
 	fprintf(f, "  (the buffer we SEND from and receive into; the bytes it holds when\n"

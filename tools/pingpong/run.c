@@ -112,7 +112,7 @@ static int open_ep(struct pp *p, struct roce_memlink *ml)
 		.ip = p->o.net.ip, .memlink = ml, .nqp = p->o.num_qp, .qp_type = p->o.kind->qpt,
 		.timeout_ms = p->o.net.timeout_s * 1000u,
 		.counters = p->o.net.counters, .events = p->o.events,
-		.stage = &p->o.stage,
+		.stage = &p->o.stage, .cc = &p->o.net.cc,
 	};
 	struct perf_layout l;
 	uint8_t gid[16];
