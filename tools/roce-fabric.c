@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * roce-fabric: N senders -> 1 receiver incast of long WRITE flows through
- * a switch on a virtual clock (roce/fabric.h), with DCQCN or without
- * congestion control, lossy or with PFC; a late-joining flow and a victim
- * flow to another port on request. Prints utilisation, fairness, queue
- * depth, drops, CNPs, pauses and convergence (text or --json), and with
- * --plot the per-flow rates and queue depth over time as SVG. Virtual
- * time: the same options give the same figures on any machine.
+ * a switch on a virtual clock (roce/fabric.h), with DCQCN, Swift or no
+ * congestion control (or several in turn on the same scenario, side by
+ * side), lossy or with PFC; a late-joining flow and a victim flow to
+ * another port on request. Prints convergence, utilisation, fairness,
+ * queue depth, drops and timeouts before and after convergence, CNPs and
+ * pauses (text or --json), and with --plot the per-flow rates and queue
+ * depth over time as SVG. Virtual time: the same options give the same
+ * figures on any machine.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -22,11 +24,19 @@ static void usage(FILE *f)
 	      "An incast on a simulated switch: N senders WRITE to one receiver\n"
 	      "through one output queue, every engine on one virtual clock.\n"
 	      "\n"
-	      "  --senders N       incast senders, 1..32 (default 8)\n"
-	      "  --cc dcqcn|none   congestion control (default dcqcn): ECN marking,\n"
-	      "                    CNPs and DCQCN with ConnectX's knobs\n"
+	      "  --senders N       incast senders, 1..256, all starting together\n"
+	      "                    (default 8)\n"
+	      "  --cc LIST         congestion control, or a comma list run in turn on\n"
+	      "                    the same scenario and printed side by side:\n"
+	      "                    dcqcn (default): ECN marking, CNPs and DCQCN with\n"
+	      "                    ConnectX's knobs; swift: the engine's Swift (RTTs\n"
+	      "                    on ACKs, a window); none: no ECT, no CNP, no cut\n"
 	      "  --paper           DCQCN with the paper's knobs instead\n"
-	      "  --pfc             lossless: pause senders instead of dropping\n"
+	      "  --pfc             lossless: while the receiver's output queue is\n"
+	      "                    above XOFF the switch pauses the senders feeding\n"
+	      "                    it (they send no frame) until it is down to XON\n"
+	      "  --xoff KB         PFC's XOFF (default 256)\n"
+	      "  --xon KB          PFC's XON (default 128)\n"
 	      "  --link-gbps N     every link's rate (default 100)\n"
 	      "  --duration-ms N   simulated time (default 20, at most 1000)\n"
 	      "  --late-ms T       the last sender starts at T ms (default: with all)\n"
@@ -44,12 +54,24 @@ static void usage(FILE *f)
 	      "                    64: about the bandwidth-delay product; 0: none)\n"
 	      "  --seed N          the switch's marking draws (default 1)\n"
 	      "  --set NAME=VALUE  a DCQCN knob (repeatable; --set list shows them)\n"
-	      "  --json            one JSON object instead of the table\n"
-	      "  --plot FILE.svg   per-flow rate and queue depth over time\n"
+	      "  --converge-us W   convergence's window (default 1000; whole 100 us)\n"
+	      "  --json[=FILE]     a JSON object per algorithm, a line each, instead\n"
+	      "                    of the table (to FILE, the table still printed)\n"
+	      "  --plot FILE.svg   per-flow rate and queue depth over time, a column\n"
+	      "                    per algorithm\n"
 	      "  --pcap FILE       every frame entering the switch, CE marks applied\n"
 	      "                    (virtual time from 00:00:01; keep the run short)\n"
 	      "  -q, --quiet       no progress line\n"
 	      "  -h, --help        this text\n"
+	      "\n"
+	      "Converged at T: the first 100 us boundary from which every window of\n"
+	      "W us (--converge-us, sliding by 100 us to the end of the run) has a\n"
+	      "Jain index >= 0.9 over the incast flows' rates and bottleneck\n"
+	      "utilisation >= 0.9; \"not converged\" when the last window misses.\n"
+	      "After convergence (from T, else over the second half of the run):\n"
+	      "utilisation, Jain, queue p50/p99 (1 us samples), drops, timeouts;\n"
+	      "the queue's p50/p99 over the whole run and drops before T too. All\n"
+	      "in virtual time: the same figures on any machine.\n"
 	      "\n"
 	      "Exit status: 0 the run completed, 1 it could not be set up, 2 bad option.\n",
 	      f);
@@ -123,6 +145,33 @@ static int parse_set(struct fab_opts *o, const char *arg)
 	return 0;
 }
 
+/* --cc NAME[,NAME...]: each a known algorithm, at most FAB_MAX_CC */
+static int parse_cc(struct fab_opts *o, const char *arg)
+{
+	static const char *const names[] = {
+		[FAB_CC_NONE] = "none", [FAB_CC_DCQCN] = "dcqcn", [FAB_CC_SWIFT] = "swift",
+	};
+	const char *p = arg;
+
+	o->ncc = 0;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		unsigned i;
+
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strlen(names[i]) == len && !strncmp(p, names[i], len))
+				break;
+		if (i == sizeof(names) / sizeof(names[0]))
+			return bad("--cc", arg, "dcqcn, swift or none, or a comma list of them");
+		if (o->ncc == FAB_MAX_CC)
+			return bad("--cc", arg, "at most 4 in a list");
+		o->ccs[o->ncc++] = (enum fab_cc)i;
+		if (!p[len])
+			return 0;
+		p += len + 1;
+	}
+}
+
 static int parse(int argc, char **argv, struct fab_opts *o)
 {
 	static const struct option lo[] = {
@@ -130,7 +179,8 @@ static int parse(int argc, char **argv, struct fab_opts *o)
 		{ "pfc", 0, 0, 'f' }, { "link-gbps", 1, 0, 'g' }, { "duration-ms", 1, 0, 'd' },
 		{ "late-ms", 1, 0, 'l' }, { "victim", 0, 0, 'v' }, { "kmin", 1, 0, 'k' },
 		{ "kmax", 1, 0, 'K' }, { "pmax", 1, 0, 'p' }, { "buffer", 1, 0, 'b' },
-		{ "msg", 1, 0, 'm' }, { "seed", 1, 0, 's' }, { "json", 0, 0, 'j' },
+		{ "msg", 1, 0, 'm' }, { "seed", 1, 0, 's' }, { "json", 2, 0, 'j' },
+		{ "xoff", 1, 0, 'x' }, { "xon", 1, 0, 'X' }, { "converge-us", 1, 0, 'C' },
 		{ "plot", 1, 0, 'o' }, { "quiet", 0, 0, 'q' }, { "help", 0, 0, 'h' },
 		{ "set", 1, 0, 'S' }, { "pcap", 1, 0, 'c' + 256 }, { "window", 1, 0, 'w' }, { "fixed-rto", 0, 0, 'R' },
 		{ "read", 0, 0, 'r' + 256 },
@@ -139,21 +189,24 @@ static int parse(int argc, char **argv, struct fab_opts *o)
 	double v;
 	int c, rc;
 
-	*o = (struct fab_opts){ .senders = 8, .dcqcn = true, .link_gbps = 100,
+	*o = (struct fab_opts){ .senders = 8, .ncc = 1, .ccs = { FAB_CC_DCQCN }, .link_gbps = 100,
 				.duration_ms = 20, .kmin_kb = 100, .kmax_kb = 400, .pmax = 0.2,
-				.buffer_kb = 1024, .msg_kb = 64, .window_kb = 64, .seed = 1 };
+				.buffer_kb = 1024, .xoff_kb = 256, .xon_kb = 128, .msg_kb = 64,
+				.window_kb = 64, .conv_us = FAB_CONV_US_DEFAULT, .seed = 1 };
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "qh", lo, NULL)) != -1) {
 		rc = 0;
 		switch (c) {
-		case 'n': rc = num("--senders", optarg, 1, 32, &v); o->senders = (unsigned)v; break;
-		case 'c':
-			if (!strcmp(optarg, "dcqcn"))
-				o->dcqcn = true;
-			else if (!strcmp(optarg, "none"))
-				o->dcqcn = false;
-			else
-				return bad("--cc", optarg, "dcqcn or none");
+		case 'n':
+			rc = num("--senders", optarg, 1, FAB_MAX_SENDERS, &v);
+			o->senders = (unsigned)v;
+			break;
+		case 'c': rc = parse_cc(o, optarg); break;
+		case 'x': rc = num("--xoff", optarg, 1, 65536, &v); o->xoff_kb = (uint32_t)v; break;
+		case 'X': rc = num("--xon", optarg, 0, 65536, &v); o->xon_kb = (uint32_t)v; break;
+		case 'C':
+			rc = num("--converge-us", optarg, 100, 1e6, &v);
+			o->conv_us = (uint32_t)v / 100 * 100;
 			break;
 		case 'P': o->paper = true; break;
 		case 'f': o->pfc = true; break;
@@ -167,7 +220,7 @@ static int parse(int argc, char **argv, struct fab_opts *o)
 		case 'b': rc = num("--buffer", optarg, 8, 65536, &v); o->buffer_kb = (uint32_t)v; break;
 		case 'm': rc = num("--msg", optarg, 1, 1024, &v); o->msg_kb = (uint32_t)v; break;
 		case 's': rc = num("--seed", optarg, 0, 1e15, &v); o->seed = (uint64_t)v; break;
-		case 'j': o->json = true; break;
+		case 'j': o->json = true; o->json_file = optarg; break;
 		case 'o': o->plot = optarg; break;
 		case 'q': o->quiet = true; break;
 		case 'S': rc = parse_set(o, optarg); break;
@@ -194,6 +247,15 @@ static int parse(int argc, char **argv, struct fab_opts *o)
 			o->kmax_kb);
 		return 2;
 	}
+	if (o->pfc && o->xon_kb > o->xoff_kb) {
+		fprintf(stderr, "roce-fabric: --xon %u is above --xoff %u\n", o->xon_kb, o->xoff_kb);
+		return 2;
+	}
+	if (o->conv_us > o->duration_ms * 1000u) {
+		fprintf(stderr, "roce-fabric: --converge-us %u is longer than the %u ms run\n",
+			o->conv_us, o->duration_ms);
+		return 2;
+	}
 	if (o->late_ms >= o->duration_ms && o->late_ms > 0) {
 		fprintf(stderr, "roce-fabric: --late-ms %g is not within the %u ms run\n",
 			o->late_ms, o->duration_ms);
@@ -202,30 +264,51 @@ static int parse(int argc, char **argv, struct fab_opts *o)
 	return 0;
 }
 
+static int json_out(const struct fab_run *runs, unsigned n, const char *path)
+{
+	FILE *f = path ? fopen(path, "w") : stdout;
+
+	if (!f)
+		return -1;
+	for (unsigned i = 0; i < n; i++)
+		fab_json(&runs[i], f);
+	return path && fclose(f) ? -1 : 0;
+}
+
+/* Each algorithm of --cc in turn, on the same options and seed. */
 int main(int argc, char **argv)
 {
-	struct fab_run r;
-	int rc;
+	static struct fab_run runs[FAB_MAX_CC];
+	struct fab_opts o;
+	unsigned n = 0;
+	int rc, status = 0;
 
-	memset(&r, 0, sizeof(r));
-	rc = parse(argc, argv, &r.o);
+	rc = parse(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	if (fab_simulate(&r)) {
-		fprintf(stderr, "roce-fabric: could not set the fabric and its engines up\n");
-		fab_free(&r);
-		return 1;
+	for (; n < o.ncc; n++) {
+		runs[n].o = o;
+		runs[n].o.cc = o.ccs[n];
+		if (fab_simulate(&runs[n])) {
+			fprintf(stderr, "roce-fabric: could not set the fabric and its engines up\n");
+			status = 1;
+			n++;
+			goto out;
+		}
+		fab_figures(&runs[n]);
 	}
-	fab_figures(&r);
-	if (r.o.json)
-		fab_json(&r, stdout);
-	else
-		fab_print(&r, stdout);
-	if (r.o.plot && fab_plot(&r, r.o.plot)) {
-		fprintf(stderr, "roce-fabric: cannot write %s: %s\n", r.o.plot, strerror(errno));
-		fab_free(&r);
-		return 1;
+	if (!o.json || o.json_file)
+		fab_print(runs, n, stdout);
+	if (o.json && json_out(runs, n, o.json_file)) {
+		fprintf(stderr, "roce-fabric: cannot write %s: %s\n", o.json_file, strerror(errno));
+		status = 1;
 	}
-	fab_free(&r);
-	return 0;
+	if (o.plot && fab_plot(runs, n, o.plot)) {
+		fprintf(stderr, "roce-fabric: cannot write %s: %s\n", o.plot, strerror(errno));
+		status = 1;
+	}
+out:
+	for (unsigned i = 0; i < n; i++)
+		fab_free(&runs[i]);
+	return status;
 }

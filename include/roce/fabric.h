@@ -7,6 +7,7 @@
  * engine feels backpressure, as from a real port), and each switch output
  * queue has a byte limit, RED-style ECN marking (Kmin, Kmax, Pmax) and
  * either tail drop or PFC-style pause of the ingress ports that fill it.
+ * A frame's cost does not grow with the number of ports.
  *
  * Nothing runs by itself and nothing reads a wall clock: the caller
  * attaches engines (their clock is roce_fabric_clock), polls them, and
@@ -21,16 +22,24 @@
 
 #include "roce/link.h"
 
+/* Ports of one switch: per-packet work does not grow with them; memory
+   does, by ports^2 x 8 bytes (each pair's byte count). */
+#define ROCE_FABRIC_MAX_PORTS 1024u
+
 struct roce_fabric_config {
-	unsigned ports;                 /* hosts, one per switch port (2..64) */
+	unsigned ports;                 /* hosts, one per switch port
+					   (2..ROCE_FABRIC_MAX_PORTS) */
 	uint32_t link_mbps;             /* every link's rate, both ways */
 	uint32_t prop_ns;               /* one link's propagation delay */
 	uint32_t buffer_bytes;          /* an output queue's limit (tail drop) */
 	uint32_t kmin_bytes, kmax_bytes; /* RED marking of ECT packets */
 	uint32_t pmax_ppm;              /* marking probability at Kmax (1e6 = 1) */
 	bool pfc;                       /* lossless: pause instead of drop */
-	uint32_t pfc_xoff_bytes;        /* an ingress holding this much is paused */
-	uint32_t pfc_xon_bytes;         /* ... until it holds no more than this */
+	uint32_t pfc_xoff_bytes;        /* an output queue above this pauses the
+					   ingress ports whose frames join it */
+	uint32_t pfc_xon_bytes;         /* ... until it holds no more than this
+					   (the headroom, what is on the wire
+					   when they stop, is not buffer_bytes') */
 	uint32_t nic_queue_bytes;       /* a NIC's transmit queue */
 	uint64_t seed;                  /* marking's random draws */
 };

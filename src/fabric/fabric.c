@@ -8,14 +8,16 @@
  *               for its serialisation time (preamble, FCS and gap counted),
  *               then arrives at the switch after the propagation delay
  *   arrival     switched by destination MAC to an output queue: marked CE
- *               by RED if ECT, dropped if the queue is full (lossy), or its
- *               ingress paused above XOFF (PFC)
+ *               by RED if ECT, dropped if the queue is full (lossy), or,
+ *               with PFC, its ingress paused while that queue is above XOFF
  *   egress      the output link is free and a frame waits: serialised and,
  *               after the propagation delay, in the host's receive queue
  *
  * Times are picoseconds inside (a 4 KB frame at 100 Gbit/s is 334.56 ns:
  * nanoseconds would drift), nanoseconds at the API. Ties go to the lower
- * port, NIC before arrival before egress: one order, every run.
+ * port, NIC before arrival before egress: one order, every run. Each
+ * port's three next events sit in one heap (events.h) and a MAC table
+ * routes, so a frame costs the same with 3 ports or 1024.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,16 +25,20 @@
 #include "roce/fabric.h"
 #include "roce/params.h"
 #include "roce/status.h"
+#include "events.h"
 
 #define PS_PER_NS 1000u
 #define WIRE_EXTRA 24u                  /* preamble 8, FCS 4, gap 12 */
-#define MAX_PORTS 64u
+#define MAX_PORTS ROCE_FABRIC_MAX_PORTS
+#define NOPORT UINT32_MAX
+
+enum fev_kind { EV_NIC, EV_ARRIVE, EV_EGRESS, EV_KINDS };
 
 struct fnode {
 	struct fnode *next;
 	uint64_t t;                     /* ps: when it may move on */
 	uint32_t len;
-	uint8_t src;                    /* ingress port */
+	uint16_t src;                   /* ingress port */
 	uint8_t data[ROCE_MAX_FRAME];
 };
 
@@ -53,9 +59,12 @@ struct fport {
 	uint64_t eg_free;
 	struct fqueue down;             /* on the link to the host, then received */
 	unsigned lent;                  /* of down: lent by rx_burst */
-	uint64_t ingress_bytes;         /* PFC: its frames in the switch */
+	uint32_t paused_next;           /* PFC: the next ingress paused by the
+					   same output queue, or NOPORT */
+	uint32_t paused_head;           /* PFC: the ingresses this output queue
+					   paused, or NOPORT */
 	struct roce_fabric_stats st;
-	uint64_t from[MAX_PORTS];       /* bytes sent to the host, by ingress */
+	uint64_t *from;                 /* bytes sent to the host, by ingress */
 };
 
 struct roce_fabric {
@@ -65,7 +74,11 @@ struct roce_fabric {
 	roce_fabric_tap_fn tap;
 	void *tap_ctx;
 	struct fnode *free;
-	struct fport port[MAX_PORTS];
+	struct fev_heap ev;             /* id port * EV_KINDS + kind */
+	uint32_t *mac_slot;             /* MAC hash -> port + 1 (0: empty) */
+	uint32_t mac_mask;
+	struct fport *port;             /* c.ports of them */
+	uint64_t *from;                 /* ports x ports: each port's from[] */
 };
 
 void roce_fabric_config_default(struct roce_fabric_config *c, unsigned ports)
@@ -99,7 +112,14 @@ const char *roce_fabric_config_check(const struct roce_fabric_config *c)
 	return NULL;
 }
 
+static void sched(struct roce_fabric *f, struct fport *p, enum fev_kind kind);
+
 /* ---- frames and queues --------------------------------------------------- */
+
+static uint64_t max64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
 
 static struct fnode *node_get(struct roce_fabric *f)
 {
@@ -166,9 +186,11 @@ static unsigned fab_tx(void *ctx, const struct roce_frame *fr, unsigned n)
 		memcpy(x->data, fr[i].data, fr[i].len);
 		x->len = fr[i].len;
 		x->t = f->now;
-		x->src = (uint8_t)p->idx;
+		x->src = (uint16_t)p->idx;
 		q_push(&p->nic, x);
 	}
+	if (i)
+		sched(f, p, EV_NIC);
 	return i;
 }
 
@@ -264,12 +286,91 @@ static bool red_mark(struct roce_fabric *f, uint64_t q)
 	return rnd(f) % 1000000u < p;
 }
 
+/* The MAC table: open addressing, at most half full. */
+static uint32_t mac_hash(const struct roce_fabric *f, const uint8_t *m)
+{
+	uint64_t k = 0;
+
+	for (int i = 0; i < 6; i++)
+		k = k << 8 | m[i];
+	return (uint32_t)((k * 0x9E3779B97F4A7C15ull) >> 32) & f->mac_mask;
+}
+
 static int route(const struct roce_fabric *f, const uint8_t *dst)
 {
-	for (unsigned i = 0; i < f->c.ports; i++)
-		if (f->port[i].attached && !memcmp(f->port[i].mac, dst, 6))
-			return (int)i;
-	return -1;
+	for (uint32_t h = mac_hash(f, dst);; h = (h + 1) & f->mac_mask) {
+		uint32_t v = f->mac_slot[h];
+
+		if (!v)
+			return -1;
+		if (!memcmp(f->port[v - 1].mac, dst, 6))
+			return (int)(v - 1);
+	}
+}
+
+/* ---- the events ------------------------------------------------------------ */
+
+/* When port p's event of this kind can happen, if it can: the heap keeps
+   it up to date after every change of a queue, a free time or a pause. */
+static void sched(struct roce_fabric *f, struct fport *p, enum fev_kind kind)
+{
+	uint32_t id = p->idx * EV_KINDS + kind;
+	uint64_t t;
+
+	switch (kind) {
+	case EV_NIC:
+		if (!p->nic.head || p->st.paused)
+			goto none;
+		t = max64(p->nic_free, p->nic.head->t);
+		break;
+	case EV_ARRIVE:
+		if (!p->up.head)
+			goto none;
+		t = p->up.head->t;
+		break;
+	default:
+		if (!p->egress.head)
+			goto none;
+		t = max64(p->eg_free, p->egress.head->t);
+		break;
+	}
+	fev_set(&f->ev, id, t);
+	return;
+none:
+	fev_clear(&f->ev, id);
+}
+
+/* PFC, as the model has it: an output queue above XOFF pauses each
+   ingress whose frame joins it, and resumes them all once it has drained
+   to XON. Keyed on the output queue, not on each ingress's share of a
+   buffer: in an N:1 incast of window-bound flows no one ingress holds
+   much (64 x 64 KB, and none above a static XOFF) while the queue holds
+   it all. The pause acts at once (no pause frame's flight); what is on
+   the wire still arrives, into the headroom a lossless switch keeps
+   beside its buffer, so buffer_bytes is not enforced. */
+static void pfc_pause(struct roce_fabric *f, struct fport *in, struct fport *out)
+{
+	if (in->st.paused || out->egress.bytes <= f->c.pfc_xoff_bytes)
+		return;
+	in->st.paused = true;
+	in->st.pause_frames++;
+	in->paused_next = out->paused_head;
+	out->paused_head = in->idx;
+	sched(f, in, EV_NIC);
+}
+
+static void pfc_resume(struct roce_fabric *f, struct fport *out)
+{
+	if (out->paused_head == NOPORT || out->egress.bytes > f->c.pfc_xon_bytes)
+		return;
+	while (out->paused_head != NOPORT) {
+		struct fport *in = &f->port[out->paused_head];
+
+		out->paused_head = in->paused_next;
+		in->paused_next = NOPORT;
+		in->st.paused = false;
+		sched(f, in, EV_NIC);
+	}
 }
 
 static void arrive(struct roce_fabric *f, struct fport *in, struct fnode *x)
@@ -295,32 +396,29 @@ static void arrive(struct roce_fabric *f, struct fport *in, struct fnode *x)
 	if (f->tap)
 		f->tap(f->tap_ctx, in->idx, x->data, x->len, f->now / PS_PER_NS, false);
 	x->t = f->now;
-	x->src = (uint8_t)in->idx;
+	x->src = (uint16_t)in->idx;
 	q_push(&out->egress, x);
+	sched(f, out, EV_EGRESS);
 	if (out->egress.bytes > out->st.queue_max_bytes)
 		out->st.queue_max_bytes = out->egress.bytes;
-	in->ingress_bytes += x->len;
-	if (f->c.pfc && !in->st.paused && in->ingress_bytes > f->c.pfc_xoff_bytes) {
-		in->st.paused = true;
-		in->st.pause_frames++;
-	}
+	if (f->c.pfc)
+		pfc_pause(f, in, out);
 }
 
 static void depart(struct roce_fabric *f, struct fport *out)
 {
 	struct fnode *x = q_pop(&out->egress);
-	struct fport *in = &f->port[x->src];
 	uint64_t done = f->now + ser_ps(f, x->len);
 
 	out->eg_free = done;
 	out->st.tx_frames++;
 	out->st.tx_bytes += x->len;
 	out->from[x->src] += x->len;
-	in->ingress_bytes -= x->len;
-	if (in->st.paused && in->ingress_bytes <= f->c.pfc_xon_bytes)
-		in->st.paused = false;
 	x->t = done + (uint64_t)f->c.prop_ns * PS_PER_NS;
 	q_push(&out->down, x);
+	sched(f, out, EV_EGRESS);
+	if (f->c.pfc)
+		pfc_resume(f, out);
 }
 
 static void nic_start(struct roce_fabric *f, struct fport *p)
@@ -331,43 +429,31 @@ static void nic_start(struct roce_fabric *f, struct fport *p)
 	p->nic_free = done;
 	x->t = done + (uint64_t)f->c.prop_ns * PS_PER_NS;
 	q_push(&p->up, x);
-}
-
-static uint64_t max64(uint64_t a, uint64_t b)
-{
-	return a > b ? a : b;
+	sched(f, p, EV_NIC);
+	sched(f, p, EV_ARRIVE);
 }
 
 void roce_fabric_advance(struct roce_fabric *f, uint64_t t_ns)
 {
-	uint64_t end = t_ns * PS_PER_NS;
+	uint64_t end = t_ns * PS_PER_NS, t;
+	uint32_t id;
 
-	for (;;) {
-		struct fport *best = NULL;
-		uint64_t bt = end + 1;
-		int kind = 0;
+	while (fev_peek(&f->ev, &id, &t) && t <= end) {
+		struct fport *p = &f->port[id / EV_KINDS];
 
-		for (unsigned i = 0; i < f->c.ports; i++) {
-			struct fport *p = &f->port[i];
-			uint64_t t;
-
-			if (p->nic.head && !p->st.paused &&
-			    (t = max64(p->nic_free, p->nic.head->t)) < bt)
-				bt = t, best = p, kind = 0;
-			if (p->up.head && (t = p->up.head->t) < bt)
-				bt = t, best = p, kind = 1;
-			if (p->egress.head && (t = max64(p->eg_free, p->egress.head->t)) < bt)
-				bt = t, best = p, kind = 2;
-		}
-		if (!best)
+		f->now = max64(f->now, t);
+		switch (id % EV_KINDS) {
+		case EV_NIC:
+			nic_start(f, p);
 			break;
-		f->now = max64(f->now, bt);
-		if (kind == 0)
-			nic_start(f, best);
-		else if (kind == 1)
-			arrive(f, best, q_pop(&best->up));
-		else
-			depart(f, best);
+		case EV_ARRIVE:
+			arrive(f, p, q_pop(&p->up));
+			sched(f, p, EV_ARRIVE);
+			break;
+		default:
+			depart(f, p);
+			break;
+		}
 	}
 	f->now = max64(f->now, end);
 }
@@ -385,9 +471,22 @@ int roce_fabric_create(const struct roce_fabric_config *c, struct roce_fabric **
 		return ROCE_E_NOMEM;
 	f->c = *c;
 	f->rng = c->seed ? c->seed : 1;
-	for (unsigned i = 0; i < MAX_PORTS; i++) {
+	for (f->mac_mask = 1; f->mac_mask < 2 * c->ports; f->mac_mask <<= 1)
+		;
+	f->mac_slot = calloc(f->mac_mask, sizeof(*f->mac_slot));
+	f->mac_mask--;
+	f->port = calloc(c->ports, sizeof(*f->port));
+	f->from = calloc((size_t)c->ports * c->ports, sizeof(*f->from));
+	if (!f->mac_slot || !f->port || !f->from ||
+	    fev_init(&f->ev, c->ports * EV_KINDS)) {
+		roce_fabric_destroy(f);
+		return ROCE_E_NOMEM;
+	}
+	for (unsigned i = 0; i < c->ports; i++) {
 		f->port[i].f = f;
 		f->port[i].idx = i;
+		f->port[i].from = f->from + (size_t)i * c->ports;
+		f->port[i].paused_next = f->port[i].paused_head = NOPORT;
 	}
 	*out = f;
 	return ROCE_OK;
@@ -397,7 +496,7 @@ void roce_fabric_destroy(struct roce_fabric *f)
 {
 	if (!f)
 		return;
-	for (unsigned i = 0; i < f->c.ports; i++) {
+	for (unsigned i = 0; f->port && i < f->c.ports; i++) {
 		struct fport *p = &f->port[i];
 
 		q_free(f, &p->nic);
@@ -411,16 +510,25 @@ void roce_fabric_destroy(struct roce_fabric *f)
 		f->free = n->next;
 		free(n);
 	}
+	fev_fini(&f->ev);
+	free(f->mac_slot);
+	free(f->port);
+	free(f->from);
 	free(f);
 }
 
 int roce_fabric_attach(struct roce_fabric *f, unsigned i, const uint8_t mac[6],
 		       struct roce_port *out)
 {
+	uint32_t h;
+
 	if (!f || !mac || !out || i >= f->c.ports || f->port[i].attached || route(f, mac) >= 0)
 		return ROCE_E_INVAL;
 	f->port[i].attached = true;
 	memcpy(f->port[i].mac, mac, 6);
+	for (h = mac_hash(f, mac); f->mac_slot[h]; h = (h + 1) & f->mac_mask)
+		;
+	f->mac_slot[h] = i + 1;
 	out->ops = &fab_ops;
 	out->ctx = &f->port[i];
 	memcpy(out->mac, mac, 6);

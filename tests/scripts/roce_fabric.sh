@@ -7,7 +7,10 @@
 # same incast drops; PFC pauses instead of dropping; a READ incast has
 # its responders (the senders' QPs) handle the CNPs; --plot writes an SVG
 # that parses, with a line per flow; --pcap's frames as tshark dissects
-# them (CNPs as A17.9.3 defines them, ECT, CE marks).
+# them (CNPs as A17.9.3 defines them, ECT, CE marks). 256 senders are
+# taken and 257 refused; --cc none sends no CNP; a --cc list runs each
+# algorithm on the same scenario (a JSON line each, a column each in the
+# table and the plot); PFC turns a dropping incast into a lossless one.
 # Usage: roce_fabric.sh BUILD_DIR SOURCE_DIR
 set -u
 . "$(dirname "$0")/lib/tool_checks.sh"
@@ -19,7 +22,12 @@ fails=0 pass=0
 
 expect "--help" 0 "--senders N" "$F" --help
 expect "bad senders" 2 "bad --senders '0'" "$F" --senders 0
-expect "bad cc" 2 "bad --cc 'dctcp': dcqcn or none" "$F" --cc dctcp
+expect "bad cc" 2 "bad --cc 'dctcp': dcqcn, swift or none" "$F" --cc dctcp
+expect "bad cc in a list" 2 "bad --cc 'dcqcn,tcp'" "$F" --cc dcqcn,tcp
+expect "257 senders refused" 2 "bad --senders '257': a number from 1 to 256" "$F" --senders 257
+expect "xon above xoff" 2 "--xon 300 is above --xoff 200" "$F" --pfc --xoff 200 --xon 300
+expect "convergence window past the run" 2 "--converge-us 3000 is longer than the 2 ms run" \
+	"$F" --duration-ms 2 --converge-us 3000
 expect "bad pmax" 2 "bad --pmax '2'" "$F" --pmax 2
 expect "kmin above kmax" 2 "--kmin 500 is above --kmax 400" "$F" --kmin 500
 expect "late past the end" 2 "--late-ms 30 is not within" "$F" --late-ms 30
@@ -39,12 +47,23 @@ check() {
 	fi
 }
 
-keys='all(k in d for k in ["utilization","jain_fairness","queue_p99_bytes","kmax_bytes","drops","cnp_sent","pause_frames","converge_ms","per_flow_gbps"])'
+keys='all(k in d for k in ["utilization","jain_fairness","queue_p50_bytes","queue_p99_bytes","queue_p50_run_bytes","queue_p99_run_bytes","kmax_bytes","drops","drops_before","drops_after","timeouts","timeouts_after","cnp_sent","pause_frames","converged","converge_ms","per_flow_gbps"])'
 check "8:1 DCQCN: figures, CNPs, no drop, queue under Kmax" \
 	"$keys and d['cnp_sent'] > 0 and d['drops'] == 0 and d['queue_p99_bytes'] <= d['kmax_bytes'] and d['utilization'] > 0.9 and len(d['per_flow_gbps']) == 8" \
 	-- --duration-ms 4
 check "no CC, no window: drops" "d['drops'] > 0 and d['cnp_sent'] == 0" \
 	-- --duration-ms 2 --cc none --window 0
+check "no CC: no CNP, no mark answered, where DCQCN's incast has them" \
+	"d['cc'] == 'none' and d['ecn_marks'] == 0 and d['cnp_sent'] == 0 and d['cnp_handled'] == 0" \
+	-- --duration-ms 2 --cc none --senders 16
+check "256 senders (PFC, lossless): every one of them sends" \
+	"len(d['per_flow_gbps']) == 256 and min(d['per_flow_gbps']) > 0 and d['utilization'] > 0.9 and d['drops'] == 0" \
+	-- --duration-ms 2 --senders 256 --pfc
+check "the same 16:1 incast drops without PFC" "d['drops'] > 0 and d['pause_frames'] == 0" \
+	-- --duration-ms 2 --senders 16 --window 0
+check "... and with PFC pauses, resumes and drops nothing" \
+	"d['drops'] == 0 and d['pause_frames'] > 16 and d['utilization'] > 0.9 and min(d['per_flow_gbps']) > 0" \
+	-- --duration-ms 2 --senders 16 --window 0 --pfc
 check "no CC, no window, PFC: pauses, no drop" "d['drops'] == 0 and d['pause_frames'] > 0" \
 	-- --duration-ms 2 --cc none --window 0 --pfc --senders 4
 check "READ incast: the responders are the ones throttled" \
@@ -59,6 +78,27 @@ if [ -s "$TMP/a" ] && cmp -s "$TMP/a" "$TMP/b"; then
 	pass=$((pass + 1)); echo "ok   same options, same figures"
 else
 	fails=$((fails + 1)); echo "FAIL same options, same figures"; diff "$TMP/a" "$TMP/b" | head
+fi
+
+# --cc a,b: a JSON line per algorithm, in order, on the same scenario;
+# --json=FILE keeps the table on stdout
+if "$F" -q --duration-ms 2 --senders 4 --cc none,dcqcn,swift --json="$TMP/m.json" \
+	--plot "$TMP/m.svg" >"$TMP/m.txt" &&
+   python3 -c "
+import json, sys, xml.etree.ElementTree as ET
+runs = [json.loads(l) for l in open(sys.argv[1])]
+assert [d['cc'] for d in runs] == ['none', 'dcqcn', 'swift'], runs
+assert runs[0]['cnp_sent'] == 0 and runs[1]['cnp_sent'] > 0, runs
+assert all(d['senders'] == 4 and d['duration_ms'] == 2 for d in runs)
+t = open(sys.argv[2]).read()
+assert 'none' in t and 'dcqcn' in t and 'swift' in t and 'converged at' in t, t
+r = ET.parse(sys.argv[3]).getroot()
+lines = [e for e in r.iter() if e.tag.endswith('polyline')]
+assert len(lines) == 3 * 5, len(lines)   # per algorithm: 4 flows and the queue
+" "$TMP/m.json" "$TMP/m.txt" "$TMP/m.svg"; then
+	pass=$((pass + 1)); echo "ok   --cc list: side by side"
+else
+	fails=$((fails + 1)); echo "FAIL --cc list: side by side"; cat "$TMP/m.txt" "$TMP/m.json"
 fi
 
 if "$F" -q --duration-ms 2 --senders 3 --plot "$TMP/p.svg" >/dev/null &&

@@ -6,7 +6,9 @@
  * while the other is sent); tail drop at the buffer's limit; RED marking
  * of ECT packets only, with the IPv4 checksum still right; PFC pausing
  * the ingress instead of dropping, counted, then resuming; the NIC queue's
- * backpressure; the same seed giving the same marks; bad configurations.
+ * backpressure; the same seed giving the same marks; bad configurations;
+ * a switch of ROCE_FABRIC_MAX_PORTS ports routing between its far ports
+ * at the same times as two ports do, and one port more refused.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -306,6 +308,40 @@ static void test_bad_config(void **state)
 	roce_fabric_destroy(f);
 }
 
+/* 1024 ports: a frame from the last port to port 700 takes what it takes
+   on two ports (serialised twice, two links' propagation); 1025 refused */
+static void test_many_ports(void **state)
+{
+	struct roce_fabric_config c;
+	struct roce_fabric *f;
+	static struct roce_port p[ROCE_FABRIC_MAX_PORTS];
+	uint8_t m[6] = { 2, 0, 0, 0, 0, 0 }, b[2048];
+	struct roce_frame fr = { b, 1000 }, got[4];
+	unsigned last = ROCE_FABRIC_MAX_PORTS - 1;
+
+	(void)state;
+	roce_fabric_config_default(&c, ROCE_FABRIC_MAX_PORTS + 1);
+	assert_string_equal(roce_fabric_config_check(&c), "ports");
+	roce_fabric_config_default(&c, ROCE_FABRIC_MAX_PORTS);
+	assert_int_equal(roce_fabric_create(&c, &f), ROCE_OK);
+	for (unsigned i = 0; i <= last; i++) {
+		m[4] = (uint8_t)(i >> 8);
+		m[5] = (uint8_t)i;
+		assert_int_equal(roce_fabric_attach(f, i, m, &p[i]), ROCE_OK);
+	}
+	frame(b, 1000, 0, 0);
+	b[4] = 700 >> 8;                        /* to port 700's MAC */
+	b[5] = 700 & 0xFF;
+	assert_int_equal(roce_port_tx(&p[last], &fr, 1), 1);
+	roce_fabric_advance(f, 2163);
+	assert_int_equal(roce_port_rx(&p[700], got, 4), 0);
+	roce_fabric_advance(f, 2164);           /* 2 x 81.92 ns + 2 x 1 us */
+	assert_int_equal(roce_port_rx(&p[700], got, 4), 1);
+	roce_port_rx_release(&p[700], 1);
+	assert_int_equal(roce_fabric_bytes(f, 700, last), 1000);
+	roce_fabric_destroy(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -317,6 +353,7 @@ int main(void)
 		cmocka_unit_test(test_pfc),
 		cmocka_unit_test(test_nic_backpressure),
 		cmocka_unit_test(test_bad_config),
+		cmocka_unit_test(test_many_ports),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -41,6 +41,7 @@ static void host_mac(unsigned i, uint8_t mac[6])
 	static const uint8_t base[6] = { 0x02, 0xFA, 0xB0, 0, 0, 0 };
 
 	memcpy(mac, base, 6);
+	mac[4] = (uint8_t)((i + 1) >> 8);       /* 258 hosts at most */
 	mac[5] = (uint8_t)(i + 1);
 }
 
@@ -171,6 +172,15 @@ static uint64_t cnt(struct host *h, enum roce_cnt id)
 	return roce_cnt_read(roce_device_counters(roce_context_device(h->ctx)), id);
 }
 
+static uint64_t timeouts(struct host *h, unsigned nhosts)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < nhosts; i++)
+		n += cnt(&h[i], ROCE_CNT_TIMEOUTS);
+	return n;
+}
+
 static int setup_flows(struct fab_run *r)
 {
 	const struct fab_opts *o = &r->o;
@@ -196,7 +206,9 @@ static int setup_flows(struct fab_run *r)
 	r->nsamples = (uint64_t)o->duration_ms * 1000000u / FAB_SAMPLE_NS;
 	r->queue = calloc(r->nsamples, sizeof(*r->queue));
 	r->wire = calloc(r->nbins, sizeof(*r->wire));
-	if (!r->queue || !r->wire)
+	r->drop_bin = calloc(r->nbins, sizeof(*r->drop_bin));
+	r->timeout_bin = calloc(r->nbins, sizeof(*r->timeout_bin));
+	if (!r->queue || !r->wire || !r->drop_bin || !r->timeout_bin)
 		return -1;
 	for (unsigned k = 0; k < r->nflows; k++)
 		if (!(r->flow[k].bins = calloc(r->nbins, sizeof(uint64_t))))
@@ -213,6 +225,8 @@ static void fabric_config(const struct fab_opts *o, unsigned ports, struct roce_
 	fc->pmax_ppm = (uint32_t)(o->pmax * 1e6 + 0.5);
 	fc->buffer_bytes = o->buffer_kb << 10;
 	fc->pfc = o->pfc;
+	fc->pfc_xoff_bytes = o->xoff_kb << 10;
+	fc->pfc_xon_bytes = o->xon_kb << 10;
 	fc->seed = o->seed;
 }
 
@@ -264,6 +278,7 @@ int fab_simulate(struct fab_run *r)
 	struct roce_fabric *f = NULL;
 	struct roce_pcap_writer *pw = NULL;
 	uint64_t end, last_bytes[FAB_MAX_SENDERS + 1] = { 0 }, last_wire = 0, last_frames = 0;
+	uint64_t last_drops = 0, last_timeouts = 0;
 	int rc = -1;
 
 	memset(h, 0, sizeof(h));
@@ -291,8 +306,12 @@ int fab_simulate(struct fab_run *r)
 		roce_cc_dcqcn_paper(&cc);
 	for (unsigned i = 0; i < o->nsets; i++)
 		roce_dcqcn_set(&cc.dcqcn, o->set_name[i], o->set_val[i]); /* checked */
-	if (o->dcqcn)
+	/* none: the hosts neither mark ECT nor send CNPs; DCQCN and Swift
+	   both have the notification and reaction points on every priority
+	   (Swift reads RTTs, and CNPs are the algorithm's to use or not) */
+	if (o->cc != FAB_CC_NONE)
 		cc.np_prio_mask = cc.rp_prio_mask = 0xFF;
+	cc.algo = o->cc == FAB_CC_SWIFT ? ROCE_CC_ALGO_SWIFT : ROCE_CC_ALGO_DCQCN;
 	for (unsigned i = 0; i < nhosts; i++)
 		if (host_open(f, i, &cc, (size_t)o->msg_kb << 10, &h[i]))
 			goto out;
@@ -329,9 +348,14 @@ int fab_simulate(struct fab_run *r)
 			r->wire[b] = s.tx_bytes - last_wire + 24 * (s.tx_frames - last_frames);
 			last_wire = s.tx_bytes;
 			last_frames = s.tx_frames;
+			r->drop_bin[b] = (uint32_t)(s.drops - last_drops);
+			last_drops = s.drops;
+			r->timeout_bin[b] = (uint32_t)(timeouts(h, nhosts) - last_timeouts);
+			last_timeouts += r->timeout_bin[b];
 			if (!o->quiet && b % 50 == 49)
-				fprintf(stderr, "\rroce-fabric: %.1f of %u ms simulated",
-					(double)(t + TICK_NS) / 1e6, o->duration_ms);
+				fprintf(stderr, "\rroce-fabric: %s, %.1f of %u ms simulated",
+					fab_cc_name(o), (double)(t + TICK_NS) / 1e6,
+					o->duration_ms);
 		}
 	}
 	if (!o->quiet)
@@ -374,4 +398,6 @@ void fab_free(struct fab_run *r)
 		free(r->flow[k].bins);
 	free(r->queue);
 	free(r->wire);
+	free(r->drop_bin);
+	free(r->timeout_bin);
 }
