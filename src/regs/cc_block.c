@@ -6,7 +6,8 @@
  * each QP's current rate, which the engine publishes and CC_QP_RATE shows
  * for the QP CC_QP_SELECT names (a NIC's rate table, read through a
  * window), and each QP's own bounded window (CC_QP_WINDOW_KB, through the
- * same selection), which the engine takes at once.
+ * same selection) and loss recovery (CC_QP_RECOVERY), which the engine
+ * takes at once.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -23,6 +24,8 @@ static void cc_from_regs(struct roce_device *dev, struct roce_cc_config *c)
 	c->rp_prio_mask = (uint8_t)(ctrl >> ROCE_CC_RP_MASK_SHIFT);
 	c->ecn = (uint8_t)(ctrl >> ROCE_CC_ECN_SHIFT & 3);
 	c->adaptive_rto = ctrl & ROCE_CC_ADAPTIVE_RTO;
+	c->adaptive_window = ctrl & ROCE_CC_ADAPTIVE_WINDOW;
+	c->rtt_us = *dev_reg(dev, ROCE_REG_CC_RTT_US);
 	c->line_mbps = *dev_reg(dev, ROCE_REG_CC_LINE_MBPS);
 	c->window_kb = *dev_reg(dev, ROCE_REG_CC_WINDOW_KB);
 	c->rto_min_us = *dev_reg(dev, ROCE_REG_CC_RTO_MIN_US);
@@ -75,6 +78,33 @@ void roce_cc_qp_window_write(struct roce_device *dev, uint32_t kb)
 	atomic_store_explicit(&dev->qp_window[qpn], kb, memory_order_relaxed);
 	/* the engine re-reads its QPs' windows with the next generation */
 	atomic_fetch_add_explicit(&dev->cc_gen, 1, memory_order_release);
+}
+
+/* CC_QP_RECOVERY: as CC_QP_WINDOW_KB, a word per QP taken at once */
+uint32_t roce_cc_qp_recovery_read(struct roce_device *dev)
+{
+	uint32_t qpn = *dev_reg(dev, ROCE_REG_CC_QP_SELECT);
+
+	if (qpn >= dev->qp_count || !dev->qp_recovery)
+		return 0;
+	return atomic_load_explicit(&dev->qp_recovery[qpn], memory_order_relaxed);
+}
+
+void roce_cc_qp_recovery_write(struct roce_device *dev, uint32_t v)
+{
+	uint32_t qpn = *dev_reg(dev, ROCE_REG_CC_QP_SELECT);
+
+	if (qpn >= dev->qp_count || !dev->qp_recovery)
+		return;
+	atomic_store_explicit(&dev->qp_recovery[qpn], v, memory_order_relaxed);
+	atomic_fetch_add_explicit(&dev->cc_gen, 1, memory_order_release);
+}
+
+uint32_t roce_device_qp_recovery(struct roce_device *dev, uint32_t qpn)
+{
+	if (qpn >= dev->qp_count || !dev->qp_recovery)
+		return 0;
+	return atomic_load_explicit(&dev->qp_recovery[qpn], memory_order_acquire);
 }
 
 uint32_t roce_device_qp_window(struct roce_device *dev, uint32_t qpn)
