@@ -100,9 +100,13 @@ static bool want_ack(struct eng_qp *qp, bool last)
 {
 	if (!qp->tr->acked)
 		return false;
-	/* a window needs ACKs before it closes: one every half window */
+	/* the packet that closes the window asks for the ACK that opens
+	   it: a window smaller than a message would otherwise wait for a
+	   probe (an AckReq every half window, tried, doubled the ACKs and
+	   cost roce-fabric's incast its timeouts and queue) */
 	if (last || qp->req.probe || ++qp->req.noack >= ROCE_ACKREQ_EVERY ||
-	    (qp->window && qp->req.noack >= (qp->window + 1) / 2)) {
+	    (qp->window && roce_psn_diff(roce_psn_add(qp->req.psn, 1), qp->comp.una) >=
+				   (int32_t)qp->window)) {
 		qp->req.probe = false;
 		qp->req.noack = 0;
 		return true;

@@ -16,8 +16,9 @@
  * everything in flight, and the window settles where it stops dropping.
  *
  * Its cap: line_mbps x the QP's round trip, in packets of its MTU,
- * doubled (the requester asks for an ACK every half window, req.c, so
- * half a window crosses the path while the other half's ACK comes back),
+ * doubled (the ACK that opens a window is asked for by the packet that
+ * closes it, req.c, when a message's AckReq does not come first: the
+ * second half keeps the wire busy while that ACK comes back),
  * at least WINDOW_MIN_PKTS, at most the bounded window when one is set.
  * The round trip is the smallest the QP has measured, not the smoothed
  * one: a sample includes the queue the QP's own window builds, and a cap
