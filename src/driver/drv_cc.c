@@ -82,26 +82,28 @@ int roce_drv_cc_qp_rate(struct roce_drv *drv, uint32_t qpn, bool *limited, uint3
 	return ROCE_OK;
 }
 
+/* A per-QP register through CC_QP_SELECT: read (val) or written (*val) */
+static int qp_reg(struct roce_drv *drv, uint32_t qpn, uint32_t off, bool write, uint32_t *val)
+{
+	int rc = roce_drv_write(drv, ROCE_REG_CC_QP_SELECT, qpn);
+
+	if (rc)
+		return rc;
+	return write ? roce_drv_write(drv, off, *val) : roce_drv_read(drv, off, val);
+}
+
 int roce_drv_cc_qp_window(struct roce_drv *drv, uint32_t qpn, uint32_t *kb)
 {
-	int rc;
-
 	if (!drv || !kb)
 		return ROCE_E_INVAL;
-	if ((rc = roce_drv_write(drv, ROCE_REG_CC_QP_SELECT, qpn)))
-		return rc;
-	return roce_drv_read(drv, ROCE_REG_CC_QP_WINDOW_KB, kb);
+	return qp_reg(drv, qpn, ROCE_REG_CC_QP_WINDOW_KB, false, kb);
 }
 
 int roce_drv_cc_qp_set_window(struct roce_drv *drv, uint32_t qpn, uint32_t kb)
 {
-	int rc;
-
 	if (!drv || kb > (1u << 20))
 		return ROCE_E_INVAL;
-	if ((rc = roce_drv_write(drv, ROCE_REG_CC_QP_SELECT, qpn)))
-		return rc;
-	return roce_drv_write(drv, ROCE_REG_CC_QP_WINDOW_KB, kb);
+	return qp_reg(drv, qpn, ROCE_REG_CC_QP_WINDOW_KB, true, &kb);
 }
 
 /* The verbs' flags are the register's bits */
@@ -112,25 +114,18 @@ _Static_assert(ROCE_RECOVERY_OWN == ROCE_CC_QP_REC_OWN &&
 
 int roce_drv_cc_qp_recovery(struct roce_drv *drv, uint32_t qpn, uint32_t *flags)
 {
-	int rc;
-
 	if (!drv || !flags)
 		return ROCE_E_INVAL;
-	if ((rc = roce_drv_write(drv, ROCE_REG_CC_QP_SELECT, qpn)))
-		return rc;
-	return roce_drv_read(drv, ROCE_REG_CC_QP_RECOVERY, flags);
+	return qp_reg(drv, qpn, ROCE_REG_CC_QP_RECOVERY, false, flags);
 }
 
 int roce_drv_cc_qp_set_recovery(struct roce_drv *drv, uint32_t qpn, uint32_t flags)
 {
 	const uint32_t bits = ROCE_CC_QP_REC_RTO | ROCE_CC_QP_REC_WINDOW;
-	int rc;
 
 	/* bits without OWN would read as the device's: refused, not lost */
 	if (!drv || (flags & ~(bits | ROCE_CC_QP_REC_OWN)) ||
 	    ((flags & bits) && !(flags & ROCE_CC_QP_REC_OWN)))
 		return ROCE_E_INVAL;
-	if ((rc = roce_drv_write(drv, ROCE_REG_CC_QP_SELECT, qpn)))
-		return rc;
-	return roce_drv_write(drv, ROCE_REG_CC_QP_RECOVERY, flags);
+	return qp_reg(drv, qpn, ROCE_REG_CC_QP_RECOVERY, true, &flags);
 }

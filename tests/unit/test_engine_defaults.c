@@ -101,6 +101,20 @@ static unsigned count_psn(const struct stage *st, uint32_t psn)
 	return n;
 }
 
+/* A QP with timeout 10 and retry_cnt 3 sends a WRITE ONLY nobody
+   answers: its PSN, the time it went out */
+static struct stage *silent_peer(uint32_t *psn, uint64_t *t0)
+{
+	const struct stage_opts o = { .timeout = 10, .retry_cnt = 3 };
+	struct stage *st = stage_open(&o);
+
+	post_write(st, 1, 64);
+	assert_int_equal(stage_run(st), 1);
+	*psn = st->rx[0].h.bth.psn;
+	*t0 = st->vclock;
+	return st;
+}
+
 /*
  * timeout 10 (4.19 ms), retry_cnt 3: IBA detects the broken path after
  * 4 x 4.19 = 16.78 ms. The adaptive timer tries at 0, 1.6, 4.8 and 8.99 ms
@@ -109,18 +123,12 @@ static unsigned count_psn(const struct stage *st, uint32_t psn)
  */
 static void test_exhaustion(void **state)
 {
-	const struct stage_opts o = { .timeout = 10, .retry_cnt = 3 };
-	struct stage *st = stage_open(&o);
 	uint64_t t0, floor_ns = 4 * IBA_NS(10);
-	unsigned tries = 0;
+	unsigned tries = 1;
 	uint32_t psn;
+	struct stage *st = silent_peer(&psn, &t0);
 
 	(void)state;
-	post_write(st, 1, 64);
-	assert_int_equal(stage_run(st), 1);
-	psn = st->rx[0].h.bth.psn;
-	t0 = st->vclock;
-	tries = 1;
 	while (stage_qp_state(st) != ROCE_QPS_ERR && st->vclock - t0 < 30000000) {
 		stage_advance(st, 1000);
 		tries += count_psn(st, psn);
@@ -140,16 +148,11 @@ static void test_exhaustion(void **state)
    IBA's 16.78 ms: its answer then finds the QP alive */
 static void test_silent_then_answers(void **state)
 {
-	const struct stage_opts o = { .timeout = 10, .retry_cnt = 3 };
-	struct stage *st = stage_open(&o);
 	uint64_t t0;
 	uint32_t psn;
+	struct stage *st = silent_peer(&psn, &t0);
 
 	(void)state;
-	post_write(st, 1, 64);
-	assert_int_equal(stage_run(st), 1);
-	psn = st->rx[0].h.bth.psn;
-	t0 = st->vclock;
 	while (st->vclock - t0 < 15000000)
 		stage_advance(st, 10000);
 	assert_int_equal(stage_qp_state(st), ROCE_QPS_RTS);
