@@ -129,13 +129,19 @@ struct roce_cc_config {
 	   product, halved on a NAK or a timeout, grown back additively
 	   (docs/cc.md). Off: window_kb alone bounds it. */
 	bool adaptive_window;
+	/* The round trip the adaptive window's bandwidth-delay product
+	   assumes until the QP has measured its own, us (default 16: a
+	   data centre's few switch hops at 100 Gbit/s plus two NICs) */
+	uint32_t rtt_us;
 	/* The RP QPs' algorithm unless a QP chooses its own (enum
 	   roce_cc_algo; default DCQCN). */
 	uint8_t algo;
 	struct roce_dcqcn_params dcqcn;
 };
 
-/* Off (both masks 0), ECT(0), 100 Gbit/s, ConnectX's DCQCN knobs. */
+/* ECN off (both masks 0), ECT(0), 100 Gbit/s, ConnectX's DCQCN knobs;
+   loss recovery on: the adaptive timer with tail-loss probes and the
+   loss-adaptive window (docs/cc.md, "Defaults"). */
 void roce_cc_config_default(struct roce_cc_config *c);
 /* IBA's behaviour alone (--iba-strict): no adaptive timer, no tail-loss
    probe, no adaptive window, no window bound. */
@@ -160,6 +166,9 @@ struct roce_qp_cc {
 	uint64_t target_kbps;
 	uint32_t alpha;                 /* 1024ths */
 	uint64_t cuts, increases;
+	uint32_t window;                /* go-back-N's window now, PSNs (0:
+					   none; the adaptive window's or the
+					   bound's, the algorithm's if smaller) */
 };
 int roce_qp_cc_state(struct roce_qp *qp, struct roce_qp_cc *out);
 /* The QP's own bound on unacknowledged KB in flight (RC; at least one
@@ -167,5 +176,15 @@ int roce_qp_cc_state(struct roce_qp *qp, struct roce_qp_cc *out);
    again. Through the register file (CC_QP_WINDOW_KB), taken by the engine
    at its next poll; ROCE_E_INVAL past 1 GiB. */
 int roce_qp_set_window_kb(struct roce_qp *qp, uint32_t kb);
+
+/* A QP's loss recovery (CC_QP_RECOVERY): ROCE_RECOVERY_DEVICE follows the
+   device's CC_CTRL (the default); ROCE_RECOVERY_OWN with the bits the QP
+   wants (none of them: IBA's recovery alone). Taken by the engine at its
+   next poll; ROCE_E_INVAL for bits without ROCE_RECOVERY_OWN. */
+#define ROCE_RECOVERY_DEVICE          0u
+#define ROCE_RECOVERY_ADAPTIVE_RTO    (1u << 0)   /* adaptive timer, tail-loss probes */
+#define ROCE_RECOVERY_ADAPTIVE_WINDOW (1u << 1)   /* the loss-adaptive window */
+#define ROCE_RECOVERY_OWN             (1u << 31)
+int roce_qp_set_recovery(struct roce_qp *qp, unsigned flags);
 
 #endif

@@ -114,6 +114,9 @@ bool roce_device_cc_changed(struct roce_device *dev, uint32_t *gen,
 /* A QP's own window (CC_QP_WINDOW_KB), 0 when it takes the device's;
  * writing it moves the CC generation, so the engine takes it at once. */
 uint32_t roce_device_qp_window(struct roce_device *dev, uint32_t qpn);
+/* A QP's own recovery bits (CC_QP_RECOVERY: ROCE_CC_QP_REC_OWN and the
+ * bits), 0 when it follows CC_CTRL's; taken at once as the window. */
+uint32_t roce_device_qp_recovery(struct roce_device *dev, uint32_t qpn);
 /* The engine publishes a QP's rate (what CC_QP_RATE shows). */
 void roce_device_cc_rate(struct roce_device *dev, uint32_t qpn, bool limited,
 			 uint32_t mbps);

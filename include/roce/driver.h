@@ -86,6 +86,11 @@ int roce_drv_cc_qp_rate(struct roce_drv *drv, uint32_t qpn, bool *limited, uint3
    read, or written (ROCE_E_INVAL past 1 GiB). */
 int roce_drv_cc_qp_window(struct roce_drv *drv, uint32_t qpn, uint32_t *kb);
 int roce_drv_cc_qp_set_window(struct roce_drv *drv, uint32_t qpn, uint32_t kb);
+/* A QP's own loss recovery (CC_QP_RECOVERY: roce/cc.h's
+   roce_recovery_flags; 0: the block's): read, or written (ROCE_E_INVAL
+   for bits without ROCE_RECOVERY_OWN or unknown ones). */
+int roce_drv_cc_qp_recovery(struct roce_drv *drv, uint32_t qpn, uint32_t *flags);
+int roce_drv_cc_qp_set_recovery(struct roce_drv *drv, uint32_t qpn, uint32_t flags);
 int roce_drv_write(struct roce_drv *drv, uint32_t off, uint32_t val);
 
 /*

@@ -99,6 +99,7 @@
 #define   ROCE_CC_RP_MASK_SHIFT    8      /* 8 bits: RP priorities */
 #define   ROCE_CC_ECN_SHIFT        16     /* 2 bits: 2 ECT(0), 1 ECT(1) */
 #define   ROCE_CC_ADAPTIVE_RTO     (1u << 24)
+#define   ROCE_CC_ADAPTIVE_WINDOW  (1u << 25)
 #define ROCE_REG_CC_LINE_MBPS    0x204u
 #define ROCE_REG_CC_WINDOW_KB    0x208u
 #define ROCE_REG_CC_RTO_MIN_US   0x20Cu
@@ -108,6 +109,11 @@
 #define ROCE_REG_CC_QP_RATE      0x21Cu   /* live: bit 31 limited, 30:0 Mbit/s */
 #define   ROCE_CC_RATE_LIMITED     (1u << 31)
 #define ROCE_REG_CC_QP_WINDOW_KB 0x220u   /* the selected QP's window, KB; 0: CC_WINDOW_KB */
+#define ROCE_REG_CC_QP_RECOVERY  0x22Cu   /* the selected QP's recovery: */
+#define   ROCE_CC_QP_REC_RTO       (1u << 0)      /* adaptive timer, probes */
+#define   ROCE_CC_QP_REC_WINDOW    (1u << 1)      /* loss-adaptive window */
+#define   ROCE_CC_QP_REC_OWN       (1u << 31)     /* 0: CC_CTRL's bits */
+#define ROCE_REG_CC_RTT_US       0x230u   /* the window's RTT until measured */
 #define ROCE_REG_CC_KNOB_BASE    0x240u
 #define ROCE_REG_CC_KNOB(id)     (ROCE_REG_CC_KNOB_BASE + 4u * (unsigned)(id))
 

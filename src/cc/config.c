@@ -9,9 +9,19 @@
 
 #include "cc/dcqcn.h"
 
+/*
+ * Loss recovery is on by default (docs/cc.md, "Defaults"): nothing of it
+ * reaches the wire but when and how much is resent, so IBA's protocol is
+ * unchanged where a peer can see it, and without it one loss costs
+ * everything in flight. ECN stays off: it needs the fabric's marking.
+ * rtt_us 16: a data centre's base round trip at 100 Gbit/s (two NICs,
+ * a few switch hops: 5-20 us), until the QP has measured its own.
+ */
 void roce_cc_config_default(struct roce_cc_config *c)
 {
-	*c = (struct roce_cc_config){ .ecn = 2, .line_mbps = 100000, .rto_min_us = 100 };
+	*c = (struct roce_cc_config){ .ecn = 2, .line_mbps = 100000, .rto_min_us = 100,
+				      .adaptive_rto = true, .adaptive_window = true,
+				      .rtt_us = 16 };
 	dcqcn_params_mlx5(&c->dcqcn);
 }
 
@@ -59,5 +69,7 @@ const char *roce_cc_config_check(const struct roce_cc_config *c)
 		return "algo";
 	if (c->adaptive_rto && (!c->rto_min_us || c->rto_min_us > 10000000))
 		return "rto_min_us";
+	if (c->adaptive_window && (!c->rtt_us || c->rtt_us > 10000000))
+		return "rtt_us";
 	return dcqcn_params_check(&c->dcqcn);
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Host driver, congestion control: the CC block (roce/regs.h) written
- * from a roce_cc_config and committed, read back, and a QP's current rate
- * through the CC_QP_SELECT window.
+ * from a roce_cc_config and committed, read back, and a QP's current rate,
+ * own window and own recovery through the CC_QP_SELECT window.
  */
 #include "roce/cc.h"
 #include "roce/driver.h"
@@ -20,8 +20,10 @@ int roce_drv_cc_write(struct roce_drv *drv, const struct roce_cc_config *c)
 	ctrl = (uint32_t)c->np_prio_mask << ROCE_CC_NP_MASK_SHIFT |
 	       (uint32_t)c->rp_prio_mask << ROCE_CC_RP_MASK_SHIFT |
 	       (uint32_t)c->ecn << ROCE_CC_ECN_SHIFT |
-	       (c->adaptive_rto ? ROCE_CC_ADAPTIVE_RTO : 0);
+	       (c->adaptive_rto ? ROCE_CC_ADAPTIVE_RTO : 0) |
+	       (c->adaptive_window ? ROCE_CC_ADAPTIVE_WINDOW : 0);
 	if ((rc = roce_drv_write(drv, ROCE_REG_CC_CTRL, ctrl)) ||
+	    (rc = roce_drv_write(drv, ROCE_REG_CC_RTT_US, c->rtt_us)) ||
 	    (rc = roce_drv_write(drv, ROCE_REG_CC_LINE_MBPS, c->line_mbps)) ||
 	    (rc = roce_drv_write(drv, ROCE_REG_CC_WINDOW_KB, c->window_kb)) ||
 	    (rc = roce_drv_write(drv, ROCE_REG_CC_RTO_MIN_US, c->rto_min_us)))
@@ -51,7 +53,9 @@ int roce_drv_cc_read(struct roce_drv *drv, struct roce_cc_config *c)
 	c->rp_prio_mask = (uint8_t)(v >> ROCE_CC_RP_MASK_SHIFT);
 	c->ecn = (uint8_t)(v >> ROCE_CC_ECN_SHIFT & 3);
 	c->adaptive_rto = v & ROCE_CC_ADAPTIVE_RTO;
-	if ((rc = roce_drv_read(drv, ROCE_REG_CC_LINE_MBPS, &c->line_mbps)) ||
+	c->adaptive_window = v & ROCE_CC_ADAPTIVE_WINDOW;
+	if ((rc = roce_drv_read(drv, ROCE_REG_CC_RTT_US, &c->rtt_us)) ||
+	    (rc = roce_drv_read(drv, ROCE_REG_CC_LINE_MBPS, &c->line_mbps)) ||
 	    (rc = roce_drv_read(drv, ROCE_REG_CC_WINDOW_KB, &c->window_kb)) ||
 	    (rc = roce_drv_read(drv, ROCE_REG_CC_RTO_MIN_US, &c->rto_min_us)))
 		return rc;
@@ -78,24 +82,50 @@ int roce_drv_cc_qp_rate(struct roce_drv *drv, uint32_t qpn, bool *limited, uint3
 	return ROCE_OK;
 }
 
+/* A per-QP register through CC_QP_SELECT: read (val) or written (*val) */
+static int qp_reg(struct roce_drv *drv, uint32_t qpn, uint32_t off, bool write, uint32_t *val)
+{
+	int rc = roce_drv_write(drv, ROCE_REG_CC_QP_SELECT, qpn);
+
+	if (rc)
+		return rc;
+	return write ? roce_drv_write(drv, off, *val) : roce_drv_read(drv, off, val);
+}
+
 int roce_drv_cc_qp_window(struct roce_drv *drv, uint32_t qpn, uint32_t *kb)
 {
-	int rc;
-
 	if (!drv || !kb)
 		return ROCE_E_INVAL;
-	if ((rc = roce_drv_write(drv, ROCE_REG_CC_QP_SELECT, qpn)))
-		return rc;
-	return roce_drv_read(drv, ROCE_REG_CC_QP_WINDOW_KB, kb);
+	return qp_reg(drv, qpn, ROCE_REG_CC_QP_WINDOW_KB, false, kb);
 }
 
 int roce_drv_cc_qp_set_window(struct roce_drv *drv, uint32_t qpn, uint32_t kb)
 {
-	int rc;
-
 	if (!drv || kb > (1u << 20))
 		return ROCE_E_INVAL;
-	if ((rc = roce_drv_write(drv, ROCE_REG_CC_QP_SELECT, qpn)))
-		return rc;
-	return roce_drv_write(drv, ROCE_REG_CC_QP_WINDOW_KB, kb);
+	return qp_reg(drv, qpn, ROCE_REG_CC_QP_WINDOW_KB, true, &kb);
+}
+
+/* The verbs' flags are the register's bits */
+_Static_assert(ROCE_RECOVERY_OWN == ROCE_CC_QP_REC_OWN &&
+		       ROCE_RECOVERY_ADAPTIVE_RTO == ROCE_CC_QP_REC_RTO &&
+		       ROCE_RECOVERY_ADAPTIVE_WINDOW == ROCE_CC_QP_REC_WINDOW,
+	       "ROCE_RECOVERY_* are CC_QP_RECOVERY's bits");
+
+int roce_drv_cc_qp_recovery(struct roce_drv *drv, uint32_t qpn, uint32_t *flags)
+{
+	if (!drv || !flags)
+		return ROCE_E_INVAL;
+	return qp_reg(drv, qpn, ROCE_REG_CC_QP_RECOVERY, false, flags);
+}
+
+int roce_drv_cc_qp_set_recovery(struct roce_drv *drv, uint32_t qpn, uint32_t flags)
+{
+	const uint32_t bits = ROCE_CC_QP_REC_RTO | ROCE_CC_QP_REC_WINDOW;
+
+	/* bits without OWN would read as the device's: refused, not lost */
+	if (!drv || (flags & ~(bits | ROCE_CC_QP_REC_OWN)) ||
+	    ((flags & bits) && !(flags & ROCE_CC_QP_REC_OWN)))
+		return ROCE_E_INVAL;
+	return qp_reg(drv, qpn, ROCE_REG_CC_QP_RECOVERY, true, &flags);
 }

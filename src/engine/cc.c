@@ -20,7 +20,9 @@
  * and checks of a config are the control plane's (src/cc/config.c).
  */
 #include "engine/cc.h"
+#include "engine/window.h"
 #include "roce/device.h"
+#include "roce/regs.h"
 #include "roce/status.h"
 
 /* A paced QP may catch up at most this much time it lost waiting for its
@@ -46,15 +48,29 @@ static void granted(struct roce_engine *e, struct eng_qp *qp)
 	const struct cc_grant *g = &qp->cc_grant;
 	uint32_t mbps = (uint32_t)(g->rate_kbps / 1000);
 
-	/* the smaller of the CC block's window and the algorithm's (RC) */
-	qp->window = qp->window_cfg;
-	if (g->window && qp->tr->acked && (!qp->window || g->window < qp->window))
-		qp->window = g->window;
+	window_set(qp);         /* the algorithm's window, if smaller (RC) */
 	if (mbps == qp->rate_pub && g->limited == qp->rate_pub_limited)
 		return;
 	qp->rate_pub = mbps;
 	qp->rate_pub_limited = g->limited;
 	roce_device_cc_rate(e->dev, qp->qpn, g->limited, mbps);
+}
+
+/* Loss recovery (RC): the QP's own bits (CC_QP_RECOVERY), else the
+   device's (CC_CTRL) */
+static void recovery_sync(struct roce_engine *e, struct eng_qp *qp)
+{
+	uint32_t rec = roce_device_qp_recovery(e->dev, qp->qpn);
+	bool own = rec & ROCE_CC_QP_REC_OWN;
+
+	qp->rec_rto = qp->tr->acked && (own ? rec & ROCE_CC_QP_REC_RTO : e->cc.adaptive_rto);
+	qp->rec_window = qp->tr->acked &&
+			 (own ? rec & ROCE_CC_QP_REC_WINDOW : e->cc.adaptive_window);
+	if (!qp->rec_rto) {
+		qp->comp.probe_at = 0;
+		if (!qp->cfg.timeout)
+			qp->comp.timer = 0;     /* infinite: IBA's has none */
+	}
 }
 
 void cc_qp_sync(struct roce_engine *e, struct eng_qp *qp)
@@ -63,6 +79,8 @@ void cc_qp_sync(struct roce_engine *e, struct eng_qp *qp)
 	/* the bounded window in packets of the QP's MTU, at least one: the
 	   QP's own (CC_QP_WINDOW_KB), else the device's */
 	uint32_t kb = roce_device_qp_window(e->dev, qp->qpn);
+
+	recovery_sync(e, qp);
 
 	if (!kb)
 		kb = e->cc.window_kb;
@@ -86,8 +104,7 @@ void cc_qp_sync(struct roce_engine *e, struct eng_qp *qp)
 	qp->rp_on = on;
 	if (qp->cc_algo)
 		granted(e, qp);
-	else
-		qp->window = qp->window_cfg;
+	window_sync(e, qp, qp->cfg.state <= ROCE_QPS_INIT);
 }
 
 bool cc_changes(struct roce_engine *e)
@@ -106,6 +123,7 @@ void cc_qp_state(const struct eng_qp *qp, struct roce_qp_cc *out)
 		qp->cc_algo->report(&qp->cc_priv, out);
 	else
 		*out = (struct roce_qp_cc){ 0 };        /* never synced */
+	out->window = qp->window;
 }
 
 /* NP: one CNP per min_time_between_cnps per QP (mlx5 keeps it per QP

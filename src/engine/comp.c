@@ -19,6 +19,7 @@
 #include "engine/recovery.h"
 #include "engine/req.h"
 #include "engine/sq.h"
+#include "engine/window.h"
 #include "roce/psn.h"
 #include "roce/status.h"
 
@@ -82,15 +83,23 @@ static void progress(struct roce_engine *e, struct eng_qp *qp, uint32_t new_una)
 	 * and then vanished would get retry_cnt + 1 retries */
 	qp->comp.alive = false;
 	rtt = rto_sample_acked(e, qp, new_una);
+	if (rtt && qp->rec_window)
+		window_rtt(e, qp, rtt);
+	window_acked(qp, acked);
 	cc_acked(e, qp, rtt, acked);
-	if (qp->comp.timer && qp->cfg.timeout)
+	if (qp->comp.timer)
 		qp->comp.timer = engine_now(e) + rto_ns(e, qp);
 	/* progress ends a stall: the next one may be probed again */
 	qp->comp.probes = 0;
 	qp->comp.nak_back = false;
 	qp->comp.probe_at = 0;
-	if (e->cc.adaptive_rto && roce_psn_cmp(new_una, qp->req.psn_max) < 0)
-		probe_arm(e, qp);
+	if (roce_psn_cmp(new_una, qp->req.psn_max) < 0) {
+		/* IBA's detection time of what is still out counts from
+		   here, as IBA's timer restarts here (recovery.c) */
+		qp->comp.since = engine_now(e);
+		if (qp->rec_rto)
+			probe_arm(e, qp);
+	}
 }
 
 /*
@@ -168,6 +177,7 @@ static void on_nak(struct roce_engine *e, struct eng_qp *qp, uint32_t psn,
 		 * costs no retry (the retry count is for a silent peer) */
 		qp->comp.go_back = true;
 		qp->comp.nak_back = true;       /* what a stall now means: recovery.c */
+		window_cut(qp, true);           /* a loss: the window gives way */
 		req_go_back(e, qp, psn);
 		return;
 	case ROCE_NAK_INVALID_REQ:
@@ -322,6 +332,9 @@ void comp_timers(struct roce_engine *e, struct eng_qp *qp)
 		probe(e, qp);
 	if (!qp->comp.timer || qp->flushed || engine_now(e) < qp->comp.timer)
 		return;
+	/* the last try waits until IBA's detection time (recovery.c) */
+	if (rto_stretch(e, qp))
+		return;
 	roce_cnt_inc(e->cnt, ROCE_CNT_TIMEOUTS);
 	if (roce_psn_cmp(qp->comp.una, qp->req.psn) >= 0) {
 		qp->comp.timer = 0;     /* nothing outstanding after all */
@@ -332,11 +345,12 @@ void comp_timers(struct roce_engine *e, struct eng_qp *qp)
 	 * broken. A round in which the responder answered, only not in
 	 * order (its responses or our requests were lost again), proves the
 	 * path works: it does not use up a retry. A vanished peer still
-	 * exhausts the count after retry_cnt silent timeouts.
+	 * exhausts the count after retry_cnt silent timeouts; with an
+	 * infinite timeout (0, only the adaptive timer runs) never.
 	 */
 	if (qp->comp.alive) {
 		qp->comp.alive = false;
-	} else {
+	} else if (qp->cfg.timeout) {
 		if (qp->comp.retry_left == 0) {
 			fail_at(e, qp, ROCE_WC_RETRY_EXC_ERR);
 			return;
@@ -351,11 +365,12 @@ void comp_timers(struct roce_engine *e, struct eng_qp *qp)
 	qp->comp.probes = 0;
 	qp->comp.nak_back = true;
 	qp->comp.probe_at = 0;
-	if (e->cc.adaptive_rto)
+	if (qp->rec_rto)
 		probe_arm(e, qp);
 	if (qp->comp.backoff < 16)
 		qp->comp.backoff++;
 	qp->comp.timer = engine_now(e) + rto_ns(e, qp);
+	window_cut(qp, false);
 	cc_lost(e, qp);
 	req_go_back(e, qp, qp->comp.una);
 }

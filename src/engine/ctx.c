@@ -16,6 +16,7 @@
 #include "engine/resp.h"
 #include "engine/sched.h"
 #include "engine/tx.h"
+#include "engine/window.h"
 #include "roce/device.h"
 #include "roce/psn.h"
 #include "roce/status.h"
@@ -86,6 +87,7 @@ void ctx_sync_qp(struct roce_engine *e, struct eng_qp *qp)
 			qp->req.psn = qp->req.psn_max = qp->comp.una = c.sq_psn;
 			qp->comp.retry_left = c.retry_cnt;
 			qp->comp.rnr_left = c.rnr_retry;
+			window_sync(e, qp, true);       /* a new connection's */
 		}
 	}
 	/* ERR flushes whatever is posted (the arbiter flushes what comes

@@ -60,7 +60,7 @@ int engine_init(struct roce_engine *e, const struct engine_config *cfg)
 	e->now_ns = cfg->now_ns ? cfg->now_ns : roce_clock_ns;
 	e->clock_ctx = cfg->clock_ctx;
 	e->dma_timeout_us = ROCE_DMA_TIMEOUT_US;
-	roce_cc_config_default(&e->cc);        /* off until configured */
+	roce_cc_config_default(&e->cc);        /* as the CC block's reset values */
 	atomic_init(&e->idle_after_us, ROCE_IDLE_AFTER_US);
 	atomic_init(&e->idle_nap_us, ROCE_IDLE_NAP_US);
 	atomic_init(&e->idle_sleep_ms, ROCE_IDLE_SLEEP_MS);

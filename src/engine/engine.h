@@ -20,7 +20,7 @@
  *   sched.c    arbiter and timers --> req.c, resp.c, comp.c
  *   comp.c     completer: ACKs, NAKs, READ responses, the retransmission
  *      |       timer and the recovery decisions --> req.c (go back to a
- *      |       PSN, resend the last), recovery.c, cc.c
+ *      |       PSN, resend the last), recovery.c, cc.c, window.c
  *   req.c      requester (seed 001 state machine) --> uc.c, ud.c
  *   resp.c uc.c ud.c     responders --> rq.c
  *   flush.c    a QP in ERR --> sq.c, rq.c
@@ -28,11 +28,13 @@
  *   tx.c       frames out (templates, the payload fetched with its ICRC)
  *   mover.c    place (wire -> MR) and fetch (MR -> frame): every byte
  *      |       into or out of an MR --> dma.c
- *   recovery.c the retransmission timer's length, the tail-loss probe's
- *              rules (req.c reports what it sends)
+ *   recovery.c the retransmission timer's length, IBA's detection time,
+ *              the tail-loss probe's rules (req.c reports what it sends)
  *   cc.c       ECN, when a CNP is due, pacing at the rate the QP's
- *              algorithm grants (src/cc/algo.h: DCQCN behind an
- *              operations table)
+ *      |       algorithm grants (src/cc/algo.h: DCQCN behind an
+ *      |       operations table) --> window.c
+ *   window.c   go-back-N's window: the bound, the loss-adaptive one, the
+ *              algorithm's, as one (comp.c: ACKs, NAKs, timeouts)
  *   dma.c      protection and translation --> iommu.c
  *   cq.c event.c addr.c timer.c iommu.c      the leaves
  *

@@ -29,7 +29,7 @@ uint64_t rto_ns(const struct roce_engine *e, const struct eng_qp *qp)
 {
 	uint64_t iba = rto_iba_ns(qp), rto;
 
-	if (!e->cc.adaptive_rto)
+	if (!qp->rec_rto)
 		return iba;
 	/* before the first sample (its packet may be the one lost):
 	   RTO_INITIAL_MIN times the floor */
@@ -39,6 +39,29 @@ uint64_t rto_ns(const struct roce_engine *e, const struct eng_qp *qp)
 		rto = (uint64_t)e->cc.rto_min_us * 1000;
 	rto <<= qp->comp.backoff;
 	return iba && rto > iba ? iba : rto;
+}
+
+/*
+ * IBA 9.7.6.1.3's detection time: a requester that heard nothing declares
+ * the path broken after retry_cnt + 1 waits of the QP's timeout, counted
+ * here from when the oldest unacknowledged packet first went out (or una
+ * last moved, where IBA's timer restarts too). The adaptive timer makes
+ * the tries come sooner, never more of them: the wait after the last one
+ * is stretched to that time, so that a peer descheduled for less than its
+ * attributes allow still finds the QP alive. An infinite timeout (0)
+ * spends no retry (comp.c). True: the timer was moved, nothing to do now.
+ */
+bool rto_stretch(struct roce_engine *e, struct eng_qp *qp)
+{
+	uint64_t iba = rto_iba_ns(qp), at;
+
+	if (!qp->rec_rto || !iba || qp->comp.alive || qp->comp.retry_left)
+		return false;
+	at = qp->comp.since + iba * (qp->cfg.retry_cnt + 1u);
+	if (engine_now(e) >= at)
+		return false;
+	qp->comp.timer = at;
+	return true;
 }
 
 /* ---- round-trip samples (RFC 6298) ----------------------------------------- */

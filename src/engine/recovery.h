@@ -16,6 +16,9 @@ uint64_t rto_iba_ns(const struct eng_qp *qp);
 /* The retransmission timer's length: the IBA timeout, or the adaptive
    one when the context asks for it */
 uint64_t rto_ns(const struct roce_engine *e, const struct eng_qp *qp);
+/* The timer fired with no retry left: true when IBA's detection time is
+   still ahead (the adaptive timer's last wait is stretched to it) */
+bool rto_stretch(struct roce_engine *e, struct eng_qp *qp);
 /* A new packet psn went out with AckReq (req.c): maybe a sample */
 void rto_sample_sent(struct roce_engine *e, struct eng_qp *qp, uint32_t psn);
 /* una moved to new_una by an ACK (comp.c): maybe the sample's end; the

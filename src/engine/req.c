@@ -74,16 +74,22 @@ static void sent_one(struct roce_engine *e, struct eng_qp *qp, bool ackreq)
 {
 	if (roce_psn_cmp(qp->req.psn, qp->req.psn_max) < 0) {
 		roce_cnt_inc(e->cnt, ROCE_CNT_RETRANSMISSIONS);
-	} else if (e->cc.adaptive_rto && qp->tr->acked) {
-		if (ackreq)
+	} else {
+		/* the oldest outstanding: IBA's detection time starts */
+		if (qp->req.psn == qp->comp.una && qp->tr->acked)
+			qp->comp.since = engine_now(e);
+		/* round trips for the adaptive timer and window (RC) */
+		if (ackreq && (qp->rec_rto || qp->rec_window))
 			rto_sample_sent(e, qp, qp->req.psn);
-		probe_arm(e, qp);
+		if (qp->rec_rto)
+			probe_arm(e, qp);
 	}
 	qp->req.psn = roce_psn_add(qp->req.psn, 1);
 	if (roce_psn_cmp(qp->req.psn, qp->req.psn_max) > 0)
 		qp->req.psn_max = qp->req.psn;
-	/* UC, UD: nothing is acknowledged, nothing is sent again (IBA 9.8) */
-	if (!qp->comp.timer && qp->cfg.timeout && qp->tr->acked)
+	/* UC, UD: nothing is acknowledged, nothing is sent again (IBA 9.8);
+	   an infinite timeout (0) has the adaptive timer only */
+	if (!qp->comp.timer && (qp->cfg.timeout || qp->rec_rto) && qp->tr->acked)
 		qp->comp.timer = engine_now(e) + rto_ns(e, qp);
 }
 
@@ -94,7 +100,13 @@ static bool want_ack(struct eng_qp *qp, bool last)
 {
 	if (!qp->tr->acked)
 		return false;
-	if (last || qp->req.probe || ++qp->req.noack >= ROCE_ACKREQ_EVERY) {
+	/* the packet that closes the window asks for the ACK that opens
+	   it: a window smaller than a message would otherwise wait for a
+	   probe (an AckReq every half window, tried, doubled the ACKs and
+	   cost roce-fabric's incast its timeouts and queue) */
+	if (last || qp->req.probe || ++qp->req.noack >= ROCE_ACKREQ_EVERY ||
+	    (qp->window && roce_psn_diff(roce_psn_add(qp->req.psn, 1), qp->comp.una) >=
+				   (int32_t)qp->window)) {
 		qp->req.probe = false;
 		qp->req.noack = 0;
 		return true;

@@ -228,12 +228,16 @@ struct comp_ctx {
 	uint32_t rtt_psn;
 	uint64_t rtt_sent;
 	uint64_t srtt, rttvar;          /* ns; srtt 0: no sample yet */
+	uint64_t rtt_min;               /* ns: the smallest sample (window.c) */
 	/* tail-loss probes (recovery.c): due when nothing was sent or acked
 	   for two round trips; at most PROBES_PER_STALL per stall (until an
 	   ACK moves una or the timer fires) */
 	uint64_t probe_at;              /* 0 = none */
 	uint8_t probes;                 /* sent in this stall */
 	bool nak_back;                  /* went back on a NAK, nothing acked since */
+	/* IBA's detection time counts from here (recovery.c, rto_floor):
+	   when una's packet first went out, or una last moved */
+	uint64_t since;
 };
 
 /* ---- the responder -------------------------------------------------------- */
@@ -385,6 +389,8 @@ struct eng_qp {
 	 * point's, and its pacing at the rate its algorithm grants */
 	bool rp_on;
 	uint32_t window;                /* RC: most PSNs unacknowledged; 0: no cap */
+	bool rec_rto;                   /* RC: adaptive timer, tail-loss probes
+					   (recovery.c), the QP's or CC_CTRL's */
 	bool paced;                     /* its algorithm holds it below line rate */
 	bool pace_wait;                 /* it had to wait: its timer wakes it */
 	uint64_t next_tx;               /* paced: no data packet before (ns) */
@@ -406,6 +412,12 @@ struct eng_qp {
 	struct cc_grant cc_grant;       /* what it allows, as of its last event */
 	uint32_t window_cfg;            /* the CC block's window (or the QP's
 					   own), PSNs; 0: no cap */
+	/* the loss-adaptive window (window.c), PSNs; awnd 0: off */
+	uint32_t awnd, awnd_max;        /* now, and its cap (the BDP's) */
+	uint32_t awnd_acked;            /* PSNs acknowledged toward the next +1 */
+	uint32_t awnd_recover;          /* a NAK before una passes it: no cut */
+	bool awnd_hold;                 /* awnd_recover is set */
+	bool rec_window;                /* RC: the adaptive window is on */
 	struct cc_algo_priv cc_priv;    /* its state of this QP */
 	uint64_t last_cnp;              /* NP: when we last sent it a CNP (ns) */
 	uint32_t rate_pub;              /* the rate CC_QP_RATE shows (Mbit/s) */

@@ -6,7 +6,8 @@
  * each QP's current rate, which the engine publishes and CC_QP_RATE shows
  * for the QP CC_QP_SELECT names (a NIC's rate table, read through a
  * window), and each QP's own bounded window (CC_QP_WINDOW_KB, through the
- * same selection), which the engine takes at once.
+ * same selection) and loss recovery (CC_QP_RECOVERY), which the engine
+ * takes at once.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -23,6 +24,8 @@ static void cc_from_regs(struct roce_device *dev, struct roce_cc_config *c)
 	c->rp_prio_mask = (uint8_t)(ctrl >> ROCE_CC_RP_MASK_SHIFT);
 	c->ecn = (uint8_t)(ctrl >> ROCE_CC_ECN_SHIFT & 3);
 	c->adaptive_rto = ctrl & ROCE_CC_ADAPTIVE_RTO;
+	c->adaptive_window = ctrl & ROCE_CC_ADAPTIVE_WINDOW;
+	c->rtt_us = *dev_reg(dev, ROCE_REG_CC_RTT_US);
 	c->line_mbps = *dev_reg(dev, ROCE_REG_CC_LINE_MBPS);
 	c->window_kb = *dev_reg(dev, ROCE_REG_CC_WINDOW_KB);
 	c->rto_min_us = *dev_reg(dev, ROCE_REG_CC_RTO_MIN_US);
@@ -56,32 +59,63 @@ uint32_t roce_cc_qp_rate_read(struct roce_device *dev)
 	return atomic_load_explicit(&dev->qp_rate[qpn], memory_order_relaxed);
 }
 
-/* CC_QP_SELECT past this device's QPs: reads 0, writes go nowhere */
+/* A QP's word of a per-QP table (CC_QP_WINDOW_KB, CC_QP_RECOVERY): NULL
+   past this device's QPs, which read 0 and take no write */
+static _Atomic uint32_t *qp_word(struct roce_device *dev, _Atomic uint32_t *tab, uint32_t qpn)
+{
+	return qpn < dev->qp_count && tab ? &tab[qpn] : NULL;
+}
+
+static uint32_t selected_read(struct roce_device *dev, _Atomic uint32_t *tab)
+{
+	_Atomic uint32_t *w = qp_word(dev, tab, *dev_reg(dev, ROCE_REG_CC_QP_SELECT));
+
+	return w ? atomic_load_explicit(w, memory_order_relaxed) : 0;
+}
+
+static void selected_write(struct roce_device *dev, _Atomic uint32_t *tab, uint32_t v)
+{
+	_Atomic uint32_t *w = qp_word(dev, tab, *dev_reg(dev, ROCE_REG_CC_QP_SELECT));
+
+	if (!w)
+		return;
+	atomic_store_explicit(w, v, memory_order_relaxed);
+	/* the engine re-reads its QPs' words with the next generation */
+	atomic_fetch_add_explicit(&dev->cc_gen, 1, memory_order_release);
+}
+
 uint32_t roce_cc_qp_window_read(struct roce_device *dev)
 {
-	uint32_t qpn = *dev_reg(dev, ROCE_REG_CC_QP_SELECT);
-
-	if (qpn >= dev->qp_count || !dev->qp_window)
-		return 0;
-	return atomic_load_explicit(&dev->qp_window[qpn], memory_order_relaxed);
+	return selected_read(dev, dev->qp_window);
 }
 
 void roce_cc_qp_window_write(struct roce_device *dev, uint32_t kb)
 {
-	uint32_t qpn = *dev_reg(dev, ROCE_REG_CC_QP_SELECT);
+	selected_write(dev, dev->qp_window, kb);
+}
 
-	if (qpn >= dev->qp_count || !dev->qp_window)
-		return;
-	atomic_store_explicit(&dev->qp_window[qpn], kb, memory_order_relaxed);
-	/* the engine re-reads its QPs' windows with the next generation */
-	atomic_fetch_add_explicit(&dev->cc_gen, 1, memory_order_release);
+uint32_t roce_cc_qp_recovery_read(struct roce_device *dev)
+{
+	return selected_read(dev, dev->qp_recovery);
+}
+
+void roce_cc_qp_recovery_write(struct roce_device *dev, uint32_t v)
+{
+	selected_write(dev, dev->qp_recovery, v);
 }
 
 uint32_t roce_device_qp_window(struct roce_device *dev, uint32_t qpn)
 {
-	if (qpn >= dev->qp_count || !dev->qp_window)
-		return 0;
-	return atomic_load_explicit(&dev->qp_window[qpn], memory_order_acquire);
+	_Atomic uint32_t *w = qp_word(dev, dev->qp_window, qpn);
+
+	return w ? atomic_load_explicit(w, memory_order_acquire) : 0;
+}
+
+uint32_t roce_device_qp_recovery(struct roce_device *dev, uint32_t qpn)
+{
+	_Atomic uint32_t *w = qp_word(dev, dev->qp_recovery, qpn);
+
+	return w ? atomic_load_explicit(w, memory_order_acquire) : 0;
 }
 
 bool roce_device_cc_changed(struct roce_device *dev, uint32_t *gen, struct roce_cc_config *out)

@@ -259,7 +259,12 @@ static const struct roce_reg_field f_cc_ctrl[] = {
 	FR("ECN", ROCE_CC_ECN_SHIFT, 2, 1, 2, "the ECN field of an RP QP's "
 	   "packets: 2 ECT(0) (as ConnectX), 1 ECT(1)"),
 	F("ADAPTIVE_RTO", 24, 1, "1: an RC QP retransmits after its measured "
-	  "round trip (at least CC_RTO_MIN_US, never past its own timeout)"),
+	  "round trip (at least CC_RTO_MIN_US, never past its own timeout) and "
+	  "sends tail-loss probes; retry exhaustion no sooner than IBA's"),
+	F("ADAPTIVE_WINDOW", 25, 1, "1: an RC QP's go-back-N window is about "
+	  "one bandwidth-delay product (CC_LINE_MBPS, its round trip or "
+	  "CC_RTT_US; at most CC_WINDOW_KB), halved on a NAK or timeout, grown "
+	  "back a packet per window acknowledged"),
 };
 static const struct roce_reg_field f_cc_line[] = {
 	FR("LINE_MBPS", 0, 32, 1, 1600000, "the rate DCQCN starts from and "
@@ -286,6 +291,15 @@ static const struct roce_reg_field f_cc_qp_select[] = {
 static const struct roce_reg_field f_cc_qp_window[] = {
 	FR("WINDOW_KB", 0, 32, 0, 1u << 20, "the selected RC QP's bound on "
 	   "unacknowledged KB in flight (at least one packet); 0 = CC_WINDOW_KB's"),
+};
+static const struct roce_reg_field f_cc_qp_recovery[] = {
+	F("ADAPTIVE_RTO", 0, 1, "with OWN: the adaptive timer and tail-loss probes"),
+	F("ADAPTIVE_WINDOW", 1, 1, "with OWN: the loss-adaptive window"),
+	F("OWN", 31, 1, "1: the selected QP's bits above; 0: CC_CTRL's"),
+};
+static const struct roce_reg_field f_cc_rtt[] = {
+	FR("RTT_US", 0, 32, 1, 10000000, "the round trip the adaptive window "
+	   "assumes until a QP has measured its own, us"),
 };
 static const struct roce_reg_field f_cc_qp_rate[] = {
 	FRO("RATE_MBPS", 0, 31, "the selected QP's current rate, Mbit/s, as DCQCN "
@@ -463,9 +477,10 @@ static const struct roce_reg regmap[] = {
 	    "Shadow: IPv6 flow label (0 = none, as rxe and ConnectX send it "
 	    "unless one is asked for)"),
 	/* CC block */
-	REG(ROCE_REG_CC_CTRL, "CC_CTRL", RW, 2u << ROCE_CC_ECN_SHIFT, f_cc_ctrl,
+	REG(ROCE_REG_CC_CTRL, "CC_CTRL", RW, 2u << ROCE_CC_ECN_SHIFT | ROCE_CC_ADAPTIVE_RTO |
+	    ROCE_CC_ADAPTIVE_WINDOW, f_cc_ctrl,
 	    "Congestion control: notification and reaction points per priority, "
-	    "the ECN codepoint, adaptive retransmission (docs/cc.md). Taken at "
+	    "the ECN codepoint, loss recovery (docs/cc.md). Taken at "
 	    "CC_COMMIT"),
 	REG(ROCE_REG_CC_LINE_MBPS, "CC_LINE_MBPS", RW, 100000, f_cc_line,
 	    "DCQCN's line rate. Taken at CC_COMMIT"),
@@ -484,6 +499,12 @@ static const struct roce_reg regmap[] = {
 	REG(ROCE_REG_CC_QP_WINDOW_KB, "CC_QP_WINDOW_KB", RW, 0, f_cc_qp_window,
 	    "The selected QP's own bounded window, in place of CC_WINDOW_KB; "
 	    "taken at once (no CC_COMMIT)"),
+	REG(ROCE_REG_CC_QP_RECOVERY, "CC_QP_RECOVERY", RW, 0, f_cc_qp_recovery,
+	    "The selected QP's own loss recovery, in place of CC_CTRL's; "
+	    "taken at once (no CC_COMMIT)"),
+	REG(ROCE_REG_CC_RTT_US, "CC_RTT_US", RW, 16, f_cc_rtt,
+	    "The adaptive window's round trip before a measured one. Taken at "
+	    "CC_COMMIT"),
 #define X(n, N, def, lo, hi, unit, what) \
 	REG(ROCE_REG_CC_KNOB(ROCE_DCQCN_##N), "CC_" #N, RW, def, f_cc_##n, \
 	    "DCQCN knob " #n " (ConnectX's name). Taken at CC_COMMIT"),

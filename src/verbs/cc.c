@@ -31,3 +31,9 @@ int roce_qp_set_window_kb(struct roce_qp *qp, uint32_t kb)
 {
 	return qp ? roce_drv_cc_qp_set_window(&qp->ctx->drv, roce_qp_num(qp), kb) : ROCE_E_INVAL;
 }
+
+int roce_qp_set_recovery(struct roce_qp *qp, unsigned flags)
+{
+	return qp ? roce_drv_cc_qp_set_recovery(&qp->ctx->drv, roce_qp_num(qp), flags)
+		  : ROCE_E_INVAL;
+}

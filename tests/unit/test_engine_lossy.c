@@ -5,7 +5,9 @@
  * corrupts 1 % of the frames. Every completion must be successful and in
  * order, every byte where it belongs, every receive completed exactly once
  * and every FETCH_ADD executed exactly once (the counter proves it), in
- * bounded time.
+ * bounded time. The engines run their reset state: loss recovery's
+ * defaults (adaptive timer, tail-loss probes, the loss-adaptive window;
+ * the probes counted prove it).
  */
 #include "pair.h"
 
@@ -205,6 +207,7 @@ static void test_lossy_link(void **state)
 	assert_true(pair_cnt(&p->a, ROCE_CNT_RETRANSMISSIONS) > 0);
 	assert_true(pair_cnt(&p->b, ROCE_CNT_NAKS_TX_PSN_SEQ_ERR) > 0);
 	assert_true(pair_cnt(&p->b, ROCE_CNT_DUP_REQUESTS) > 0);
+	assert_true(pair_cnt(&p->a, ROCE_CNT_TAIL_PROBES) > 0);        /* the defaults */
 	assert_true(pair_cnt(&p->a, ROCE_CNT_ICRC_ERRORS) + pair_cnt(&p->b, ROCE_CNT_ICRC_ERRORS) +
 		    pair_cnt(&p->a, ROCE_CNT_DROP_IP_CSUM) + pair_cnt(&p->b, ROCE_CNT_DROP_IP_CSUM) > 0);
 	assert_int_equal(pair_cnt(&p->a, ROCE_CNT_ERROR_COMPLETIONS), 0);

@@ -137,19 +137,30 @@ static void test_lost_probe(void **state)
 }
 
 /* retry_cnt 2 and a peer that went away: the QP fails at the third
-   timeout, as without probes; the probes between spent nothing */
+   timeout, as without probes; the probes between spent nothing. The
+   tries come at the adaptive timer's pace (100, 200, 400 us), the error
+   no sooner than IBA's detection time: 3 x 67.1 ms from the first packet */
 static void test_no_retry_spent(void **state)
 {
 	const struct stage_opts o = { .retry_cnt = 2 };
 	struct stage *st = measured(&o);
+	uint64_t t0;
 
 	(void)state;
 	three(st, 2);
+	t0 = st->vclock;
 	for (int i = 0; i < 200 && stage_qp_state(st) != ROCE_QPS_ERR; i++)
 		stage_advance(st, 10000);
+	assert_int_equal(stage_qp_state(st), ROCE_QPS_RTS);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TIMEOUTS), 2);
+	/* two per stall: the first, and one after each of the two resends */
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TAIL_PROBES), 6);
+	st->vclock = t0 + 3 * (4096ull << 14) - 1;
+	assert_int_equal(stage_run(st), 0);
+	assert_int_equal(stage_qp_state(st), ROCE_QPS_RTS);
+	stage_advance(st, 1);
 	assert_int_equal(stage_qp_state(st), ROCE_QPS_ERR);
 	assert_int_equal(stage_cnt(st, ROCE_CNT_TIMEOUTS), 3);
-	/* two per stall: the first, and one after each of the two resends */
 	assert_int_equal(stage_cnt(st, ROCE_CNT_TAIL_PROBES), 6);
 	stage_expect_wc(st->scq, 2, ROCE_WC_RETRY_EXC_ERR, ROCE_WC_RDMA_WRITE, 0);
 	stage_close(st);

@@ -13,9 +13,13 @@
  *     RETRY_EXC_ERR after retry_cnt + 1 timeouts of 4.096 us * 2^timeout
  *     each (IBA 9.7.6.1.3), counted from its first transmission:
  *     no earlier, and no later than one poll per timeout; meanwhile every
- *     other QP keeps completing.
+ *     other QP keeps completing. That QP asks for IBA's recovery alone
+ *     (CC_QP_RECOVERY): the exact times are IBA's timer's; the rest run
+ *     the defaults (adaptive timer, probes, adaptive window), whose
+ *     exhaustion test_engine_defaults times.
  */
 #include "scale.h"
+#include "roce/cc.h"
 
 #define NQ 1024u                /* QP pairs */
 #define WIN 4u                  /* messages outstanding per QP */
@@ -330,6 +334,7 @@ static void test_timers_at_scale(void **state)
 	assert_true(st.lost > 0);
 
 	/* QP v's peer vanishes; every other QP keeps sending */
+	assert_int_equal(roce_qp_set_recovery(S.p.a.qps[v], ROCE_RECOVERY_OWN), ROCE_OK);
 	S.vanished = roce_qp_num(S.p.b.qps[v]);
 	assert_int_equal(roce_destroy_qp(S.p.b.qps[v]), ROCE_OK);
 	S.p.b.qps[v] = NULL;

@@ -3,8 +3,12 @@
  * rocectl cc: the congestion-control block (roce/regs.h, docs/cc.md).
  *   cc                     the block: masks, ECN, window, timers, knobs
  *   cc set NAME=VALUE...   change fields and knobs, then CC_COMMIT
- *   cc qp QPN [window=KB]  a QP's current DCQCN rate and its own window;
- *                          with window=KB, set that window (0: the block's)
+ *   cc qp QPN [window=KB]  a QP's current DCQCN rate, its own window and
+ *                          recovery; with window=KB, set that window (0:
+ *                          the block's)
+ *   cc qp QPN recovery=R   the QP's own loss recovery: device (the block's
+ *                          adaptive_rto and adaptive_window), none (IBA's
+ *                          alone), rto, window or rto,window
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -22,9 +26,11 @@ static const struct {
 	{ "rp_prio_mask", "priorities whose QPs mark ECT and run DCQCN" },
 	{ "ecn", "ECN field of an RP QP's packets: 2 ECT(0), 1 ECT(1)" },
 	{ "adaptive_rto", "1: retransmit after the measured round trip" },
+	{ "adaptive_window", "1: a window of one BDP that halves on loss" },
 	{ "line_mbps", "DCQCN's line rate, Mbit/s" },
 	{ "window_kb", "RC bound on unacknowledged KB (0: none)" },
 	{ "rto_min_us", "the adaptive timer's floor, us" },
+	{ "rtt_us", "the adaptive window's round trip until measured, us" },
 };
 
 static uint32_t *field_of(struct roce_cc_config *c, const char *name, uint32_t *tmp, int *kind)
@@ -36,6 +42,8 @@ static uint32_t *field_of(struct roce_cc_config *c, const char *name, uint32_t *
 		return &c->window_kb;
 	if (!strcmp(name, "rto_min_us"))
 		return &c->rto_min_us;
+	if (!strcmp(name, "rtt_us"))
+		return &c->rtt_us;
 	*kind = 1;      /* a narrower field: through tmp */
 	if (!strcmp(name, "np_prio_mask"))
 		*tmp = c->np_prio_mask;
@@ -45,6 +53,8 @@ static uint32_t *field_of(struct roce_cc_config *c, const char *name, uint32_t *
 		*tmp = c->ecn;
 	else if (!strcmp(name, "adaptive_rto"))
 		*tmp = c->adaptive_rto;
+	else if (!strcmp(name, "adaptive_window"))
+		*tmp = c->adaptive_window;
 	else
 		return NULL;
 	return tmp;
@@ -60,6 +70,8 @@ static void store_narrow(struct roce_cc_config *c, const char *name, uint32_t v)
 		c->ecn = (uint8_t)v;
 	else if (!strcmp(name, "adaptive_rto"))
 		c->adaptive_rto = v != 0;
+	else if (!strcmp(name, "adaptive_window"))
+		c->adaptive_window = v != 0;
 }
 
 static int show(struct ctl *c, const struct roce_cc_config *cc)
@@ -133,16 +145,49 @@ static int set(struct ctl *c, struct roce_cc_config *cc, int argc, char **argv)
 	return 0;
 }
 
-/* cc qp QPN [window=KB] */
+/* The QP's recovery words, CC_QP_RECOVERY's values by name */
+static const struct {
+	const char *name;
+	uint32_t flags;
+} recoveries[] = {
+	{ "device", ROCE_RECOVERY_DEVICE },
+	{ "none", ROCE_RECOVERY_OWN },
+	{ "rto", ROCE_RECOVERY_OWN | ROCE_RECOVERY_ADAPTIVE_RTO },
+	{ "window", ROCE_RECOVERY_OWN | ROCE_RECOVERY_ADAPTIVE_WINDOW },
+	{ "rto,window", ROCE_RECOVERY_OWN | ROCE_RECOVERY_ADAPTIVE_RTO |
+				ROCE_RECOVERY_ADAPTIVE_WINDOW },
+};
+
+static const char *recovery_name(uint32_t flags)
+{
+	for (size_t i = 0; i < sizeof(recoveries) / sizeof(recoveries[0]); i++)
+		if (recoveries[i].flags == flags)
+			return recoveries[i].name;
+	return "?";
+}
+
+static int qp_recovery(struct ctl *c, uint32_t qpn, const char *name)
+{
+	for (size_t i = 0; i < sizeof(recoveries) / sizeof(recoveries[0]); i++)
+		if (!strcmp(name, recoveries[i].name))
+			return roce_drv_cc_qp_set_recovery(&c->drv, qpn, recoveries[i].flags) !=
+					       ROCE_OK ? ctl_drv_fail(c) : 0;
+	return ctl_fail(c, EXIT_USAGE, "cc qp: recovery='%s': want device, none, rto, "
+			"window or rto,window", name);
+}
+
+/* cc qp QPN [window=KB | recovery=R] */
 static int qp(struct ctl *c, const struct roce_cc_config *cc, int argc, char **argv)
 {
 	char *end;
 	unsigned long qpn = strtoul(argv[0], &end, 0), kb;
 	bool limited;
-	uint32_t mbps, win;
+	uint32_t mbps, win, rec;
 
 	if (!argv[0][0] || *end || qpn > 0xFFFFFF)
 		return ctl_fail(c, EXIT_USAGE, "cc qp: bad QPN '%s'", argv[0]);
+	if (argc == 2 && !strncmp(argv[1], "recovery=", 9))
+		return qp_recovery(c, (uint32_t)qpn, argv[1] + 9);
 	if (argc == 2) {
 		if (strncmp(argv[1], "window=", 7) || !argv[1][7] ||
 		    (kb = strtoul(argv[1] + 7, &end, 0), *end) || kb > (1u << 20))
@@ -153,13 +198,14 @@ static int qp(struct ctl *c, const struct roce_cc_config *cc, int argc, char **a
 		return 0;
 	}
 	if (roce_drv_cc_qp_rate(&c->drv, (uint32_t)qpn, &limited, &mbps) != ROCE_OK ||
-	    roce_drv_cc_qp_window(&c->drv, (uint32_t)qpn, &win) != ROCE_OK)
+	    roce_drv_cc_qp_window(&c->drv, (uint32_t)qpn, &win) != ROCE_OK ||
+	    roce_drv_cc_qp_recovery(&c->drv, (uint32_t)qpn, &rec) != ROCE_OK)
 		return ctl_drv_fail(c);
 	if (c->json) {
 		printf("{\"qpn\":%lu,\"limited\":%s,\"rate_mbps\":%" PRIu32
-		       ",\"window_kb\":%" PRIu32 ",\"window_own\":%s}\n", qpn,
-		       limited ? "true" : "false", mbps, win ? win : cc->window_kb,
-		       win ? "true" : "false");
+		       ",\"window_kb\":%" PRIu32 ",\"window_own\":%s,\"recovery\":\"%s\"}\n",
+		       qpn, limited ? "true" : "false", mbps, win ? win : cc->window_kb,
+		       win ? "true" : "false", recovery_name(rec));
 		return 0;
 	}
 	if (!mbps)
@@ -173,6 +219,12 @@ static int qp(struct ctl *c, const struct roce_cc_config *cc, int argc, char **a
 		printf("QP 0x%06lx: window %" PRIu32 " KB (the block's)\n", qpn, cc->window_kb);
 	else
 		printf("QP 0x%06lx: no window\n", qpn);
+	if (rec)
+		printf("QP 0x%06lx: recovery %s (its own)\n", qpn, recovery_name(rec));
+	else
+		printf("QP 0x%06lx: recovery%s%s (the block's)\n", qpn,
+		       cc->adaptive_rto ? " rto" : "", cc->adaptive_window ? " window" :
+		       cc->adaptive_rto ? "" : " none");
 	return 0;
 }
 
@@ -189,5 +241,6 @@ int cmd_cc(struct ctl *c, int argc, char **argv)
 	if (!strcmp(argv[0], "qp") && (argc == 2 || argc == 3))
 		return qp(c, &cc, argc - 1, argv + 1);
 	return ctl_fail(c, EXIT_USAGE,
-			"usage: rocectl cc [set NAME=VALUE... | qp QPN [window=KB]]");
+			"usage: rocectl cc [set NAME=VALUE... | qp QPN [window=KB | "
+			"recovery=device|none|rto|window|rto,window]]");
 }

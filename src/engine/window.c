@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Go-back-N's window of an RC QP (docs/cc.md, "Defaults" and "Loss
+ * recovery"). Three bounds, the smallest applies: the bounded window
+ * (window_kb, or the QP's CC_QP_WINDOW_KB), the window of the QP's
+ * algorithm (its grant), and, with ADAPTIVE_WINDOW, a window that adapts
+ * to loss in place of the first.
+ *
+ * The adaptive window is IRN's bandwidth-delay-product cap (Mittal et
+ * al., SIGCOMM 2018) made to give way where the receiver drops: halved on
+ * a loss (a PSN sequence NAK, once per window of data as RFC 6582 cuts
+ * once per recovery; a retransmission timeout), grown back by one packet
+ * per window acknowledged (RFC 5681 3.1's congestion avoidance), never
+ * under WINDOW_MIN_PKTS. A slow
+ * peer that drops then costs a fraction of a window per loss, not
+ * everything in flight, and the window settles where it stops dropping.
+ *
+ * Its cap: line_mbps x the QP's round trip, in packets of its MTU,
+ * doubled (the ACK that opens a window is asked for by the packet that
+ * closes it, req.c, when a message's AckReq does not come first: the
+ * second half keeps the wire busy while that ACK comes back),
+ * at least WINDOW_MIN_PKTS, at most the bounded window when one is set.
+ * The round trip is the smallest the QP has measured, not the smoothed
+ * one: a sample includes the queue the QP's own window builds, and a cap
+ * that grew with it would grow the queue (bufferbloat); before the first
+ * sample, the configured rtt_us.
+ *
+ * Nothing here runs per packet: the requester compares its PSN with
+ * una + qp->window, as for the bounded window alone; an ACK at the cap
+ * costs one compare (window_acked).
+ */
+#include "engine/window.h"
+#include "roce/psn.h"
+
+/* Below this many packets a loss has no later packet behind it to draw
+   the NAK: every loss becomes a tail loss, waited out by a probe or the
+   timer (at 5 % loss, 0.38 x the loss-free goodput with a floor of one
+   packet, 0.73 x with four: docs/cc.md). Neither the cap nor a cut goes
+   under it, unless the bounded window is smaller */
+#define WINDOW_MIN_PKTS 4
+/* At most half the PSN space is outstanding anyway (IBA 9.7.1, req.c) */
+#define WINDOW_MAX_PKTS (1u << 22)
+
+void window_set(struct eng_qp *qp)
+{
+	const struct cc_grant *g = &qp->cc_grant;
+	uint32_t w = qp->awnd ? qp->awnd : qp->window_cfg;
+
+	if (qp->cc_algo && g->window && qp->tr->acked && (!w || g->window < w))
+		w = g->window;
+	qp->window = w;
+}
+
+static uint32_t cap_pkts(const struct roce_engine *e, const struct eng_qp *qp)
+{
+	uint64_t rtt = qp->comp.rtt_min ? qp->comp.rtt_min : (uint64_t)e->cc.rtt_us * 1000;
+	/* Mbit/s x ns = 10^-3 bit */
+	uint64_t w = 2 * ((uint64_t)e->cc.line_mbps * rtt / 8000) / qp->mtu;
+
+	if (w < WINDOW_MIN_PKTS)
+		w = WINDOW_MIN_PKTS;
+	if (w > WINDOW_MAX_PKTS)
+		w = WINDOW_MAX_PKTS;
+	if (qp->window_cfg && w > qp->window_cfg)
+		w = qp->window_cfg;
+	return (uint32_t)w;
+}
+
+void window_sync(struct roce_engine *e, struct eng_qp *qp, bool fresh)
+{
+	uint32_t old_max = qp->awnd_max;
+
+	if (!qp->rec_window) {
+		qp->awnd = qp->awnd_max = 0;
+	} else {
+		qp->awnd_max = cap_pkts(e, qp);
+		/* a new connection, or a window not cut since: at its cap
+		   (IRN starts a flow at one BDP, no slow start) */
+		if (fresh || !qp->awnd || qp->awnd == old_max || qp->awnd > qp->awnd_max)
+			qp->awnd = qp->awnd_max;
+		if (fresh) {
+			qp->awnd_acked = 0;
+			qp->awnd_hold = false;
+		}
+	}
+	window_set(qp);
+}
+
+void window_rtt(struct roce_engine *e, struct eng_qp *qp, uint64_t rtt_ns)
+{
+	if (!rtt_ns || (qp->comp.rtt_min && rtt_ns >= qp->comp.rtt_min))
+		return;
+	qp->comp.rtt_min = rtt_ns;
+	if (qp->awnd)
+		window_sync(e, qp, false);
+}
+
+void window_grow(struct eng_qp *qp, uint32_t psns)
+{
+	qp->awnd_acked += psns;
+	if (qp->awnd_acked < qp->awnd)
+		return;
+	/* one packet per window acknowledged, whatever the ACKs' sizes */
+	qp->awnd_acked = 0;
+	qp->awnd++;
+	window_set(qp);
+}
+
+void window_cut(struct eng_qp *qp, bool nak)
+{
+	if (!qp->awnd)
+		return;
+	/* the NAKs of one window's losses (go-back-N resends the window,
+	   whose packets the responder may drop again) cut it once */
+	if (nak && qp->awnd_hold && roce_psn_cmp(qp->comp.una, qp->awnd_recover) < 0)
+		return;
+	qp->awnd = qp->awnd / 2 > WINDOW_MIN_PKTS ? qp->awnd / 2 : WINDOW_MIN_PKTS;
+	if (qp->awnd > qp->awnd_max)
+		qp->awnd = qp->awnd_max;        /* a bounded window under 4 */
+	qp->awnd_acked = 0;
+	qp->awnd_hold = true;
+	qp->awnd_recover = qp->req.psn_max;
+	window_set(qp);
+}

@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Loss recovery's defaults (docs/cc.md, "Defaults"), one engine against a
+ * scripted peer on the virtual clock (stage.h), with the CC block as reset
+ * leaves it unless said:
+ *   - the loss-adaptive window: at its cap (2 x line x RTT in packets),
+ *     halved on a NAK and on a timeout (never under four packets), grown
+ *     back a packet per window acknowledged; hand-computed values;
+ *   - retry exhaustion: a peer that answers nothing gets retry_cnt + 1
+ *     tries of the lost packet and the error completion no sooner than
+ *     IBA's detection time, timeout x (retry_cnt + 1) from the first
+ *     transmission; a peer silent for less than that, then answering,
+ *     costs no error; an infinite timeout never exhausts;
+ *   - the registers: CC_CTRL's reset value has both recovery bits, a QP's
+ *     own CC_QP_RECOVERY reads back, and IBA's recovery (the QP's own, or
+ *     roce_cc_config_iba_strict through the block) sends no probe.
+ * The defaults under loss with reordering and duplication:
+ * test_engine_lossy.
+ */
+#include "stage.h"
+#include "roce/cc.h"
+#include "roce/regs.h"
+
+#define REMOTE_VA 0x10000ull
+#define REMOTE_RKEY 0x4242u
+#define NAK_SEQ (ROCE_AETH_NAK | ROCE_NAK_PSN_SEQ_ERR)
+#define IBA_NS(t) (4096ull << (t))      /* IBA 9.7.6.1.3 */
+
+static void post_write(struct stage *st, uint64_t wr_id, uint32_t len)
+{
+	stage_post_write(st, wr_id, len, REMOTE_VA, REMOTE_RKEY);
+}
+
+static uint32_t window_now(struct stage *st)
+{
+	struct roce_qp_cc q;
+
+	assert_int_equal(roce_qp_cc_state(st->qp, &q), ROCE_OK);
+	return q.window;
+}
+
+/* 1024 Mbit/s x 16 us = 2048 bytes: a cap of 2 x 2048 / 256 = 16 packets.
+   ACKs come at the instant of the send (a round trip of 0 is no sample),
+   so the cap stays the configured one. */
+static void test_window_adapts(void **state)
+{
+	struct stage *st = stage_open_default();
+	struct roce_cc_config c;
+	uint32_t psn;
+
+	(void)state;
+	roce_cc_config_default(&c);
+	c.line_mbps = 1024;
+	c.rtt_us = 16;
+	assert_int_equal(roce_context_set_cc(st->ctx, &c), ROCE_OK);
+	post_write(st, 1, 64 * 256);
+	assert_int_equal(stage_run(st), 16);
+	psn = st->rx[0].h.bth.psn;
+	assert_int_equal(window_now(st), 16);
+	/* the packet that closes the window asks for the ACK that opens it */
+	assert_true(st->rx[15].h.bth.ackreq);
+	assert_false(st->rx[14].h.bth.ackreq);
+	/* psn + 4 lost: the NAK halves it, 16 -> 8, and the go-back resends
+	   from psn + 4 as far as una + 8 */
+	stage_inject_ack(st, psn + 4, NAK_SEQ, 0);
+	assert_int_equal(stage_run(st), 8);
+	assert_int_equal(st->rx[0].h.bth.psn, psn + 4);
+	assert_int_equal(st->rx[7].h.bth.psn, psn + 11);
+	assert_int_equal(window_now(st), 8);
+	/* a window's worth (8) acknowledged: one packet more, 9 */
+	stage_inject_ack(st, psn + 11, 0, 0);
+	assert_int_equal(stage_run(st), 9);
+	assert_int_equal(st->rx[8].h.bth.psn, psn + 20);
+	assert_int_equal(window_now(st), 9);
+	/* silence: the timer (16 x 100 us before a sample) halves it, 9 -> 4,
+	   and goes back to una */
+	assert_int_equal(stage_advance(st, 1599999), 0);
+	assert_int_equal(stage_advance(st, 1), 4);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TIMEOUTS), 1);
+	assert_int_equal(st->rx[0].h.bth.psn, psn + 12);
+	assert_int_equal(window_now(st), 4);
+	/* four acknowledged: 5 */
+	stage_inject_ack(st, psn + 15, 0, 0);
+	assert_int_equal(stage_run(st), 5);
+	assert_int_equal(window_now(st), 5);
+	/* a timeout (backed off: 3.2 ms, no sample since) halves it no
+	   lower than four packets */
+	assert_int_equal(stage_advance(st, 3199999), 0);
+	assert_int_equal(stage_advance(st, 1), 4);
+	assert_int_equal(window_now(st), 4);
+	stage_close(st);
+}
+
+/* Frames of the last run that carry PSN psn. */
+static unsigned count_psn(const struct stage *st, uint32_t psn)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < st->nrx; i++)
+		n += st->rx[i].h.bth.psn == psn;
+	return n;
+}
+
+/* A QP with timeout 10 and retry_cnt 3 sends a WRITE ONLY nobody
+   answers: its PSN, the time it went out */
+static struct stage *silent_peer(uint32_t *psn, uint64_t *t0)
+{
+	const struct stage_opts o = { .timeout = 10, .retry_cnt = 3 };
+	struct stage *st = stage_open(&o);
+
+	post_write(st, 1, 64);
+	assert_int_equal(stage_run(st), 1);
+	*psn = st->rx[0].h.bth.psn;
+	*t0 = st->vclock;
+	return st;
+}
+
+/*
+ * timeout 10 (4.19 ms), retry_cnt 3: IBA detects the broken path after
+ * 4 x 4.19 = 16.78 ms. The adaptive timer tries at 0, 1.6, 4.8 and 8.99 ms
+ * (1.6 ms before a sample, doubled per timeout, never past the QP's
+ * 4.19 ms); the wait after the last try is stretched to 16.78 ms.
+ */
+static void test_exhaustion(void **state)
+{
+	uint64_t t0, floor_ns = 4 * IBA_NS(10);
+	unsigned tries = 1;
+	uint32_t psn;
+	struct stage *st = silent_peer(&psn, &t0);
+
+	(void)state;
+	while (stage_qp_state(st) != ROCE_QPS_ERR && st->vclock - t0 < 30000000) {
+		stage_advance(st, 1000);
+		tries += count_psn(st, psn);
+		if (st->vclock - t0 < floor_ns)
+			assert_int_equal(stage_qp_state(st), ROCE_QPS_RTS);
+	}
+	assert_int_equal(tries, 3 + 1);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TAIL_PROBES), 0);
+	/* the error at IBA's detection time, to the poll */
+	assert_true(st->vclock - t0 >= floor_ns && st->vclock - t0 < floor_ns + 1000);
+	stage_expect_wc(st->scq, 1, ROCE_WC_RETRY_EXC_ERR, ROCE_WC_RDMA_WRITE, 0);
+	stage_close(st);
+}
+
+/* The same QP, its peer silent past the last adaptive try (8.99 ms, and
+   past where that try's own timer would end, 13.18 ms) but for less than
+   IBA's 16.78 ms: its answer then finds the QP alive */
+static void test_silent_then_answers(void **state)
+{
+	uint64_t t0;
+	uint32_t psn;
+	struct stage *st = silent_peer(&psn, &t0);
+
+	(void)state;
+	while (st->vclock - t0 < 15000000)
+		stage_advance(st, 10000);
+	assert_int_equal(stage_qp_state(st), ROCE_QPS_RTS);
+	stage_inject_ack(st, psn, 0, 1);
+	stage_run(st);
+	stage_expect_wc(st->scq, 1, ROCE_WC_SUCCESS, ROCE_WC_RDMA_WRITE, 64);
+	assert_int_equal(stage_qp_state(st), ROCE_QPS_RTS);
+	/* and the next message goes as ever */
+	post_write(st, 2, 64);
+	assert_int_equal(stage_run(st), 1);
+	stage_inject_ack(st, psn + 1, 0, 2);
+	stage_run(st);
+	stage_expect_wc(st->scq, 2, ROCE_WC_SUCCESS, ROCE_WC_RDMA_WRITE, 64);
+	stage_close(st);
+}
+
+/* timeout 0 is infinite: the adaptive timer resends, no retry is spent */
+static void test_infinite_timeout(void **state)
+{
+	const struct stage_opts o = { .timeout = STAGE_ZERO, .retry_cnt = 1 };
+	struct stage *st = stage_open(&o);
+
+	(void)state;
+	post_write(st, 1, 64);
+	assert_int_equal(stage_run(st), 1);
+	for (int i = 0; i < 200; i++)
+		stage_advance(st, 10000000);            /* 2 s */
+	assert_int_equal(stage_qp_state(st), ROCE_QPS_RTS);
+	assert_true(stage_cnt(st, ROCE_CNT_TIMEOUTS) >= 5);
+	stage_close(st);
+}
+
+static uint32_t rd(struct roce_device *dev, uint32_t off)
+{
+	uint32_t v;
+
+	assert_int_equal(roce_device_read32(dev, off, &v), ROCE_OK);
+	return v;
+}
+
+/* A QP that has measured a 10 us round trip loses a message's only
+   packet: with the adaptive timer a probe follows at 2 srtt (20 us) */
+static unsigned lost_tail_frames(struct stage *st, uint64_t wr_id)
+{
+	unsigned n;
+
+	post_write(st, wr_id, 64);
+	assert_int_equal(stage_run(st), 1);
+	n = stage_advance(st, 30000);
+	stage_inject_ack(st, st->sq_psn + (uint32_t)wr_id - 1, 0, (uint32_t)wr_id);
+	stage_run(st);
+	stage_expect_wc(st->scq, wr_id, ROCE_WC_SUCCESS, ROCE_WC_RDMA_WRITE, 64);
+	return n;
+}
+
+static void test_registers(void **state)
+{
+	struct stage *st = stage_open_default();
+	struct roce_device *dev = roce_context_device(st->ctx);
+	uint32_t qpn = roce_qp_num(st->qp);
+	struct roce_cc_config c;
+
+	(void)state;
+	assert_int_equal(rd(dev, ROCE_REG_CC_CTRL),
+			 2u << ROCE_CC_ECN_SHIFT | ROCE_CC_ADAPTIVE_RTO | ROCE_CC_ADAPTIVE_WINDOW);
+	assert_int_equal(rd(dev, ROCE_REG_CC_RTT_US), 16);
+	/* the QP's own, read back through the selection */
+	assert_int_equal(roce_qp_set_recovery(st->qp, ROCE_RECOVERY_ADAPTIVE_RTO),
+			 ROCE_E_INVAL);                 /* bits without OWN */
+	assert_int_equal(roce_qp_set_recovery(st->qp, ROCE_RECOVERY_OWN |
+					      ROCE_RECOVERY_ADAPTIVE_WINDOW), ROCE_OK);
+	assert_int_equal(roce_device_write32(dev, ROCE_REG_CC_QP_SELECT, qpn), ROCE_OK);
+	assert_int_equal(rd(dev, ROCE_REG_CC_QP_RECOVERY),
+			 ROCE_CC_QP_REC_OWN | ROCE_CC_QP_REC_WINDOW);
+	assert_int_equal(roce_device_write32(dev, ROCE_REG_CC_QP_RECOVERY, 1u << 4),
+			 ROCE_E_SLVERR);                /* no such bit */
+
+	/* a round trip measured: 10 us */
+	assert_int_equal(roce_qp_set_recovery(st->qp, ROCE_RECOVERY_DEVICE), ROCE_OK);
+	post_write(st, 1, 64);
+	assert_int_equal(stage_run(st), 1);
+	st->vclock += 10000;
+	stage_inject_ack(st, st->sq_psn, 0, 1);
+	stage_run(st);
+	stage_expect_wc(st->scq, 1, ROCE_WC_SUCCESS, ROCE_WC_RDMA_WRITE, 64);
+	/* the defaults: the lost tail is probed */
+	assert_int_equal(lost_tail_frames(st, 2), 1);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TAIL_PROBES), 1);
+	/* the QP's own IBA recovery (OWN, no bit): no probe, IBA's timer */
+	assert_int_equal(roce_qp_set_recovery(st->qp, ROCE_RECOVERY_OWN), ROCE_OK);
+	assert_int_equal(lost_tail_frames(st, 3), 0);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TAIL_PROBES), 1);
+	/* the device's again, IBA's through the block */
+	assert_int_equal(roce_qp_set_recovery(st->qp, ROCE_RECOVERY_DEVICE), ROCE_OK);
+	roce_cc_config_default(&c);
+	roce_cc_config_iba_strict(&c);
+	assert_int_equal(roce_context_set_cc(st->ctx, &c), ROCE_OK);
+	assert_int_equal(rd(dev, ROCE_REG_CC_CTRL) &
+			 (ROCE_CC_ADAPTIVE_RTO | ROCE_CC_ADAPTIVE_WINDOW), 0);
+	assert_int_equal(lost_tail_frames(st, 4), 0);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TAIL_PROBES), 1);
+	assert_int_equal(window_now(st), 0);            /* no window at all */
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TIMEOUTS), 0);
+	stage_close(st);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_window_adapts),
+		cmocka_unit_test(test_exhaustion),
+		cmocka_unit_test(test_silent_then_answers),
+		cmocka_unit_test(test_infinite_timeout),
+		cmocka_unit_test(test_registers),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
