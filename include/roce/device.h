@@ -114,6 +114,9 @@ bool roce_device_cc_changed(struct roce_device *dev, uint32_t *gen,
 /* A QP's own window (CC_QP_WINDOW_KB), 0 when it takes the device's;
  * writing it moves the CC generation, so the engine takes it at once. */
 uint32_t roce_device_qp_window(struct roce_device *dev, uint32_t qpn);
+/* A QP's own algorithm (CC_QP_ALGO): 0 when it takes the device's, else
+ * 1 + enum roce_cc_algo; taken as a window is. */
+uint32_t roce_device_qp_algo(struct roce_device *dev, uint32_t qpn);
 /* The engine publishes a QP's rate (what CC_QP_RATE shows). */
 void roce_device_cc_rate(struct roce_device *dev, uint32_t qpn, bool limited,
 			 uint32_t mbps);

@@ -108,8 +108,13 @@
 #define ROCE_REG_CC_QP_RATE      0x21Cu   /* live: bit 31 limited, 30:0 Mbit/s */
 #define   ROCE_CC_RATE_LIMITED     (1u << 31)
 #define ROCE_REG_CC_QP_WINDOW_KB 0x220u   /* the selected QP's window, KB; 0: CC_WINDOW_KB */
+#define ROCE_REG_CC_ALGO         0x224u   /* the device's algorithm (enum roce_cc_algo) */
+#define ROCE_REG_CC_QP_ALGO      0x228u   /* the selected QP's: 0 CC_ALGO's, else
+					     1 + enum roce_cc_algo */
 #define ROCE_REG_CC_KNOB_BASE    0x240u
 #define ROCE_REG_CC_KNOB(id)     (ROCE_REG_CC_KNOB_BASE + 4u * (unsigned)(id))
+#define ROCE_REG_CC_SWIFT_KNOB_BASE 0x2A0u /* Swift's knobs, one per register */
+#define ROCE_REG_CC_SWIFT_KNOB(id) (ROCE_REG_CC_SWIFT_KNOB_BASE + 4u * (unsigned)(id))
 
 /* ---- MR_TABLE window 0x80-0xFF ----------------------------------------- */
 #define ROCE_REG_MR_INDEX        0x080u

@@ -8,11 +8,13 @@
 #include <string.h>
 
 #include "cc/dcqcn.h"
+#include "cc/swift.h"
 
 void roce_cc_config_default(struct roce_cc_config *c)
 {
 	*c = (struct roce_cc_config){ .ecn = 2, .line_mbps = 100000, .rto_min_us = 100 };
 	dcqcn_params_mlx5(&c->dcqcn);
+	swift_params_default(&c->swift);
 }
 
 void roce_cc_config_iba_strict(struct roce_cc_config *c)
@@ -59,5 +61,7 @@ const char *roce_cc_config_check(const struct roce_cc_config *c)
 		return "algo";
 	if (c->adaptive_rto && (!c->rto_min_us || c->rto_min_us > 10000000))
 		return "rto_min_us";
-	return dcqcn_params_check(&c->dcqcn);
+	if (dcqcn_params_check(&c->dcqcn))
+		return dcqcn_params_check(&c->dcqcn);
+	return swift_params_check(&c->swift);
 }

@@ -49,15 +49,39 @@ static inline void cc_sent(struct roce_engine *e, struct eng_qp *qp, uint32_t fr
 	if (qp->paced)
 		cc_paced_sent(e, qp, frame_len);
 }
-void cc_ack(struct roce_engine *e, struct eng_qp *qp, uint64_t rtt_ns, uint32_t psns);
+void cc_ack(struct roce_engine *e, struct eng_qp *qp, uint32_t psns);
 void cc_loss(struct roce_engine *e, struct eng_qp *qp);
-/* An ACK moved una by psns, rtt_ns the round trip it ended (0: none;
- * comp.c): for an algorithm that takes ACKs */
-static inline void cc_acked(struct roce_engine *e, struct eng_qp *qp, uint64_t rtt_ns,
-			    uint32_t psns)
+/* An algorithm that takes ACKs wants an RTT from each (cc.c) */
+static inline bool cc_wants_acks(const struct eng_qp *qp)
 {
-	if (qp->rp_on && qp->cc_algo->on_ack)
-		cc_ack(e, qp, rtt_ns, psns);
+	return qp->rp_on && qp->cc_algo->on_ack;
+}
+/* An ACK moved una (already moved) by psns (comp.c): for an algorithm
+ * that takes ACKs, with the round trip of the newest PSN it acknowledges */
+static inline void cc_acked(struct roce_engine *e, struct eng_qp *qp, uint32_t psns)
+{
+	if (cc_wants_acks(qp))
+		cc_ack(e, qp, psns);
+}
+/* The requester sent psn (again, when resent; req.c): its time kept for
+ * the sample of the ACK that acknowledges it */
+#define CC_SENT_VALID (1u << 31)
+#define CC_SENT_RESENT (1u << 30)      /* Karn: no sample from its ACK */
+static inline void cc_psn_sent(struct roce_engine *e, struct eng_qp *qp, uint32_t psn,
+			       bool resent)
+{
+	if (cc_wants_acks(qp))
+		qp->cc_sent_at[psn & (ROCE_CC_SEND_TIMES - 1)] = (struct cc_sent_at){
+			.psn = psn | CC_SENT_VALID | (resent ? CC_SENT_RESENT : 0),
+			.t = (uint32_t)engine_now(e),
+		};
+}
+/* A response for qp arrived (recv.c): its IP TTL (IPv6 hop limit) is
+ * kept for the hop count of the ACK's sample */
+static inline void cc_rx_response(struct eng_qp *qp, const struct roce_pkt *p)
+{
+	if (cc_wants_acks(qp))
+		qp->cc_ttl = p->frame[p->l3_off + (p->ipv6 ? 7 : 8)];
 }
 /* The retransmission timer fired (comp.c): for an algorithm that takes
  * losses */

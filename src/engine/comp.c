@@ -67,7 +67,6 @@ static struct swqe *oldest(struct eng_qp *qp)
 static void progress(struct roce_engine *e, struct eng_qp *qp, uint32_t new_una)
 {
 	uint32_t acked = roce_psn_dist(qp->comp.una, new_una);
-	uint64_t rtt;
 
 	qp->comp.una = new_una;
 	qp->comp.go_back = false;
@@ -81,8 +80,8 @@ static void progress(struct roce_engine *e, struct eng_qp *qp, uint32_t new_una)
 	 * not also excuse the next silent round, or a peer that answered
 	 * and then vanished would get retry_cnt + 1 retries */
 	qp->comp.alive = false;
-	rtt = rto_sample_acked(e, qp, new_una);
-	cc_acked(e, qp, rtt, acked);
+	rto_sample_acked(e, qp, new_una);
+	cc_acked(e, qp, acked);
 	if (qp->comp.timer && qp->cfg.timeout)
 		qp->comp.timer = engine_now(e) + rto_ns(e, qp);
 	/* progress ends a stall: the next one may be probed again */

@@ -6,7 +6,8 @@
  * each QP's current rate, which the engine publishes and CC_QP_RATE shows
  * for the QP CC_QP_SELECT names (a NIC's rate table, read through a
  * window), and each QP's own bounded window (CC_QP_WINDOW_KB, through the
- * same selection), which the engine takes at once.
+ * same selection), which the engine takes at once, and its own algorithm
+ * (CC_QP_ALGO) likewise.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -29,6 +30,11 @@ static void cc_from_regs(struct roce_device *dev, struct roce_cc_config *c)
 #define X(n, N, def, lo, hi, unit, what) \
 	c->dcqcn.n = *dev_reg(dev, ROCE_REG_CC_KNOB(ROCE_DCQCN_##N));
 	ROCE_DCQCN_KNOB_LIST(X)
+#undef X
+	c->algo = (uint8_t)*dev_reg(dev, ROCE_REG_CC_ALGO);
+#define X(n, N, def, lo, hi, unit, what) \
+	c->swift.n = *dev_reg(dev, ROCE_REG_CC_SWIFT_KNOB(ROCE_SWIFT_##N));
+	ROCE_SWIFT_KNOB_LIST(X)
 #undef X
 }
 
@@ -75,6 +81,34 @@ void roce_cc_qp_window_write(struct roce_device *dev, uint32_t kb)
 	atomic_store_explicit(&dev->qp_window[qpn], kb, memory_order_relaxed);
 	/* the engine re-reads its QPs' windows with the next generation */
 	atomic_fetch_add_explicit(&dev->cc_gen, 1, memory_order_release);
+}
+
+uint32_t roce_cc_qp_algo_read(struct roce_device *dev)
+{
+	uint32_t qpn = *dev_reg(dev, ROCE_REG_CC_QP_SELECT);
+
+	if (qpn >= dev->qp_count || !dev->qp_algo)
+		return 0;
+	return atomic_load_explicit(&dev->qp_algo[qpn], memory_order_relaxed);
+}
+
+/* v is in range: the register map's field refused anything else */
+void roce_cc_qp_algo_write(struct roce_device *dev, uint32_t v)
+{
+	uint32_t qpn = *dev_reg(dev, ROCE_REG_CC_QP_SELECT);
+
+	if (qpn >= dev->qp_count || !dev->qp_algo)
+		return;
+	atomic_store_explicit(&dev->qp_algo[qpn], (uint8_t)v, memory_order_relaxed);
+	/* as a window: the engine syncs its QPs with the next generation */
+	atomic_fetch_add_explicit(&dev->cc_gen, 1, memory_order_release);
+}
+
+uint32_t roce_device_qp_algo(struct roce_device *dev, uint32_t qpn)
+{
+	if (qpn >= dev->qp_count || !dev->qp_algo)
+		return 0;
+	return atomic_load_explicit(&dev->qp_algo[qpn], memory_order_acquire);
 }
 
 uint32_t roce_device_qp_window(struct roce_device *dev, uint32_t qpn)

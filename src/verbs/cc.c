@@ -31,3 +31,8 @@ int roce_qp_set_window_kb(struct roce_qp *qp, uint32_t kb)
 {
 	return qp ? roce_drv_cc_qp_set_window(&qp->ctx->drv, roce_qp_num(qp), kb) : ROCE_E_INVAL;
 }
+
+int roce_qp_set_cc_algo(struct roce_qp *qp, int algo)
+{
+	return qp ? roce_drv_cc_qp_set_algo(&qp->ctx->drv, roce_qp_num(qp), algo) : ROCE_E_INVAL;
+}
