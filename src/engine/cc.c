@@ -25,6 +25,8 @@
  * QP shows, its window) is the device's (roce/device.h); the defaults
  * and checks of a config are the control plane's (src/cc/config.c).
  */
+#include <string.h>
+
 #include "engine/cc.h"
 #include "roce/device.h"
 #include "roce/psn.h"
@@ -95,6 +97,8 @@ void cc_qp_sync(struct roce_engine *e, struct eng_qp *qp)
 		   algorithm or MTU: line rate, nothing learnt */
 		qp->cc_algo = ops;
 		qp->cc_mtu = qp->mtu;
+		qp->cc_karn = false;
+		memset(qp->cc_sent_at, 0, sizeof(qp->cc_sent_at));
 		qp->cc_algo->init(&qp->cc_priv, &e->cc, qp->mtu, &qp->cc_grant);
 		qp->paced = qp->pace_wait = false;
 		qp->cnp_once = false;
@@ -236,14 +240,20 @@ void cc_repace(struct roce_engine *e, struct eng_qp *qp)
 }
 
 /* The round trip of una - 1, the newest PSN the ACK acknowledges: from
-   the time it went out (cc_psn_sent) to now; 0 when it was sent again
-   (Karn: the ACK may answer either copy) or its time was overwritten by
-   a PSN ROCE_CC_SEND_TIMES later. */
+   the time it went out (cc_psn_sent) to now; 0 when it went before the
+   last resend (Karn, cc_psn_sent) or its time was overwritten by a PSN
+   ROCE_CC_SEND_TIMES later. */
 static uint64_t rtt_sample(struct roce_engine *e, struct eng_qp *qp)
 {
 	uint32_t psn = roce_psn_add(qp->comp.una, -1u);
 	struct cc_sent_at *s = &qp->cc_sent_at[psn & (ROCE_CC_SEND_TIMES - 1)];
 
+	if (qp->cc_karn) {
+		if (roce_psn_cmp(psn, qp->cc_sample_from) < 0)
+			return 0;
+		qp->cc_karn = false;
+		memset(qp->cc_sent_at, 0, sizeof(qp->cc_sent_at));    /* everything before it is acknowledged */
+	}
 	if (s->psn != (psn | CC_SENT_VALID))
 		return 0;
 	s->psn = 0;                     /* one sample per send */

@@ -8,6 +8,7 @@
 #define ROCE_ENGINE_CC_H
 
 #include "engine/state.h"
+#include "roce/psn.h"
 
 /* A CC_COMMIT in the register file since the last poll: the engine takes
  * the block; true when it did (every QP's CC state and header template,
@@ -63,18 +64,33 @@ static inline void cc_acked(struct roce_engine *e, struct eng_qp *qp, uint32_t p
 	if (cc_wants_acks(qp))
 		cc_ack(e, qp, psns);
 }
-/* The requester sent psn (again, when resent; req.c): its time kept for
- * the sample of the ACK that acknowledges it */
+/* The requester sent psn (req.c): its time kept for the sample of the
+ * ACK that acknowledges it. A resend (psn before psn_max, the first PSN
+ * never sent) makes every PSN before psn_max unfit for a sample (Karn):
+ * an ACK of one may answer either copy, or have been drawn by the resend
+ * long after the original went. */
 #define CC_SENT_VALID (1u << 31)
-#define CC_SENT_RESENT (1u << 30)      /* Karn: no sample from its ACK */
 static inline void cc_psn_sent(struct roce_engine *e, struct eng_qp *qp, uint32_t psn,
-			       bool resent)
+			       uint32_t psn_max)
 {
-	if (cc_wants_acks(qp))
-		qp->cc_sent_at[psn & (ROCE_CC_SEND_TIMES - 1)] = (struct cc_sent_at){
-			.psn = psn | CC_SENT_VALID | (resent ? CC_SENT_RESENT : 0),
-			.t = (uint32_t)engine_now(e),
-		};
+	if (!cc_wants_acks(qp))
+		return;
+	if (psn != psn_max) {
+		qp->cc_karn = true;
+		qp->cc_sample_from = psn_max;
+	}
+	qp->cc_sent_at[psn & (ROCE_CC_SEND_TIMES - 1)] = (struct cc_sent_at){
+		.psn = psn | CC_SENT_VALID,
+		.t = (uint32_t)engine_now(e),
+	};
+}
+/* The packet req.c builds fills the window of an algorithm that takes
+ * ACKs: it asks for one (AckReq), or nothing would open the window
+ * before the timer */
+static inline bool cc_window_full(const struct eng_qp *qp, uint32_t psn)
+{
+	return cc_wants_acks(qp) && qp->window &&
+	       roce_psn_diff(roce_psn_add(psn, 1), qp->comp.una) >= (int32_t)qp->window;
 }
 /* A response for qp arrived (recv.c): its IP TTL (IPv6 hop limit) is
  * kept for the hop count of the ACK's sample */

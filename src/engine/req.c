@@ -72,7 +72,7 @@ static void req_fail(struct roce_engine *e, struct eng_qp *qp,
 
 static void sent_one(struct roce_engine *e, struct eng_qp *qp, bool ackreq)
 {
-	cc_psn_sent(e, qp, qp->req.psn, roce_psn_cmp(qp->req.psn, qp->req.psn_max) < 0);
+	cc_psn_sent(e, qp, qp->req.psn, qp->req.psn_max);
 	if (roce_psn_cmp(qp->req.psn, qp->req.psn_max) < 0) {
 		roce_cnt_inc(e->cnt, ROCE_CNT_RETRANSMISSIONS);
 	} else if (e->cc.adaptive_rto && qp->tr->acked) {
@@ -95,7 +95,8 @@ static bool want_ack(struct eng_qp *qp, bool last)
 {
 	if (!qp->tr->acked)
 		return false;
-	if (last || qp->req.probe || ++qp->req.noack >= ROCE_ACKREQ_EVERY) {
+	if (last || qp->req.probe || ++qp->req.noack >= ROCE_ACKREQ_EVERY ||
+	    cc_window_full(qp, qp->req.psn)) {
 		qp->req.probe = false;
 		qp->req.noack = 0;
 		return true;
