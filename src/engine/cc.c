@@ -251,8 +251,7 @@ static uint64_t rtt_sample(struct roce_engine *e, struct eng_qp *qp)
 	if (qp->cc_karn) {
 		if (roce_psn_cmp(psn, qp->cc_sample_from) < 0)
 			return 0;
-		qp->cc_karn = false;
-		memset(qp->cc_sent_at, 0, sizeof(qp->cc_sent_at));    /* everything before it is acknowledged */
+		qp->cc_karn = false;    /* everything before it is acknowledged */
 	}
 	if (s->psn != (psn | CC_SENT_VALID))
 		return 0;
