@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Congestion control: ECN marking, CNPs and DCQCN (docs/cc.md).
+ * Congestion control: ECN marking, CNPs, DCQCN or Swift (docs/cc.md).
  *
  * The notification point (NP) answers a RoCE packet that arrives with
  * ECN Congestion Experienced (CE, set by a switch whose queue grew) with a
  * CNP (BTH opcode 0x81, BECN set, IBA Annex A17.9.3) to the sending QP, at
  * most one per min_time_between_cnps per QP. The reaction point (RP) marks
- * its QPs' data packets ECN-capable and runs DCQCN on each CNP: the QP's
- * rate is cut, then recovers, and the transmit arbiter paces the QP to it
- * (a paced QP is not served until its time comes). Both are enabled per
+ * its QPs' data packets ECN-capable and runs the QP's algorithm: DCQCN
+ * cuts the QP's rate on each CNP, then recovers it, and the transmit
+ * arbiter paces the QP to it (a paced QP is not served until its time
+ * comes); Swift keeps a window from the round trips of its ACKs, paced
+ * below one packet, and ignores CNPs. Both are enabled per
  * priority, as on ConnectX; the priority of a QP is its traffic class's
  * DSCP >> 3 (the usual DSCP-to-priority mapping).
  */
@@ -162,8 +164,9 @@ int roce_cc_algo_by_name(const char *name);
 
 struct roce_cc_config {
 	uint8_t np_prio_mask;   /* priorities whose CE marks get CNPs; 0: NP off */
-	uint8_t rp_prio_mask;   /* priorities whose QPs mark ECT and react to
-				   CNPs; 0: RP off (CNPs then count as ignored) */
+	uint8_t rp_prio_mask;   /* priorities whose QPs mark ECT and run their
+				   algorithm (DCQCN or Swift); 0: RP off (CNPs
+				   then count as ignored) */
 	uint8_t ecn;            /* the ECN field of an RP QP's packets: 2 = ECT(0),
 				   as ConnectX sends (default), 1 = ECT(1) */
 	uint32_t line_mbps;     /* the rate DCQCN starts from and recovers to */
