@@ -42,37 +42,25 @@ static uint32_t knob_get(const void *p, const struct roce_cc_knob *k)
 	return *(const uint32_t *)((const char *)p + k->offset);
 }
 
-const struct roce_cc_knob *roce_dcqcn_knobs(unsigned *n)
-{
-	*n = ROCE_DCQCN_KNOB_COUNT;
-	return dcqcn_knobs;
-}
-
-int roce_dcqcn_set(struct roce_dcqcn_params *p, const char *name, uint32_t v)
-{
-	return knob_set(dcqcn_knobs, ROCE_DCQCN_KNOB_COUNT, p, name, v);
-}
-
-uint32_t roce_dcqcn_get(const struct roce_dcqcn_params *p, const struct roce_cc_knob *k)
-{
-	return knob_get(p, k);
-}
-
-const struct roce_cc_knob *roce_swift_knobs(unsigned *n)
-{
-	*n = ROCE_SWIFT_KNOB_COUNT;
-	return swift_knobs;
-}
-
-int roce_swift_set(struct roce_swift_params *p, const char *name, uint32_t v)
-{
-	return knob_set(swift_knobs, ROCE_SWIFT_KNOB_COUNT, p, name, v);
-}
-
-uint32_t roce_swift_get(const struct roce_swift_params *p, const struct roce_cc_knob *k)
-{
-	return knob_get(p, k);
-}
+/* roce_NAME_knobs, _set and _get of one algorithm's table */
+#define KNOB_API(name, NAME)                                                            \
+	const struct roce_cc_knob *roce_##name##_knobs(unsigned *n)                     \
+	{                                                                               \
+		*n = ROCE_##NAME##_KNOB_COUNT;                                          \
+		return name##_knobs;                                                    \
+	}                                                                               \
+	int roce_##name##_set(struct roce_##name##_params *p, const char *nm, uint32_t v) \
+	{                                                                               \
+		return knob_set(name##_knobs, ROCE_##NAME##_KNOB_COUNT, p, nm, v);      \
+	}                                                                               \
+	uint32_t roce_##name##_get(const struct roce_##name##_params *p,                \
+				   const struct roce_cc_knob *k)                        \
+	{                                                                               \
+		return knob_get(p, k);                                                  \
+	}
+KNOB_API(dcqcn, DCQCN)
+KNOB_API(swift, SWIFT)
+#undef KNOB_API
 
 const char *cc_knobs_check(const struct roce_cc_knob *tab, unsigned n, const void *p)
 {

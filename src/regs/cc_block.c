@@ -62,32 +62,45 @@ uint32_t roce_cc_qp_rate_read(struct roce_device *dev)
 	return atomic_load_explicit(&dev->qp_rate[qpn], memory_order_relaxed);
 }
 
-/* CC_QP_SELECT past this device's QPs: reads 0, writes go nowhere */
+/* The QP CC_QP_SELECT names, false past this device's QPs (or before
+   its per-QP tables exist): reads 0, writes go nowhere. */
+static bool selected(struct roce_device *dev, const void *table, uint32_t *qpn)
+{
+	*qpn = *dev_reg(dev, ROCE_REG_CC_QP_SELECT);
+	return *qpn < dev->qp_count && table;
+}
+
+/* A per-QP value was written: the engine re-reads its QPs' with the
+   next generation, at once, no commit */
+static void qp_value_changed(struct roce_device *dev)
+{
+	atomic_fetch_add_explicit(&dev->cc_gen, 1, memory_order_release);
+}
+
 uint32_t roce_cc_qp_window_read(struct roce_device *dev)
 {
-	uint32_t qpn = *dev_reg(dev, ROCE_REG_CC_QP_SELECT);
+	uint32_t qpn;
 
-	if (qpn >= dev->qp_count || !dev->qp_window)
+	if (!selected(dev, dev->qp_window, &qpn))
 		return 0;
 	return atomic_load_explicit(&dev->qp_window[qpn], memory_order_relaxed);
 }
 
 void roce_cc_qp_window_write(struct roce_device *dev, uint32_t kb)
 {
-	uint32_t qpn = *dev_reg(dev, ROCE_REG_CC_QP_SELECT);
+	uint32_t qpn;
 
-	if (qpn >= dev->qp_count || !dev->qp_window)
+	if (!selected(dev, dev->qp_window, &qpn))
 		return;
 	atomic_store_explicit(&dev->qp_window[qpn], kb, memory_order_relaxed);
-	/* the engine re-reads its QPs' windows with the next generation */
-	atomic_fetch_add_explicit(&dev->cc_gen, 1, memory_order_release);
+	qp_value_changed(dev);
 }
 
 uint32_t roce_cc_qp_algo_read(struct roce_device *dev)
 {
-	uint32_t qpn = *dev_reg(dev, ROCE_REG_CC_QP_SELECT);
+	uint32_t qpn;
 
-	if (qpn >= dev->qp_count || !dev->qp_algo)
+	if (!selected(dev, dev->qp_algo, &qpn))
 		return 0;
 	return atomic_load_explicit(&dev->qp_algo[qpn], memory_order_relaxed);
 }
@@ -95,13 +108,12 @@ uint32_t roce_cc_qp_algo_read(struct roce_device *dev)
 /* v is in range: the register map's field refused anything else */
 void roce_cc_qp_algo_write(struct roce_device *dev, uint32_t v)
 {
-	uint32_t qpn = *dev_reg(dev, ROCE_REG_CC_QP_SELECT);
+	uint32_t qpn;
 
-	if (qpn >= dev->qp_count || !dev->qp_algo)
+	if (!selected(dev, dev->qp_algo, &qpn))
 		return;
 	atomic_store_explicit(&dev->qp_algo[qpn], (uint8_t)v, memory_order_relaxed);
-	/* as a window: the engine syncs its QPs with the next generation */
-	atomic_fetch_add_explicit(&dev->cc_gen, 1, memory_order_release);
+	qp_value_changed(dev);
 }
 
 uint32_t roce_device_qp_algo(struct roce_device *dev, uint32_t qpn)

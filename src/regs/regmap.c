@@ -289,13 +289,15 @@ static const struct roce_reg_field f_cc_qp_window[] = {
 	   "unacknowledged KB in flight (at least one packet); 0 = CC_WINDOW_KB's"),
 };
 static const struct roce_reg_field f_cc_qp_rate[] = {
-	FRO("RATE_MBPS", 0, 31, "the selected QP's current rate, Mbit/s, as DCQCN "
-	    "left it (0: never limited)"),
-	FRO("LIMITED", 31, 1, "1: DCQCN holds it below line rate and it is paced"),
+	FRO("RATE_MBPS", 0, 31, "the selected QP's current rate, Mbit/s, as its "
+	    "algorithm left it (0: never limited)"),
+	FRO("LIMITED", 31, 1, "1: its algorithm holds it below line rate and it is "
+	    "paced"),
 };
 #define X(n, N, def, lo, hi, unit, what) \
 	static const struct roce_reg_field f_cc_##n[] = { FR(#N, 0, 32, lo, hi, unit ": " what) };
 ROCE_DCQCN_KNOB_LIST(X)
+ROCE_SWIFT_KNOB_LIST(X)         /* no name in both lists */
 #undef X
 static const struct roce_reg_field f_cc_algo[] = {
 	FR("ALGO", 0, 32, 0, ROCE_CC_ALGO_COUNT - 1, "the reaction point's algorithm "
@@ -305,10 +307,6 @@ static const struct roce_reg_field f_cc_qp_algo[] = {
 	FR("ALGO", 0, 32, 0, ROCE_CC_ALGO_COUNT, "the selected QP's algorithm: 0 "
 	   "CC_ALGO's, 1 DCQCN, 2 Swift (1 + CC_ALGO's values)"),
 };
-#define X(n, N, def, lo, hi, unit, what) \
-	static const struct roce_reg_field f_swift_##n[] = { FR(#N, 0, 32, lo, hi, unit ": " what) };
-ROCE_SWIFT_KNOB_LIST(X)
-#undef X
 
 static const struct roce_reg_field f_link_status[] = {
 	FRO("LINK_READY", 0, 1, "as STATUS.LINK_READY"),
@@ -493,7 +491,7 @@ static const struct roce_reg regmap[] = {
 	REG(ROCE_REG_CC_QP_SELECT, "CC_QP_SELECT", RW, 0, f_cc_qp_select,
 	    "Window onto the engine's rate table: the QP to show"),
 	REG(ROCE_REG_CC_QP_RATE, "CC_QP_RATE", RO, 0, f_cc_qp_rate,
-	    "The selected QP's DCQCN rate, live"),
+	    "The selected QP's rate (DCQCN's, or Swift's below one packet), live"),
 	REG(ROCE_REG_CC_QP_WINDOW_KB, "CC_QP_WINDOW_KB", RW, 0, f_cc_qp_window,
 	    "The selected QP's own bounded window, in place of CC_WINDOW_KB; "
 	    "taken at once (no CC_COMMIT)"),
@@ -509,7 +507,7 @@ static const struct roce_reg regmap[] = {
 	ROCE_DCQCN_KNOB_LIST(X)
 #undef X
 #define X(n, N, def, lo, hi, unit, what) \
-	REG(ROCE_REG_CC_SWIFT_KNOB(ROCE_SWIFT_##N), "CC_SWIFT_" #N, RW, def, f_swift_##n, \
+	REG(ROCE_REG_CC_SWIFT_KNOB(ROCE_SWIFT_##N), "CC_SWIFT_" #N, RW, def, f_cc_##n, \
 	    "Swift knob " #n " (the paper's name). Taken at CC_COMMIT"),
 	ROCE_SWIFT_KNOB_LIST(X)
 #undef X

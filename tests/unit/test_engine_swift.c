@@ -58,6 +58,16 @@ static void inject_ack_ttl(struct stage *st, uint32_t psn, uint32_t msn, uint8_t
 	stage_inject(st, &h, NULL, 0);
 }
 
+/* A CNP from the peer (BECN), taken */
+static void inject_cnp(struct stage *st)
+{
+	struct roce_hdrs h = stage_hdrs(st, ROCE_OP_CNP, 0, false);
+
+	h.bth.resv8a = 0x40;
+	stage_inject(st, &h, NULL, 0);
+	stage_run(st);
+}
+
 static void test_window_and_rtt(void **state)
 {
 	const struct stage_opts o = { .timeout = 8 };   /* 1.05 ms */
@@ -116,15 +126,9 @@ static void test_window_and_rtt(void **state)
 	assert_int_equal(q.rtt_ns, 40000);
 	assert_int_equal(q.cwnd_upkts, 1620000);
 	/* CNPs: ignored, counted so */
-	{
-		struct roce_hdrs h = stage_hdrs(st, ROCE_OP_CNP, 0, false);
-
-		h.bth.resv8a = 0x40;
-		stage_inject(st, &h, NULL, 0);
-		stage_run(st);
-		assert_int_equal(stage_cnt(st, ROCE_CNT_RP_CNP_IGNORED), 1);
-		assert_int_equal(stage_cnt(st, ROCE_CNT_RP_CNP_HANDLED), 0);
-	}
+	inject_cnp(st);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_RP_CNP_IGNORED), 1);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_RP_CNP_HANDLED), 0);
 	stage_close(st);
 }
 
@@ -156,15 +160,9 @@ static void test_qp_choice(void **state)
 	assert_int_equal(own, -1);
 	stage_run(st);
 	assert_int_equal(state_of(st->qp).algo, ROCE_CC_ALGO_DCQCN);
-	{
-		struct roce_hdrs h = stage_hdrs(st, ROCE_OP_CNP, 0, false);
-
-		h.bth.resv8a = 0x40;
-		stage_inject(st, &h, NULL, 0);
-		stage_run(st);
-		assert_int_equal(stage_cnt(st, ROCE_CNT_RP_CNP_HANDLED), 1);
-		assert_true(state_of(st->qp).limited);
-	}
+	inject_cnp(st);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_RP_CNP_HANDLED), 1);
+	assert_true(state_of(st->qp).limited);
 	assert_int_equal(roce_qp_set_cc_algo(st->qp, ROCE_CC_ALGO_COUNT), ROCE_E_INVAL);
 	assert_int_equal(roce_qp_set_cc_algo(st->qp, -2), ROCE_E_INVAL);
 	assert_int_equal(roce_qp_set_cc_algo(NULL, 0), ROCE_E_INVAL);
