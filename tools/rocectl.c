@@ -51,7 +51,7 @@ static void usage(FILE *f)
 	      "                       64-bit counters; --watch refreshes every\n"
 	      "                       SECS (default 1) with deltas and rates,\n"
 	      "                       --count N stops after N samples\n"
-	      "  cc [set NAME=VALUE...|qp QPN [window=KB|recovery=R]]\n"
+	      "  cc [set NAME=VALUE...|qp QPN [window=KB] [recovery=R] [algo=NAME]]\n"
 	      "                       congestion control: the block (ECN masks,\n"
 	      "                       window, timers, DCQCN knobs), changed and\n"
 	      "                       committed, or a QP's current rate\n"

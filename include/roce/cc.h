@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Congestion control: ECN marking, CNPs and DCQCN (docs/cc.md).
+ * Congestion control: ECN marking, CNPs, DCQCN or Swift (docs/cc.md).
  *
  * The notification point (NP) answers a RoCE packet that arrives with
  * ECN Congestion Experienced (CE, set by a switch whose queue grew) with a
  * CNP (BTH opcode 0x81, BECN set, IBA Annex A17.9.3) to the sending QP, at
  * most one per min_time_between_cnps per QP. The reaction point (RP) marks
- * its QPs' data packets ECN-capable and runs DCQCN on each CNP: the QP's
- * rate is cut, then recovers, and the transmit arbiter paces the QP to it
- * (a paced QP is not served until its time comes). Both are enabled per
+ * its QPs' data packets ECN-capable and runs the QP's algorithm: DCQCN
+ * cuts the QP's rate on each CNP, then recovers it, and the transmit
+ * arbiter paces the QP to it (a paced QP is not served until its time
+ * comes); Swift keeps a window from the round trips of its ACKs, paced
+ * below one packet, and ignores CNPs. Both are enabled per
  * priority, as on ConnectX; the priority of a QP is its traffic class's
  * DSCP >> 3 (the usual DSCP-to-priority mapping).
  */
@@ -78,17 +80,75 @@ enum roce_dcqcn_knob_id {
 	ROCE_DCQCN_KNOB_COUNT
 };
 
-/* The knobs by name: NAME, its range and unit, what it does. */
-struct roce_dcqcn_knob {
+/* An algorithm's knob by name (DCQCN's, Swift's): NAME, its range and
+   unit, what it does. */
+struct roce_cc_knob {
 	const char *name;
 	unsigned offset;
 	uint32_t def, min, max;
 	const char *unit, *what;
 };
+#define roce_dcqcn_knob roce_cc_knob    /* DCQCN's came first, under this name */
 const struct roce_dcqcn_knob *roce_dcqcn_knobs(unsigned *n);
 /* 0; -1 no knob of that name; -2 v out of its range. */
 int roce_dcqcn_set(struct roce_dcqcn_params *p, const char *name, uint32_t v);
 uint32_t roce_dcqcn_get(const struct roce_dcqcn_params *p, const struct roce_dcqcn_knob *k);
+
+/*
+ * Swift's knobs (Kumar et al., "Swift: Delay is Simple and Effective for
+ * Congestion Control in the Datacenter", SIGCOMM 2020), under the
+ * paper's names (its Algorithm 1 and section 3.5), defined once as
+ * DCQCN's are: the parameter struct, the defaults, the names and the CC
+ * block's registers from CC_SWIFT_KNOB_BASE. Windows are in thousandths
+ * of a packet, factors in thousandths, delays in ns. Where the paper
+ * gives no value the default is the one its public re-implementations
+ * use, or ours (docs/cc.md, "Swift", says which).
+ */
+#define ROCE_SWIFT_KNOB_LIST(X)                                                 \
+	X(base_target, BASE_TARGET, 25000, 1, 100000000, "ns",                   \
+	  "target delay with no hop and no flow scaling")                        \
+	X(h, H, 1000, 0, 10000000, "ns",                                         \
+	  "hop scaling: target delay added per hop")                             \
+	X(hops, HOPS, 1, 0, 255, "",                                             \
+	  "hops assumed when the ACK's TTL shows none (64 seen)")                \
+	X(fs_range, FS_RANGE, 125000, 0, 100000000, "ns",                        \
+	  "flow scaling: most target added as the window shrinks")               \
+	X(fs_min_cwnd, FS_MIN_CWND, 100, 1, 100000000, "1/1000 packet",          \
+	  "flow scaling: fs_range added at and below this window")               \
+	X(fs_max_cwnd, FS_MAX_CWND, 100000, 1, 100000000, "1/1000 packet",       \
+	  "flow scaling: nothing added at and above this window")                \
+	X(ai, AI, 1000, 1, 100000000, "1/1000 packet",                           \
+	  "additive increase per round trip")                                    \
+	X(beta, BETA, 800, 0, 1000, "1/1000",                                    \
+	  "multiplicative decrease: beta * (delay - target) / delay")            \
+	X(max_mdf, MAX_MDF, 500, 0, 999, "1/1000",                               \
+	  "largest share of the window one decrease takes")                      \
+	X(min_cwnd, MIN_CWND, 1, 1, 100000000, "1/1000 packet",                  \
+	  "smallest window (below 1 packet: paced)")                             \
+	X(max_cwnd, MAX_CWND, 256000, 1000, 100000000, "1/1000 packet",          \
+	  "largest window (samples need it <= 256 packets)")                     \
+	X(init_cwnd, INIT_CWND, 32000, 1, 100000000, "1/1000 packet",            \
+	  "window of a new connection")                                          \
+	X(retx_reset_threshold, RETX_RESET_THRESHOLD, 5, 1, 1000, "",            \
+	  "timeouts in a row that reset the window to min_cwnd")
+
+struct roce_swift_params {
+#define ROCE_X_FIELD(n, N, def, lo, hi, unit, what) uint32_t n;
+	ROCE_SWIFT_KNOB_LIST(ROCE_X_FIELD)
+#undef ROCE_X_FIELD
+};
+
+enum roce_swift_knob_id {
+#define ROCE_X_ID(n, N, def, lo, hi, unit, what) ROCE_SWIFT_##N,
+	ROCE_SWIFT_KNOB_LIST(ROCE_X_ID)
+#undef ROCE_X_ID
+	ROCE_SWIFT_KNOB_COUNT
+};
+
+/* As roce_dcqcn_knobs, _set, _get for Swift's. */
+const struct roce_cc_knob *roce_swift_knobs(unsigned *n);
+int roce_swift_set(struct roce_swift_params *p, const char *name, uint32_t v);
+uint32_t roce_swift_get(const struct roce_swift_params *p, const struct roce_cc_knob *k);
 
 /* The reaction point's algorithm (docs/cc.md; each one a file behind
    src/cc/algo.h's operations table). */
@@ -104,8 +164,9 @@ int roce_cc_algo_by_name(const char *name);
 
 struct roce_cc_config {
 	uint8_t np_prio_mask;   /* priorities whose CE marks get CNPs; 0: NP off */
-	uint8_t rp_prio_mask;   /* priorities whose QPs mark ECT and react to
-				   CNPs; 0: RP off (CNPs then count as ignored) */
+	uint8_t rp_prio_mask;   /* priorities whose QPs mark ECT and run their
+				   algorithm (DCQCN or Swift); 0: RP off (CNPs
+				   then count as ignored) */
 	uint8_t ecn;            /* the ECN field of an RP QP's packets: 2 = ECT(0),
 				   as ConnectX sends (default), 1 = ECT(1) */
 	uint32_t line_mbps;     /* the rate DCQCN starts from and recovers to */
@@ -137,6 +198,7 @@ struct roce_cc_config {
 	   roce_cc_algo; default DCQCN). */
 	uint8_t algo;
 	struct roce_dcqcn_params dcqcn;
+	struct roce_swift_params swift;
 };
 
 /* ECN off (both masks 0), ECT(0), 100 Gbit/s, ConnectX's DCQCN knobs;
@@ -159,18 +221,30 @@ struct roce_qp;
    config (roce_cc_config_check says which field). */
 int roce_context_set_cc(struct roce_context *ctx, const struct roce_cc_config *c);
 
-/* A QP's DCQCN state, as the engine last left it. */
+/* A QP's congestion-control state, as the engine last left it. */
 struct roce_qp_cc {
 	bool limited;                   /* below line rate, paced */
 	uint64_t rate_kbps;             /* the rate it sends at */
-	uint64_t target_kbps;
-	uint32_t alpha;                 /* 1024ths */
-	uint64_t cuts, increases;
-	uint32_t window;                /* go-back-N's window now, PSNs (0:
-					   none; the adaptive window's or the
-					   bound's, the algorithm's if smaller) */
+	uint64_t target_kbps;           /* DCQCN */
+	uint32_t alpha;                 /* DCQCN: 1024ths */
+	uint64_t cuts, increases;       /* decreases and increases of either */
+	uint8_t algo;                   /* enum roce_cc_algo it runs */
+	/* go-back-N's window now, PSNs (0: none; the adaptive window's or
+	   the bound's, the algorithm's if smaller; an algorithm's own report,
+	   before the engine's: its grant, 0 when it paces below a packet) */
+	uint32_t window;
+	/* Swift: its window, millionths of a packet; the last RTT sample and
+	   the target delay it was compared with, ns */
+	uint64_t cwnd_upkts;
+	uint64_t rtt_ns, target_ns;
 };
 int roce_qp_cc_state(struct roce_qp *qp, struct roce_qp_cc *out);
+/* The QP's own algorithm (enum roce_cc_algo) in place of the config's
+   algo; -1 gives it the config's again. Through the register file
+   (CC_QP_ALGO), taken by the engine at its next poll; ROCE_E_INVAL for an
+   unknown one. The algorithm runs while the QP's priority is in
+   rp_prio_mask (docs/cc.md). */
+int roce_qp_set_cc_algo(struct roce_qp *qp, int algo);
 /* The QP's own bound on unacknowledged KB in flight (RC; at least one
    packet), in place of the config's window_kb; 0 gives it the config's
    again. Through the register file (CC_QP_WINDOW_KB), taken by the engine

@@ -117,6 +117,9 @@ uint32_t roce_device_qp_window(struct roce_device *dev, uint32_t qpn);
 /* A QP's own recovery bits (CC_QP_RECOVERY: ROCE_CC_QP_REC_OWN and the
  * bits), 0 when it follows CC_CTRL's; taken at once as the window. */
 uint32_t roce_device_qp_recovery(struct roce_device *dev, uint32_t qpn);
+/* A QP's own algorithm (CC_QP_ALGO): 0 when it takes the device's, else
+ * 1 + enum roce_cc_algo; taken as a window is. */
+uint32_t roce_device_qp_algo(struct roce_device *dev, uint32_t qpn);
 /* The engine publishes a QP's rate (what CC_QP_RATE shows). */
 void roce_device_cc_rate(struct roce_device *dev, uint32_t qpn, bool limited,
 			 uint32_t mbps);

@@ -91,6 +91,10 @@ int roce_drv_cc_qp_set_window(struct roce_drv *drv, uint32_t qpn, uint32_t kb);
    for bits without ROCE_RECOVERY_OWN or unknown ones). */
 int roce_drv_cc_qp_recovery(struct roce_drv *drv, uint32_t qpn, uint32_t *flags);
 int roce_drv_cc_qp_set_recovery(struct roce_drv *drv, uint32_t qpn, uint32_t flags);
+/* A QP's own algorithm (CC_QP_ALGO; enum roce_cc_algo, -1: the block's
+   algo): read, or written (ROCE_E_INVAL for an unknown one). */
+int roce_drv_cc_qp_algo(struct roce_drv *drv, uint32_t qpn, int *algo);
+int roce_drv_cc_qp_set_algo(struct roce_drv *drv, uint32_t qpn, int algo);
 int roce_drv_write(struct roce_drv *drv, uint32_t off, uint32_t val);
 
 /*

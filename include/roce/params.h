@@ -47,6 +47,8 @@
 #define ROCE_MAX_GID           16u     /* GID table entries per port (roce/gid.h) */
 #define ROCE_HOP_LIMIT         64u     /* IPv4 TTL / IPv6 hop limit sent: Linux's
 					* default route hop limit, which rxe uses */
+#define ROCE_CC_SEND_TIMES     256u    /* per QP: send times kept for RTT
+					* samples, by PSN (a power of two) */
 #define ROCE_ASYNC_QUEUE       256u    /* asynchronous events queued, not yet read */
 
 /* Host driver, config files, roced */

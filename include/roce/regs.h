@@ -114,8 +114,13 @@
 #define   ROCE_CC_QP_REC_WINDOW    (1u << 1)      /* loss-adaptive window */
 #define   ROCE_CC_QP_REC_OWN       (1u << 31)     /* 0: CC_CTRL's bits */
 #define ROCE_REG_CC_RTT_US       0x230u   /* the window's RTT until measured */
+#define ROCE_REG_CC_ALGO         0x224u   /* the device's algorithm (enum roce_cc_algo) */
+#define ROCE_REG_CC_QP_ALGO      0x228u   /* the selected QP's: 0 CC_ALGO's, else
+					     1 + enum roce_cc_algo */
 #define ROCE_REG_CC_KNOB_BASE    0x240u
 #define ROCE_REG_CC_KNOB(id)     (ROCE_REG_CC_KNOB_BASE + 4u * (unsigned)(id))
+#define ROCE_REG_CC_SWIFT_KNOB_BASE 0x2A0u /* Swift's knobs, one per register */
+#define ROCE_REG_CC_SWIFT_KNOB(id) (ROCE_REG_CC_SWIFT_KNOB_BASE + 4u * (unsigned)(id))
 
 /* ---- MR_TABLE window 0x80-0xFF ----------------------------------------- */
 #define ROCE_REG_MR_INDEX        0x080u

@@ -13,8 +13,10 @@
  * packet of a QP at line rate. Every hook leaves the grant it changed in
  * *g, so the transmit path reads the rate without a call.
  *
- * A new algorithm is a new file with its table (dcqcn_algo.c is DCQCN's)
- * and a line in enum cc_algo_id and in cc_algos[] (registry.c).
+ * A new algorithm is a new file with its table (dcqcn_algo.c is DCQCN's,
+ * swift_algo.c Swift's), a line in enum roce_cc_algo (roce/cc.h, its name
+ * in config.c), enum cc_algo_id and cc_algos[] (registry.c), and its
+ * knobs as a list in roce/cc.h (docs/cc.md, "The algorithm interface").
  */
 #ifndef ROCE_CC_ALGO_H
 #define ROCE_CC_ALGO_H
@@ -45,16 +47,31 @@ struct cc_algo_priv {
 	uint64_t w[CC_ALGO_PRIV_WORDS];
 };
 
+/* What an ACK that moved una tells the algorithm. */
+struct cc_ack {
+	uint64_t rtt_ns;                /* from when the newest PSN it
+					   acknowledges went out to its arrival
+					   (0: none: that PSN was sent again,
+					   Karn, or its send time is gone) */
+	uint32_t psns;                  /* PSNs it acknowledged */
+	uint8_t hops;                   /* routers on the way back, from its
+					   TTL (0: none seen) */
+};
+
 /*
  * The table. priv is the QP's struct cc_algo_priv, c the CC block the
  * engine took last (the line rate, the knobs), now the engine's clock
- * (ns). A hook the algorithm has no use for is NULL (on_ack, on_loss).
+ * (ns). A hook the algorithm has no use for is NULL (on_cnp: the CNP
+ * is counted as ignored; on_sent, on_ack, on_timer, on_loss); init,
+ * grant and report are always there.
  */
 struct cc_algo_ops {
 	const char *name;
 	/* A new connection, or its priority became a reaction point's:
-	   the line rate, nothing learnt. */
-	void (*init)(void *priv, const struct roce_cc_config *c, struct cc_grant *g);
+	   the line rate, nothing learnt. mtu: the QP's path MTU, bytes (what
+	   a window's packet is; a new MTU starts the algorithm again). */
+	void (*init)(void *priv, const struct roce_cc_config *c, uint32_t mtu,
+		     struct cc_grant *g);
 	/* A CNP for the QP at now. */
 	void (*on_cnp)(void *priv, const struct roce_cc_config *c, uint64_t now,
 		       struct cc_grant *g);
@@ -62,11 +79,9 @@ struct cc_algo_ops {
 	   rate nothing is counted, as nothing limits it). */
 	void (*on_sent)(void *priv, const struct roce_cc_config *c, uint64_t now,
 			uint32_t bytes, struct cc_grant *g);
-	/* An ACK acknowledged psns more PSNs at now; rtt_ns the round trip
-	   it ended (0: none, a sample is taken per round trip with adaptive
-	   retransmission only). */
+	/* An ACK moved una at now (a). */
 	void (*on_ack)(void *priv, const struct roce_cc_config *c, uint64_t now,
-		       uint64_t rtt_ns, uint32_t psns, struct cc_grant *g);
+		       const struct cc_ack *a, struct cc_grant *g);
 	/* g->next came (or later). */
 	void (*on_timer)(void *priv, const struct roce_cc_config *c, uint64_t now,
 			 struct cc_grant *g);
@@ -79,12 +94,17 @@ struct cc_algo_ops {
 	void (*report)(const void *priv, struct roce_qp_cc *out);
 };
 
+/* In enum roce_cc_algo's order: what the register file names. */
 enum cc_algo_id {
-	CC_ALGO_DCQCN,                  /* Zhu et al., SIGCOMM 2015 (dcqcn_algo.c) */
+	CC_ALGO_DCQCN = ROCE_CC_ALGO_DCQCN, /* Zhu et al., SIGCOMM 2015 (dcqcn_algo.c) */
+	CC_ALGO_SWIFT = ROCE_CC_ALGO_SWIFT, /* Kumar et al., SIGCOMM 2020 (swift_algo.c) */
 	CC_ALGO_COUNT
 };
+_Static_assert((int)CC_ALGO_COUNT == (int)ROCE_CC_ALGO_COUNT,
+	       "every algorithm the register file names has a table");
 
 extern const struct cc_algo_ops cc_dcqcn_ops;
+extern const struct cc_algo_ops cc_swift_ops;
 extern const struct cc_algo_ops *const cc_algos[CC_ALGO_COUNT];
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cc/dcqcn.h"
+#include "cc/swift.h"
 
 /*
  * Loss recovery is on by default (docs/cc.md, "Defaults"): nothing of it
@@ -23,6 +24,7 @@ void roce_cc_config_default(struct roce_cc_config *c)
 				      .adaptive_rto = true, .adaptive_window = true,
 				      .rtt_us = 16 };
 	dcqcn_params_mlx5(&c->dcqcn);
+	swift_params_default(&c->swift);
 }
 
 void roce_cc_config_iba_strict(struct roce_cc_config *c)
@@ -71,5 +73,7 @@ const char *roce_cc_config_check(const struct roce_cc_config *c)
 		return "rto_min_us";
 	if (c->adaptive_window && (!c->rtt_us || c->rtt_us > 10000000))
 		return "rtt_us";
-	return dcqcn_params_check(&c->dcqcn);
+	if (dcqcn_params_check(&c->dcqcn))
+		return dcqcn_params_check(&c->dcqcn);
+	return swift_params_check(&c->swift);
 }

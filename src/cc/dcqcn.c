@@ -8,6 +8,7 @@
  * one only when clamp_tgt_rate says so.
  */
 #include "cc/dcqcn.h"
+#include "cc/knobs.h"
 
 #define NS_PER_US 1000ull
 #define KBPS_PER_MBPS 1000ull
@@ -43,15 +44,9 @@ void dcqcn_params_paper(struct roce_dcqcn_params *p)
 const char *dcqcn_params_check(const struct roce_dcqcn_params *p)
 {
 	unsigned n;
-	const struct roce_dcqcn_knob *k = roce_dcqcn_knobs(&n);
+	const struct roce_cc_knob *k = roce_dcqcn_knobs(&n);
 
-	for (unsigned i = 0; i < n; i++) {
-		uint32_t v = roce_dcqcn_get(p, &k[i]);
-
-		if (v < k[i].min || v > k[i].max)
-			return k[i].name;
-	}
-	return 0;
+	return cc_knobs_check(k, n, p);
 }
 
 void dcqcn_init(struct dcqcn_rp *rp, uint64_t line_kbps)

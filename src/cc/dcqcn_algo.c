@@ -24,8 +24,9 @@ static void grant(const void *priv, const struct roce_cc_config *c, struct cc_gr
 	};
 }
 
-static void init(void *priv, const struct roce_cc_config *c, struct cc_grant *g)
+static void init(void *priv, const struct roce_cc_config *c, uint32_t mtu, struct cc_grant *g)
 {
+	(void)mtu;      /* a rate, not a window */
 	dcqcn_init(priv, (uint64_t)c->line_mbps * 1000);
 	grant(priv, c, g);
 }
@@ -58,6 +59,7 @@ static void report(const void *priv, struct roce_qp_cc *out)
 	const struct dcqcn_rp *rp = priv;
 
 	*out = (struct roce_qp_cc){
+		.algo = ROCE_CC_ALGO_DCQCN,
 		.limited = rp->limited,
 		.rate_kbps = dcqcn_rate(rp),
 		.target_kbps = rp->rt,

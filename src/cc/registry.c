@@ -5,4 +5,5 @@
 
 const struct cc_algo_ops *const cc_algos[CC_ALGO_COUNT] = {
 	[CC_ALGO_DCQCN] = &cc_dcqcn_ops,
+	[CC_ALGO_SWIFT] = &cc_swift_ops,
 };

@@ -2,7 +2,7 @@
 /*
  * Host driver, congestion control: the CC block (roce/regs.h) written
  * from a roce_cc_config and committed, read back, and a QP's current rate,
- * own window and own recovery through the CC_QP_SELECT window.
+ * own window, recovery and algorithm through the CC_QP_SELECT window.
  */
 #include "roce/cc.h"
 #include "roce/driver.h"
@@ -32,6 +32,13 @@ int roce_drv_cc_write(struct roce_drv *drv, const struct roce_cc_config *c)
 	if ((rc = roce_drv_write(drv, ROCE_REG_CC_KNOB(ROCE_DCQCN_##N), c->dcqcn.n)) != 0) \
 		return rc;
 	ROCE_DCQCN_KNOB_LIST(X)
+#undef X
+	if ((rc = roce_drv_write(drv, ROCE_REG_CC_ALGO, c->algo)) != 0)
+		return rc;
+#define X(n, N, def, lo, hi, unit, what)                                                   \
+	if ((rc = roce_drv_write(drv, ROCE_REG_CC_SWIFT_KNOB(ROCE_SWIFT_##N), c->swift.n)) != 0) \
+		return rc;
+	ROCE_SWIFT_KNOB_LIST(X)
 #undef X
 	if ((rc = roce_drv_write(drv, ROCE_REG_CC_COMMIT, 1)) ||
 	    (rc = roce_drv_read(drv, ROCE_REG_CC_STATUS, &st)))
@@ -63,6 +70,14 @@ int roce_drv_cc_read(struct roce_drv *drv, struct roce_cc_config *c)
 	if ((rc = roce_drv_read(drv, ROCE_REG_CC_KNOB(ROCE_DCQCN_##N), &c->dcqcn.n)) != 0) \
 		return rc;
 	ROCE_DCQCN_KNOB_LIST(X)
+#undef X
+	if ((rc = roce_drv_read(drv, ROCE_REG_CC_ALGO, &v)))
+		return rc;
+	c->algo = (uint8_t)v;
+#define X(n, N, def, lo, hi, unit, what)                                                   \
+	if ((rc = roce_drv_read(drv, ROCE_REG_CC_SWIFT_KNOB(ROCE_SWIFT_##N), &c->swift.n)) != 0) \
+		return rc;
+	ROCE_SWIFT_KNOB_LIST(X)
 #undef X
 	return ROCE_OK;
 }
@@ -128,4 +143,29 @@ int roce_drv_cc_qp_set_recovery(struct roce_drv *drv, uint32_t qpn, uint32_t fla
 	    ((flags & bits) && !(flags & ROCE_CC_QP_REC_OWN)))
 		return ROCE_E_INVAL;
 	return qp_reg(drv, qpn, ROCE_REG_CC_QP_RECOVERY, true, &flags);
+}
+
+int roce_drv_cc_qp_algo(struct roce_drv *drv, uint32_t qpn, int *algo)
+{
+	uint32_t v;
+	int rc;
+
+	if (!drv || !algo)
+		return ROCE_E_INVAL;
+	if ((rc = roce_drv_write(drv, ROCE_REG_CC_QP_SELECT, qpn)) ||
+	    (rc = roce_drv_read(drv, ROCE_REG_CC_QP_ALGO, &v)))
+		return rc;
+	*algo = (int)v - 1;
+	return ROCE_OK;
+}
+
+int roce_drv_cc_qp_set_algo(struct roce_drv *drv, uint32_t qpn, int algo)
+{
+	int rc;
+
+	if (!drv || algo < -1 || algo >= ROCE_CC_ALGO_COUNT)
+		return ROCE_E_INVAL;
+	if ((rc = roce_drv_write(drv, ROCE_REG_CC_QP_SELECT, qpn)))
+		return rc;
+	return roce_drv_write(drv, ROCE_REG_CC_QP_ALGO, (uint32_t)(algo + 1));
 }

@@ -13,15 +13,24 @@
  * so waiting costs nothing per poll. ACKs, NAKs and CNPs are never paced.
  * The algorithm is called on a CNP, on a paced packet and at its timer:
  * a QP at line rate costs a flag test per packet (cc.h's cc_sent and
- * cc_may_send), no call.
+ * cc_may_send), no call. One that takes ACKs (Swift) is called on every
+ * ACK that moves una, with a round trip from the send time kept for the
+ * newest PSN the ACK acknowledges (cc_psn_sent), and on a timeout.
+ *
+ * Which algorithm: the QP's own (CC_QP_ALGO), else the CC block's algo,
+ * while the QP's priority is in rp_prio_mask; the mask turns the
+ * reaction point on for both algorithms, and none runs outside it.
  *
  * The CC block itself (what the engine takes on a CC_COMMIT, the rate a
  * QP shows, its window) is the device's (roce/device.h); the defaults
  * and checks of a config are the control plane's (src/cc/config.c).
  */
+#include <string.h>
+
 #include "engine/cc.h"
 #include "engine/window.h"
 #include "roce/device.h"
+#include "roce/psn.h"
 #include "roce/regs.h"
 #include "roce/status.h"
 
@@ -73,9 +82,19 @@ static void recovery_sync(struct roce_engine *e, struct eng_qp *qp)
 	}
 }
 
+/* The QP's algorithm: its own (CC_QP_ALGO: 0 the device's, else 1 +
+   enum roce_cc_algo), else the CC block's. */
+static const struct cc_algo_ops *algo_of(struct roce_engine *e, const struct eng_qp *qp)
+{
+	uint32_t own = roce_device_qp_algo(e->dev, qp->qpn);
+
+	return cc_algos[own && own <= CC_ALGO_COUNT ? own - 1 : e->cc.algo];
+}
+
 void cc_qp_sync(struct roce_engine *e, struct eng_qp *qp)
 {
 	bool on = prio_in(e->cc.rp_prio_mask, qp->cfg.tclass) && qp->tr->connected;
+	const struct cc_algo_ops *ops = algo_of(e, qp);
 	/* the bounded window in packets of the QP's MTU, at least one: the
 	   QP's own (CC_QP_WINDOW_KB), else the device's */
 	uint32_t kb = roce_device_qp_window(e->dev, qp->qpn);
@@ -90,11 +109,15 @@ void cc_qp_sync(struct roce_engine *e, struct eng_qp *qp)
 
 		qp->window_cfg = w ? w : 1;
 	}
-	if (on != qp->rp_on || qp->cfg.state <= ROCE_QPS_INIT) {
-		/* a new connection, or the RP turned on or off: line rate;
-		   DCQCN for every QP until a register chooses */
-		qp->cc_algo = cc_algos[CC_ALGO_DCQCN];
-		qp->cc_algo->init(&qp->cc_priv, &e->cc, &qp->cc_grant);
+	if (on != qp->rp_on || qp->cfg.state <= ROCE_QPS_INIT || ops != qp->cc_algo ||
+	    qp->mtu != qp->cc_mtu) {
+		/* a new connection, the RP turned on or off, another
+		   algorithm or MTU: line rate, nothing learnt */
+		qp->cc_algo = ops;
+		qp->cc_mtu = qp->mtu;
+		qp->cc_karn = false;
+		memset(qp->cc_sent_at, 0, sizeof(qp->cc_sent_at));
+		qp->cc_algo->init(&qp->cc_priv, &e->cc, qp->mtu, &qp->cc_grant);
 		qp->paced = qp->pace_wait = false;
 		qp->cnp_once = false;
 	} else if (qp->cc_algo) {
@@ -168,7 +191,8 @@ void cc_rx_cnp(struct roce_engine *e, struct eng_qp *qp)
 {
 	uint64_t now;
 
-	if (!qp->rp_on) {
+	if (!qp->rp_on || !qp->cc_algo->on_cnp) {
+		/* no reaction point, or an algorithm that takes none (Swift) */
 		roce_cnt_inc(e->cnt, ROCE_CNT_RP_CNP_IGNORED);
 		return;
 	}
@@ -201,8 +225,10 @@ void cc_paced_sent(struct roce_engine *e, struct eng_qp *qp, uint32_t frame_len)
 {
 	uint64_t now = engine_now(e), gap, start;
 
-	qp->cc_algo->on_sent(&qp->cc_priv, &e->cc, now, frame_len, &qp->cc_grant);
-	granted(e, qp);
+	if (qp->cc_algo->on_sent) {
+		qp->cc_algo->on_sent(&qp->cc_priv, &e->cc, now, frame_len, &qp->cc_grant);
+		granted(e, qp);
+	}
 	if (!qp->cc_grant.limited) {
 		qp->paced = false;      /* back at line rate */
 		return;
@@ -220,8 +246,10 @@ void cc_paced_sent(struct roce_engine *e, struct eng_qp *qp, uint32_t frame_len)
 
 void cc_repace(struct roce_engine *e, struct eng_qp *qp)
 {
-	qp->cc_algo->on_timer(&qp->cc_priv, &e->cc, engine_now(e), &qp->cc_grant);
-	granted(e, qp);
+	if (qp->cc_algo->on_timer) {
+		qp->cc_algo->on_timer(&qp->cc_priv, &e->cc, engine_now(e), &qp->cc_grant);
+		granted(e, qp);
+	}
 	if (!qp->cc_grant.limited) {
 		qp->paced = qp->pace_wait = false;
 		return;
@@ -229,14 +257,44 @@ void cc_repace(struct roce_engine *e, struct eng_qp *qp)
 	qp->next_tx = qp->pace_t + gap_ns(qp, qp->pace_len);
 }
 
+/* The round trip of una - 1, the newest PSN the ACK acknowledges: from
+   the time it went out (cc_psn_sent) to now; 0 when it went before the
+   last resend (Karn, cc_psn_sent) or its time was overwritten by a PSN
+   ROCE_CC_SEND_TIMES later. */
+static uint64_t rtt_sample(struct roce_engine *e, struct eng_qp *qp)
+{
+	uint32_t psn = roce_psn_add(qp->comp.una, -1u);
+	struct cc_sent_at *s = &qp->cc_sent_at[psn & (ROCE_CC_SEND_TIMES - 1)];
+
+	if (qp->cc_karn) {
+		if (roce_psn_cmp(psn, qp->cc_sample_from) < 0)
+			return 0;
+		qp->cc_karn = false;    /* everything before it is acknowledged */
+	}
+	if (s->psn != (psn | CC_SENT_VALID))
+		return 0;
+	s->psn = 0;                     /* one sample per send */
+	return (uint32_t)((uint32_t)engine_now(e) - s->t);
+}
+
+/* Routers on the ACK's way back: the TTL the peer sent (Linux's and
+   ours: ROCE_HOP_LIMIT) less the TTL seen; 0 when none decremented it
+   (a layer-2 fabric, the fabric model) or the peer started elsewhere. */
+static uint8_t hops_seen(const struct eng_qp *qp)
+{
+	return qp->cc_ttl && qp->cc_ttl < ROCE_HOP_LIMIT ? (uint8_t)(ROCE_HOP_LIMIT - qp->cc_ttl)
+							 : 0;
+}
+
 /* An algorithm that takes ACKs or losses (DCQCN takes neither): its
    grant may limit the QP, free it, or move its window (an ACK kicks the
    QP, a timeout too). */
-void cc_ack(struct roce_engine *e, struct eng_qp *qp, uint64_t rtt_ns, uint32_t psns)
+void cc_ack(struct roce_engine *e, struct eng_qp *qp, uint32_t psns)
 {
 	uint64_t now = engine_now(e);
+	struct cc_ack a = { .rtt_ns = rtt_sample(e, qp), .psns = psns, .hops = hops_seen(qp) };
 
-	qp->cc_algo->on_ack(&qp->cc_priv, &e->cc, now, rtt_ns, psns, &qp->cc_grant);
+	qp->cc_algo->on_ack(&qp->cc_priv, &e->cc, now, &a, &qp->cc_grant);
 	granted(e, qp);
 	pace_follow(qp, now);
 }

@@ -8,6 +8,7 @@
 #define ROCE_ENGINE_CC_H
 
 #include "engine/state.h"
+#include "roce/psn.h"
 
 /* A CC_COMMIT in the register file since the last poll: the engine takes
  * the block; true when it did (every QP's CC state and header template,
@@ -49,15 +50,46 @@ static inline void cc_sent(struct roce_engine *e, struct eng_qp *qp, uint32_t fr
 	if (qp->paced)
 		cc_paced_sent(e, qp, frame_len);
 }
-void cc_ack(struct roce_engine *e, struct eng_qp *qp, uint64_t rtt_ns, uint32_t psns);
+void cc_ack(struct roce_engine *e, struct eng_qp *qp, uint32_t psns);
 void cc_loss(struct roce_engine *e, struct eng_qp *qp);
-/* An ACK moved una by psns, rtt_ns the round trip it ended (0: none;
- * comp.c): for an algorithm that takes ACKs */
-static inline void cc_acked(struct roce_engine *e, struct eng_qp *qp, uint64_t rtt_ns,
-			    uint32_t psns)
+/* An algorithm that takes ACKs wants an RTT from each (cc.c) */
+static inline bool cc_wants_acks(const struct eng_qp *qp)
 {
-	if (qp->rp_on && qp->cc_algo->on_ack)
-		cc_ack(e, qp, rtt_ns, psns);
+	return qp->rp_on && qp->cc_algo->on_ack;
+}
+/* An ACK moved una (already moved) by psns (comp.c): for an algorithm
+ * that takes ACKs, with the round trip of the newest PSN it acknowledges */
+static inline void cc_acked(struct roce_engine *e, struct eng_qp *qp, uint32_t psns)
+{
+	if (cc_wants_acks(qp))
+		cc_ack(e, qp, psns);
+}
+/* The requester sent psn (req.c): its time kept for the sample of the
+ * ACK that acknowledges it. A resend (psn before psn_max, the first PSN
+ * never sent) makes every PSN before psn_max unfit for a sample (Karn):
+ * an ACK of one may answer either copy, or have been drawn by the resend
+ * long after the original went. */
+#define CC_SENT_VALID (1u << 31)
+static inline void cc_psn_sent(struct roce_engine *e, struct eng_qp *qp, uint32_t psn,
+			       uint32_t psn_max)
+{
+	if (!cc_wants_acks(qp))
+		return;
+	if (psn != psn_max) {
+		qp->cc_karn = true;
+		qp->cc_sample_from = psn_max;
+	}
+	qp->cc_sent_at[psn & (ROCE_CC_SEND_TIMES - 1)] = (struct cc_sent_at){
+		.psn = psn | CC_SENT_VALID,
+		.t = (uint32_t)engine_now(e),
+	};
+}
+/* A response for qp arrived (recv.c): its IP TTL (IPv6 hop limit) is
+ * kept for the hop count of the ACK's sample */
+static inline void cc_rx_response(struct eng_qp *qp, const struct roce_pkt *p)
+{
+	if (cc_wants_acks(qp))
+		qp->cc_ttl = p->frame[p->l3_off + (p->ipv6 ? 7 : 8)];
 }
 /* The retransmission timer fired (comp.c): for an algorithm that takes
  * losses */

@@ -86,7 +86,7 @@ static void progress(struct roce_engine *e, struct eng_qp *qp, uint32_t new_una)
 	if (rtt && qp->rec_window)
 		window_rtt(e, qp, rtt);
 	window_acked(qp, acked);
-	cc_acked(e, qp, rtt, acked);
+	cc_acked(e, qp, acked);
 	if (qp->comp.timer)
 		qp->comp.timer = engine_now(e) + rto_ns(e, qp);
 	/* progress ends a stall: the next one may be probed again */

@@ -187,10 +187,12 @@ void recv_frame(struct roce_engine *e, const uint8_t *frame, uint32_t len)
 		uc_request(e, qp, &p);
 		return;
 	}
-	if (p.op->request)
+	if (p.op->request) {
 		resp_request(e, qp, &p);
-	else
+	} else {
+		cc_rx_response(qp, &p);
 		comp_response(e, qp, &p);
+	}
 	/* a reply to send, a window opened, a go-back: the arbiter looks */
 	sched_kick(e, qp);
 	sched_settle(e, qp);

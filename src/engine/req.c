@@ -72,6 +72,7 @@ static void req_fail(struct roce_engine *e, struct eng_qp *qp,
 
 static void sent_one(struct roce_engine *e, struct eng_qp *qp, bool ackreq)
 {
+	cc_psn_sent(e, qp, qp->req.psn, qp->req.psn_max);
 	if (roce_psn_cmp(qp->req.psn, qp->req.psn_max) < 0) {
 		roce_cnt_inc(e->cnt, ROCE_CNT_RETRANSMISSIONS);
 	} else {

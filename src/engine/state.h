@@ -423,6 +423,18 @@ struct eng_qp {
 	uint32_t rate_pub;              /* the rate CC_QP_RATE shows (Mbit/s) */
 	bool rate_pub_limited;
 	bool cnp_once;                  /* last_cnp is valid */
+	/* an algorithm that takes ACKs (Swift): the engine's time each PSN
+	   went out at, by PSN modulo the record's size, for an RTT sample on
+	   every ACK (cc.c); the TTL of the last response, for its hops; the
+	   MTU the algorithm was started with */
+	struct cc_sent_at {
+		uint32_t psn;           /* bits 23:0; CC_SENT_VALID (cc.h) */
+		uint32_t t;             /* ns, modulo 2^32 */
+	} cc_sent_at[ROCE_CC_SEND_TIMES];
+	uint8_t cc_ttl;
+	uint32_t cc_mtu;
+	bool cc_karn;                   /* no sample before cc_sample_from */
+	uint32_t cc_sample_from;        /* psn_max at the last resend */
 };
 
 /* ---- engine ----------------------------------------------------------------- */

@@ -6,8 +6,8 @@
  * each QP's current rate, which the engine publishes and CC_QP_RATE shows
  * for the QP CC_QP_SELECT names (a NIC's rate table, read through a
  * window), and each QP's own bounded window (CC_QP_WINDOW_KB, through the
- * same selection) and loss recovery (CC_QP_RECOVERY), which the engine
- * takes at once.
+ * same selection), loss recovery (CC_QP_RECOVERY) and algorithm
+ * (CC_QP_ALGO), which the engine takes at once.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -32,6 +32,11 @@ static void cc_from_regs(struct roce_device *dev, struct roce_cc_config *c)
 #define X(n, N, def, lo, hi, unit, what) \
 	c->dcqcn.n = *dev_reg(dev, ROCE_REG_CC_KNOB(ROCE_DCQCN_##N));
 	ROCE_DCQCN_KNOB_LIST(X)
+#undef X
+	c->algo = (uint8_t)*dev_reg(dev, ROCE_REG_CC_ALGO);
+#define X(n, N, def, lo, hi, unit, what) \
+	c->swift.n = *dev_reg(dev, ROCE_REG_CC_SWIFT_KNOB(ROCE_SWIFT_##N));
+	ROCE_SWIFT_KNOB_LIST(X)
 #undef X
 }
 
@@ -102,6 +107,24 @@ uint32_t roce_cc_qp_recovery_read(struct roce_device *dev)
 void roce_cc_qp_recovery_write(struct roce_device *dev, uint32_t v)
 {
 	selected_write(dev, dev->qp_recovery, v);
+}
+
+uint32_t roce_cc_qp_algo_read(struct roce_device *dev)
+{
+	return selected_read(dev, dev->qp_algo);
+}
+
+/* v is in range: the register map's field refused anything else */
+void roce_cc_qp_algo_write(struct roce_device *dev, uint32_t v)
+{
+	selected_write(dev, dev->qp_algo, v);
+}
+
+uint32_t roce_device_qp_algo(struct roce_device *dev, uint32_t qpn)
+{
+	_Atomic uint32_t *w = qp_word(dev, dev->qp_algo, qpn);
+
+	return w ? atomic_load_explicit(w, memory_order_acquire) : 0;
 }
 
 uint32_t roce_device_qp_window(struct roce_device *dev, uint32_t qpn)

@@ -112,7 +112,8 @@ int roce_device_create(const struct roce_device_config *cfg,
 	dev->qp_rate = calloc(dev->qp_count, sizeof(*dev->qp_rate));
 	dev->qp_window = calloc(dev->qp_count, sizeof(*dev->qp_window));
 	dev->qp_recovery = calloc(dev->qp_count, sizeof(*dev->qp_recovery));
-	if (!dev->qp_rate || !dev->qp_window || !dev->qp_recovery) {
+	dev->qp_algo = calloc(dev->qp_count, sizeof(*dev->qp_algo));
+	if (!dev->qp_rate || !dev->qp_window || !dev->qp_recovery || !dev->qp_algo) {
 		roce_device_destroy(dev);
 		return ROCE_E_NOMEM;
 	}
@@ -130,6 +131,7 @@ void roce_device_destroy(struct roce_device *dev)
 	free((void *)dev->qp_rate);
 	free((void *)dev->qp_window);
 	free((void *)dev->qp_recovery);
+	free((void *)dev->qp_algo);
 	roce_qp_table_destroy(dev->qp);
 	roce_mr_table_destroy(dev->mr);
 	stage_dev_destroy(dev->stage);
@@ -216,6 +218,8 @@ int roce_device_read32(struct roce_device *dev, uint32_t off, uint32_t *val)
 		v = roce_cc_qp_window_read(dev);
 	else if (off == ROCE_REG_CC_QP_RECOVERY)
 		v = roce_cc_qp_recovery_read(dev);
+	else if (off == ROCE_REG_CC_QP_ALGO)
+		v = roce_cc_qp_algo_read(dev);
 	else
 		v = *dev_reg(dev, off);  /* COMMIT stays 0: commands finish at once */
 	pthread_mutex_unlock(&dev->lock);
@@ -258,6 +262,9 @@ int roce_device_write32(struct roce_device *dev, uint32_t off, uint32_t val)
 		break;
 	case ROCE_REG_CC_QP_RECOVERY:
 		roce_cc_qp_recovery_write(dev, val);
+		break;
+	case ROCE_REG_CC_QP_ALGO:
+		roce_cc_qp_algo_write(dev, val);
 		break;
 	default:
 		if (off >= ROCE_REG_STORE_END)

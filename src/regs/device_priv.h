@@ -42,6 +42,7 @@ struct roce_device {
 	_Atomic uint32_t *qp_rate;
 	_Atomic uint32_t *qp_window;    /* CC_QP_WINDOW_KB per QP, 0: the device's */
 	_Atomic uint32_t *qp_recovery;  /* CC_QP_RECOVERY per QP, 0: the device's */
+	_Atomic uint32_t *qp_algo;      /* CC_QP_ALGO per QP, 0: the device's */
 	struct stage_dev *stage;        /* the stage hardware (src/stage) */
 	/* the STAGE block (stage_block.c): the command's slot and result,
 	 * the key words until the next command wipes them */
@@ -67,6 +68,9 @@ uint32_t roce_cc_qp_window_read(struct roce_device *dev);
 void roce_cc_qp_window_write(struct roce_device *dev, uint32_t kb);
 uint32_t roce_cc_qp_recovery_read(struct roce_device *dev);
 void roce_cc_qp_recovery_write(struct roce_device *dev, uint32_t v);
+uint32_t roce_cc_qp_algo_read(struct roce_device *dev);
+/* The lock is held. */
+void roce_cc_qp_algo_write(struct roce_device *dev, uint32_t v);
 
 /* stage_block.c: the STAGE block's registers (off in it); a soft reset
  * empties every key slot. */

@@ -255,7 +255,7 @@ static const struct roce_reg_field f_cc_ctrl[] = {
 	F("NP_PRIO_MASK", ROCE_CC_NP_MASK_SHIFT, 8, "priorities (a QP's traffic "
 	  "class's DSCP >> 3) whose CE-marked packets get a CNP"),
 	F("RP_PRIO_MASK", ROCE_CC_RP_MASK_SHIFT, 8, "priorities whose QPs mark "
-	  "their packets ECT and run DCQCN on the CNPs they get"),
+	  "their packets ECT and run their algorithm (CC_ALGO, CC_QP_ALGO)"),
 	FR("ECN", ROCE_CC_ECN_SHIFT, 2, 1, 2, "the ECN field of an RP QP's "
 	   "packets: 2 ECT(0) (as ConnectX), 1 ECT(1)"),
 	F("ADAPTIVE_RTO", 24, 1, "1: an RC QP retransmits after its measured "
@@ -286,7 +286,8 @@ static const struct roce_reg_field f_cc_status[] = {
 	    "range or inconsistent); the engine keeps the block before it"),
 };
 static const struct roce_reg_field f_cc_qp_select[] = {
-	FR("QPN", 0, 24, 0, ROCE_MAX_QP - 1, "the QP whose rate CC_QP_RATE shows"),
+	FR("QPN", 0, 24, 0, ROCE_MAX_QP - 1, "the QP CC_QP_RATE, CC_QP_WINDOW_KB and "
+	   "CC_QP_ALGO show"),
 };
 static const struct roce_reg_field f_cc_qp_window[] = {
 	FR("WINDOW_KB", 0, 32, 0, 1u << 20, "the selected RC QP's bound on "
@@ -302,14 +303,24 @@ static const struct roce_reg_field f_cc_rtt[] = {
 	   "assumes until a QP has measured its own, us"),
 };
 static const struct roce_reg_field f_cc_qp_rate[] = {
-	FRO("RATE_MBPS", 0, 31, "the selected QP's current rate, Mbit/s, as DCQCN "
-	    "left it (0: never limited)"),
-	FRO("LIMITED", 31, 1, "1: DCQCN holds it below line rate and it is paced"),
+	FRO("RATE_MBPS", 0, 31, "the selected QP's current rate, Mbit/s, as its "
+	    "algorithm left it (0: never limited)"),
+	FRO("LIMITED", 31, 1, "1: its algorithm holds it below line rate and it is "
+	    "paced"),
 };
 #define X(n, N, def, lo, hi, unit, what) \
 	static const struct roce_reg_field f_cc_##n[] = { FR(#N, 0, 32, lo, hi, unit ": " what) };
 ROCE_DCQCN_KNOB_LIST(X)
+ROCE_SWIFT_KNOB_LIST(X)         /* no name in both lists */
 #undef X
+static const struct roce_reg_field f_cc_algo[] = {
+	FR("ALGO", 0, 32, 0, ROCE_CC_ALGO_COUNT - 1, "the reaction point's algorithm "
+	   "of a QP that chooses none: 0 DCQCN, 1 Swift"),
+};
+static const struct roce_reg_field f_cc_qp_algo[] = {
+	FR("ALGO", 0, 32, 0, ROCE_CC_ALGO_COUNT, "the selected QP's algorithm: 0 "
+	   "CC_ALGO's, 1 DCQCN, 2 Swift (1 + CC_ALGO's values)"),
+};
 
 static const struct roce_reg_field f_link_status[] = {
 	FRO("LINK_READY", 0, 1, "as STATUS.LINK_READY"),
@@ -495,10 +506,16 @@ static const struct roce_reg regmap[] = {
 	REG(ROCE_REG_CC_QP_SELECT, "CC_QP_SELECT", RW, 0, f_cc_qp_select,
 	    "Window onto the engine's rate table: the QP to show"),
 	REG(ROCE_REG_CC_QP_RATE, "CC_QP_RATE", RO, 0, f_cc_qp_rate,
-	    "The selected QP's DCQCN rate, live"),
+	    "The selected QP's rate (DCQCN's, or Swift's below one packet), live"),
 	REG(ROCE_REG_CC_QP_WINDOW_KB, "CC_QP_WINDOW_KB", RW, 0, f_cc_qp_window,
 	    "The selected QP's own bounded window, in place of CC_WINDOW_KB; "
 	    "taken at once (no CC_COMMIT)"),
+	REG(ROCE_REG_CC_ALGO, "CC_ALGO", RW, 0, f_cc_algo,
+	    "The device's congestion-control algorithm (docs/cc.md). Taken at "
+	    "CC_COMMIT"),
+	REG(ROCE_REG_CC_QP_ALGO, "CC_QP_ALGO", RW, 0, f_cc_qp_algo,
+	    "The selected QP's own algorithm, in place of CC_ALGO; taken at once "
+	    "(no CC_COMMIT)"),
 	REG(ROCE_REG_CC_QP_RECOVERY, "CC_QP_RECOVERY", RW, 0, f_cc_qp_recovery,
 	    "The selected QP's own loss recovery, in place of CC_CTRL's; "
 	    "taken at once (no CC_COMMIT)"),
@@ -509,6 +526,11 @@ static const struct roce_reg regmap[] = {
 	REG(ROCE_REG_CC_KNOB(ROCE_DCQCN_##N), "CC_" #N, RW, def, f_cc_##n, \
 	    "DCQCN knob " #n " (ConnectX's name). Taken at CC_COMMIT"),
 	ROCE_DCQCN_KNOB_LIST(X)
+#undef X
+#define X(n, N, def, lo, hi, unit, what) \
+	REG(ROCE_REG_CC_SWIFT_KNOB(ROCE_SWIFT_##N), "CC_SWIFT_" #N, RW, def, f_cc_##n, \
+	    "Swift knob " #n " (the paper's name). Taken at CC_COMMIT"),
+	ROCE_SWIFT_KNOB_LIST(X)
 #undef X
 	/* STAGE block */
 	REG(ROCE_REG_STAGE_KEY_SLOT, "STAGE_KEY_SLOT", RW, 0, f_stage_slot,
@@ -556,8 +578,9 @@ static const struct roce_reg_region regions[] = {
 	  "fields) sits here, part of the same shadow: QP_COMMIT and "
 	  "QP_COMMIT's LOAD move these registers with the others" },
 	{ "CC", 0x200, 0x2FF,
-	  "Congestion control: ECN marking, CNPs, DCQCN's knobs (ConnectX's "
-	  "names), go-back-N's bounded window, adaptive retransmission; each "
+	  "Congestion control: ECN marking, CNPs, the algorithm (device and "
+	  "per QP), DCQCN's knobs (ConnectX's names), Swift's (the paper's), "
+	  "go-back-N's bounded window, adaptive retransmission; each "
 	  "QP's current rate. Written, then applied at once by CC_COMMIT" },
 	{ "STAGE", 0x300, ROCE_REG_STAGE_END,
 	  "The inline stages' XTS key slots (docs/stages.md): a key is written "

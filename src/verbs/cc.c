@@ -37,3 +37,8 @@ int roce_qp_set_recovery(struct roce_qp *qp, unsigned flags)
 	return qp ? roce_drv_cc_qp_set_recovery(&qp->ctx->drv, roce_qp_num(qp), flags)
 		  : ROCE_E_INVAL;
 }
+
+int roce_qp_set_cc_algo(struct roce_qp *qp, int algo)
+{
+	return qp ? roce_drv_cc_qp_set_algo(&qp->ctx->drv, roce_qp_num(qp), algo) : ROCE_E_INVAL;
+}

@@ -2,7 +2,8 @@
 # rocectl cc against roced: the CC block at its reset values (ConnectX's
 # DCQCN defaults), a knob and a field set and committed then read back
 # (also as registers by name and in JSON), a QP's rate and its own
-# bounded window through the selection window, and bad input (exit 2, the device unchanged).
+# bounded window through the selection window, the algorithm (the device's
+# and a QP's own) and Swift's knobs, and bad input (exit 2, the device unchanged).
 # Usage: rocectl_cc.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1
@@ -47,6 +48,30 @@ ctl read CC_QP_WINDOW_KB | grep -q "CC_QP_WINDOW_KB  *0x00000008" || fail "CC_QP
 ctl cc qp 17 window=0 || fail "cc qp 17 window=0"
 ctl cc qp 17 | grep -q "window 64 KB (the block's)" || fail "cc qp 17 window=0: $(ctl cc qp 17)"
 
+# the algorithm: the device's (CC_ALGO, committed) and a QP's own (CC_QP_ALGO)
+ctl cc | grep -Eq "^  algo +dcqcn " || fail "algo at reset: $(ctl cc | grep algo)"
+ctl cc | grep -Eq "^  base_target +25000 " || fail "Swift's base_target at reset"
+ctl cc set algo=swift base_target=40000 ai=2000 || fail "cc set algo=swift"
+ctl cc | grep -Eq "^  algo +swift " || fail "algo=swift not set: $(ctl cc | grep algo)"
+ctl cc | grep -Eq "^  base_target +40000 .*\(changed\)" || fail "base_target not set"
+ctl read CC_ALGO | grep -q "CC_ALGO  *0x00000001" || fail "CC_ALGO: $(ctl read CC_ALGO)"
+ctl read CC_SWIFT_AI | grep -q "CC_SWIFT_AI  *0x000007d0" || fail "CC_SWIFT_AI: $(ctl read CC_SWIFT_AI)"
+ctl --json cc | python3 -c "
+import json, sys
+d = json.load(sys.stdin)
+assert d['algo'] == 'swift' and d['swift']['base_target'] == 40000, d
+assert d['swift']['max_mdf'] == 500, d
+" || fail "cc --json: swift"
+ctl cc qp 17 | grep -q "algorithm swift (the block's)" || fail "cc qp 17 algo: $(ctl cc qp 17)"
+ctl cc qp 17 algo=dcqcn window=8 || fail "cc qp 17 algo=dcqcn"
+ctl cc qp 17 | grep -q "algorithm dcqcn (its own)" || fail "cc qp 17 own algo: $(ctl cc qp 17)"
+ctl cc qp 18 | grep -q "algorithm swift (the block's)" || fail "cc qp 18 took 17's algo"
+ctl write CC_QP_SELECT 17 || fail "CC_QP_SELECT"
+ctl read CC_QP_ALGO | grep -q "CC_QP_ALGO  *0x00000001" || fail "CC_QP_ALGO: $(ctl read CC_QP_ALGO)"
+ctl cc qp 17 algo=default window=0 || fail "cc qp 17 algo=default"
+ctl cc qp 17 | grep -q "algorithm swift (the block's)" || fail "algo=default: $(ctl cc qp 17)"
+ctl cc set algo=dcqcn base_target=25000 ai=1000 || fail "cc set algo=dcqcn"
+
 # bad input: exit 2, nothing changes
 set +e
 ctl cc set rpg_gd=16 2>"$tmp/err"; [ $? -eq 2 ] || fail "rpg_gd=16 not refused"
@@ -60,7 +85,14 @@ ctl cc qp 17 window= 2>"$tmp/err"; [ $? -eq 2 ] || fail "empty window not refuse
 ctl cc qp 17 size=3 2>"$tmp/err"; [ $? -eq 2 ] || fail "qp's unknown setting not refused"
 ctl cc bogus 2>"$tmp/err"; [ $? -eq 2 ] || fail "bad subcommand not refused"
 ctl write CC_RPG_GD 16 2>"$tmp/err"; [ $? -eq 1 ] || fail "CC_RPG_GD=16 written"
+ctl cc set algo=timely 2>"$tmp/err"; [ $? -eq 2 ] || fail "algo=timely not refused"
+ctl cc set beta=1001 2>"$tmp/err"; [ $? -eq 2 ] || fail "Swift's beta=1001 not refused"
+ctl cc qp 17 algo=hpcc 2>"$tmp/err"; [ $? -eq 2 ] || fail "qp algo=hpcc not refused"
+ctl write CC_ALGO 2 2>"$tmp/err"; [ $? -eq 1 ] || fail "CC_ALGO=2 written"
+ctl write CC_QP_ALGO 3 2>"$tmp/err"; [ $? -eq 1 ] || fail "CC_QP_ALGO=3 written"
 set -e
 ctl cc | grep -Eq "^  rpg_gd +11 " || fail "rpg_gd changed by a refused set"
 ctl cc | grep -Eq "^  rpg_ai_rate +40 " || fail "rpg_ai_rate lost"
+ctl cc | grep -Eq "^  algo +dcqcn " || fail "algo changed by a refused set"
+ctl cc | grep -Eq "^  beta +800 " || fail "beta changed by a refused set"
 echo "rocectl_cc: ok"

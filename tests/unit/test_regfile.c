@@ -483,12 +483,63 @@ static void test_cc_block(void **state)
 	assert_false(roce_device_cc_changed(dev, &gen, &c));
 }
 
+/* The algorithm: the device's (CC_ALGO) taken at CC_COMMIT with Swift's
+   knobs, a QP's own (CC_QP_ALGO) through CC_QP_SELECT taken at once; out
+   of range refused at the write, the value before kept. */
+static void test_cc_algo(void **state)
+{
+	struct roce_device *dev = *state;
+	struct roce_cc_config c;
+	uint32_t gen = 0;
+
+	assert_int_equal(rd(dev, ROCE_REG_CC_ALGO), ROCE_CC_ALGO_DCQCN);
+	assert_int_equal(rd(dev, ROCE_REG_CC_SWIFT_KNOB(ROCE_SWIFT_BETA)), 800);
+	wr(dev, ROCE_REG_CC_ALGO, ROCE_CC_ALGO_SWIFT);
+	wr(dev, ROCE_REG_CC_SWIFT_KNOB(ROCE_SWIFT_BASE_TARGET), 40000);
+	assert_int_equal(rd(dev, ROCE_REG_CC_ALGO), ROCE_CC_ALGO_SWIFT);
+	assert_false(roce_device_cc_changed(dev, &gen, &c));   /* not yet */
+	wr(dev, ROCE_REG_CC_COMMIT, 1);
+	assert_int_equal(rd(dev, ROCE_REG_CC_STATUS), 0);
+	assert_true(roce_device_cc_changed(dev, &gen, &c));
+	assert_int_equal(c.algo, ROCE_CC_ALGO_SWIFT);
+	assert_int_equal(c.swift.base_target, 40000);
+	assert_int_equal(c.swift.max_mdf, 500);                 /* its reset value */
+	assert_int_equal(roce_device_write32(dev, ROCE_REG_CC_ALGO, ROCE_CC_ALGO_COUNT),
+			 ROCE_E_SLVERR);
+	assert_int_equal(rd(dev, ROCE_REG_CC_ALGO), ROCE_CC_ALGO_SWIFT);
+	assert_int_equal(roce_device_write32(dev, ROCE_REG_CC_SWIFT_KNOB(ROCE_SWIFT_BETA), 1001),
+			 ROCE_E_SLVERR);
+	/* knobs each in range but not together: the commit is refused */
+	wr(dev, ROCE_REG_CC_SWIFT_KNOB(ROCE_SWIFT_FS_MIN_CWND), 200000);
+	wr(dev, ROCE_REG_CC_COMMIT, 1);
+	assert_int_equal(rd(dev, ROCE_REG_CC_STATUS), 1);
+	assert_false(roce_device_cc_changed(dev, &gen, &c));
+	wr(dev, ROCE_REG_CC_SWIFT_KNOB(ROCE_SWIFT_FS_MIN_CWND), 100);
+	/* a QP's own: 0 the device's, else 1 + the algorithm */
+	wr(dev, ROCE_REG_CC_QP_SELECT, 17);
+	assert_int_equal(rd(dev, ROCE_REG_CC_QP_ALGO), 0);
+	wr(dev, ROCE_REG_CC_QP_ALGO, 1 + ROCE_CC_ALGO_DCQCN);
+	assert_int_equal(rd(dev, ROCE_REG_CC_QP_ALGO), 1 + ROCE_CC_ALGO_DCQCN);
+	assert_int_equal(roce_device_qp_algo(dev, 17), 1 + ROCE_CC_ALGO_DCQCN);
+	assert_true(roce_device_cc_changed(dev, &gen, &c));    /* at once */
+	assert_int_equal(roce_device_qp_algo(dev, 18), 0);
+	assert_int_equal(roce_device_write32(dev, ROCE_REG_CC_QP_ALGO, ROCE_CC_ALGO_COUNT + 1),
+			 ROCE_E_SLVERR);
+	assert_int_equal(roce_device_qp_algo(dev, 17), 1 + ROCE_CC_ALGO_DCQCN);
+	wr(dev, ROCE_REG_CC_QP_SELECT, 18);
+	assert_int_equal(rd(dev, ROCE_REG_CC_QP_ALGO), 0);
+	wr(dev, ROCE_REG_CC_QP_ALGO, 1 + ROCE_CC_ALGO_SWIFT);
+	assert_int_equal(roce_device_qp_algo(dev, 18), 1 + ROCE_CC_ALGO_SWIFT);
+	assert_int_equal(roce_device_qp_algo(dev, 17), 1 + ROCE_CC_ALGO_DCQCN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_reset_values, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_access_rights, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cc_block, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cc_algo, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_illegal_values, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_misaligned, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unmapped, setup, teardown),
