@@ -67,15 +67,20 @@ def pieces(pcap, role, tool, mtu, our_mac):
     for src, op, qpn, psn, rest in frames(pcap):
         from_us = src == ours
         if tool == "write_bw" and from_us == (role == "client"):
+            # a packet's place is its message's first VA plus a path MTU
+            # per PSN after the first: a resend from una may start in the
+            # middle of a message (go-back-N, a tail-loss probe)
             if op in (WRITE_FIRST, WRITE_ONLY, WRITE_ONLY_IMM):
-                va[qpn] = struct.unpack_from(">Q", rest, 0)[0]
+                va[(qpn, psn)] = struct.unpack_from(">Q", rest, 0)[0]
                 body = rest[16:] if op != WRITE_ONLY_IMM else rest[20:]
-            elif op in (WRITE_MIDDLE, WRITE_LAST, WRITE_LAST_IMM) and qpn in va:
+                out.append((va[(qpn, psn)], body))
+            elif op in (WRITE_MIDDLE, WRITE_LAST, WRITE_LAST_IMM):
                 body = rest if op != WRITE_LAST_IMM else rest[4:]
-            else:
-                continue
-            out.append((va[qpn], body))
-            va[qpn] += len(body)
+                for k in range(1, 4096):     # the message's first packet
+                    base = va.get((qpn, (psn - k) & 0xFFFFFF))
+                    if base is not None:
+                        out.append((base + k * mtu, body))
+                        break
         elif tool == "read_bw":
             if op == READ_REQ and from_us == (role == "client"):
                 reqs[psn] = struct.unpack_from(">Q", rest, 0)[0]
