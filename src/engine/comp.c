@@ -177,7 +177,10 @@ static void on_nak(struct roce_engine *e, struct eng_qp *qp, uint32_t psn,
 		 * costs no retry (the retry count is for a silent peer) */
 		qp->comp.go_back = true;
 		qp->comp.nak_back = true;       /* what a stall now means: recovery.c */
-		window_cut(qp, true);           /* a loss: the window gives way */
+		window_cut(e, qp, true);           /* a loss: the window gives way */
+		/* Karn: what is resent from psn may be acknowledged for
+		   either copy (a sample from before psn is already done) */
+		qp->comp.rtt_on = false;
 		req_go_back(e, qp, psn);
 		return;
 	case ROCE_NAK_INVALID_REQ:
@@ -370,7 +373,7 @@ void comp_timers(struct roce_engine *e, struct eng_qp *qp)
 	if (qp->comp.backoff < 16)
 		qp->comp.backoff++;
 	qp->comp.timer = engine_now(e) + rto_ns(e, qp);
-	window_cut(qp, false);
+	window_cut(e, qp, false);
 	cc_lost(e, qp);
 	req_go_back(e, qp, qp->comp.una);
 }

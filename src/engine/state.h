@@ -229,6 +229,7 @@ struct comp_ctx {
 	uint64_t rtt_sent;
 	uint64_t srtt, rttvar;          /* ns; srtt 0: no sample yet */
 	uint64_t rtt_min;               /* ns: the smallest sample (window.c) */
+	uint64_t rtt_last;              /* ns: the latest sample (window.c) */
 	/* tail-loss probes (recovery.c): due when nothing was sent or acked
 	   for two round trips; at most PROBES_PER_STALL per stall (until an
 	   ACK moves una or the timer fires) */

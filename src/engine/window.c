@@ -7,23 +7,32 @@
  * to loss in place of the first.
  *
  * The adaptive window is IRN's bandwidth-delay-product cap (Mittal et
- * al., SIGCOMM 2018) made to give way where the receiver drops: halved on
- * a loss (a PSN sequence NAK, once per window of data as RFC 6582 cuts
- * once per recovery; a retransmission timeout), grown back by one packet
- * per window acknowledged (RFC 5681 3.1's congestion avoidance), never
- * under WINDOW_MIN_PKTS. A slow
- * peer that drops then costs a fraction of a window per loss, not
- * everything in flight, and the window settles where it stops dropping.
+ * al., SIGCOMM 2018) made to give way where the receiver drops: cut on a
+ * loss (a PSN sequence NAK, once per window of data as RFC 6582 cuts once
+ * per recovery; a retransmission timeout), grown back by one packet per
+ * window acknowledged (RFC 5681 3.1's congestion avoidance), never under
+ * WINDOW_MIN_PKTS. A slow peer that drops then costs a fraction of a
+ * window per loss, not everything in flight, and the window settles where
+ * it stops dropping. A timeout halves it, and so does a NAK when the path
+ * was queueing; a NAK on a path with no queue (a corrupted frame, a drop
+ * of no congestion: queued() tells them apart) takes a fifth, as Veno
+ * does: halving for a loss no smaller window avoids would only slow the
+ * QP (at 5 % random loss 0.38 x the loss-free goodput halving, 0.49 x
+ * with the fifth: docs/cc.md).
  *
  * Its cap: line_mbps x the QP's round trip, in packets of its MTU,
  * doubled (the ACK that opens a window is asked for by the packet that
  * closes it, req.c, when a message's AckReq does not come first: the
  * second half keeps the wire busy while that ACK comes back),
  * at least WINDOW_MIN_PKTS, at most the bounded window when one is set.
- * The round trip is the smallest the QP has measured, not the smoothed
- * one: a sample includes the queue the QP's own window builds, and a cap
- * that grew with it would grow the queue (bufferbloat); before the first
- * sample, the configured rtt_us.
+ * The round trip is the configured rtt_us (the fabric's base round trip),
+ * or the smallest the QP has measured when that is longer (a longer
+ * path). Not a smaller measured one: on a loopback or a back-to-back
+ * link the smallest sample is one engine turn, and a cap from it (a few
+ * packets) throttles a software peer that answers in batches (the
+ * in-memory WRITE at 64 B to 1 MB lost 15-20 %). Not the smoothed one: a
+ * sample includes the queue the QP's own window builds, and a cap that
+ * grew with it would grow the queue (bufferbloat).
  *
  * Nothing here runs per packet: the requester compares its PSN with
  * una + qp->window, as for the bounded window alone; an ACK at the cap
@@ -53,7 +62,10 @@ void window_set(struct eng_qp *qp)
 
 static uint32_t cap_pkts(const struct roce_engine *e, const struct eng_qp *qp)
 {
-	uint64_t rtt = qp->comp.rtt_min ? qp->comp.rtt_min : (uint64_t)e->cc.rtt_us * 1000;
+	uint64_t rtt = (uint64_t)e->cc.rtt_us * 1000;
+
+	if (qp->comp.rtt_min > rtt)
+		rtt = qp->comp.rtt_min;
 	/* Mbit/s x ns = 10^-3 bit */
 	uint64_t w = 2 * ((uint64_t)e->cc.line_mbps * rtt / 8000) / qp->mtu;
 
@@ -88,7 +100,10 @@ void window_sync(struct roce_engine *e, struct eng_qp *qp, bool fresh)
 
 void window_rtt(struct roce_engine *e, struct eng_qp *qp, uint64_t rtt_ns)
 {
-	if (!rtt_ns || (qp->comp.rtt_min && rtt_ns >= qp->comp.rtt_min))
+	if (!rtt_ns)
+		return;
+	qp->comp.rtt_last = rtt_ns;
+	if (qp->comp.rtt_min && rtt_ns >= qp->comp.rtt_min)
 		return;
 	qp->comp.rtt_min = rtt_ns;
 	if (qp->awnd)
@@ -106,15 +121,43 @@ void window_grow(struct eng_qp *qp, uint32_t psns)
 	window_set(qp);
 }
 
-void window_cut(struct eng_qp *qp, bool nak)
+/*
+ * Was the loss the path's queue overflowing, or a loss on a path with
+ * none (a bit error, a drop of no congestion)? Veno's discrimination (Fu
+ * and Liew, IEEE JSAC 2003): the packets the QP keeps queued in the path,
+ * from how much its latest round trip exceeds the smallest, at most
+ * VENO_BETA packets for a random loss. The QP's own window serialised at
+ * its line rate is no queue of the path's: a window sent back to back
+ * makes its last packet's round trip (the sampled one, with AckReq) that
+ * much longer at every rate. What a queue adds beyond it is the path's.
+ */
+#define VENO_BETA 3
+static bool queued(const struct roce_engine *e, const struct eng_qp *qp)
 {
+	uint64_t r = qp->comp.rtt_last, m = qp->comp.rtt_min, own, bits;
+
+	if (!r || !m)
+		return true;                    /* nothing to tell them apart */
+	/* bits on a line of line_mbps take bits * 1000 / line_mbps ns */
+	own = (uint64_t)(qp->awnd - 1) * qp->mtu * 8 * 1000 / e->cc.line_mbps;
+	if (r <= m + own)
+		return false;
+	bits = (r - m - own) * e->cc.line_mbps / 1000;
+	return bits >= (uint64_t)VENO_BETA * qp->mtu * 8;
+}
+
+void window_cut(struct roce_engine *e, struct eng_qp *qp, bool nak)
+{
+	uint32_t w;
+
 	if (!qp->awnd)
 		return;
 	/* the NAKs of one window's losses (go-back-N resends the window,
 	   whose packets the responder may drop again) cut it once */
 	if (nak && qp->awnd_hold && roce_psn_cmp(qp->comp.una, qp->awnd_recover) < 0)
 		return;
-	qp->awnd = qp->awnd / 2 > WINDOW_MIN_PKTS ? qp->awnd / 2 : WINDOW_MIN_PKTS;
+	w = nak && !queued(e, qp) ? qp->awnd - qp->awnd / 5 : qp->awnd / 2;
+	qp->awnd = w > WINDOW_MIN_PKTS ? w : WINDOW_MIN_PKTS;
 	if (qp->awnd > qp->awnd_max)
 		qp->awnd = qp->awnd_max;        /* a bounded window under 4 */
 	qp->awnd_acked = 0;

@@ -29,6 +29,6 @@ static inline void window_acked(struct eng_qp *qp, uint32_t psns)
 }
 /* A loss: a NAK that starts a go-back (nak) or a retransmission
    timeout; the window halves */
-void window_cut(struct eng_qp *qp, bool nak);
+void window_cut(struct roce_engine *e, struct eng_qp *qp, bool nak);
 
 #endif

@@ -91,6 +91,117 @@ static void test_window_adapts(void **state)
 	stage_close(st);
 }
 
+/* A round trip measured under the configured one (an engine's turn on a
+   loopback, a back-to-back link) leaves the cap at the configured one's:
+   5 us would make it 2 x 1024 x 5 / 8 / 256 = 5 packets, too few to keep
+   a software peer busy; 16 stays (window.c). */
+static void test_window_cap_floor(void **state)
+{
+	struct stage *st = stage_open_default();
+	struct roce_cc_config c;
+	uint32_t psn;
+
+	(void)state;
+	roce_cc_config_default(&c);
+	c.line_mbps = 1024;
+	c.rtt_us = 16;
+	assert_int_equal(roce_context_set_cc(st->ctx, &c), ROCE_OK);
+	post_write(st, 1, 64 * 256);
+	assert_int_equal(stage_run(st), 16);
+	psn = st->rx[0].h.bth.psn;
+	st->vclock += 5000;
+	stage_inject_ack(st, psn + 15, 0, 0);
+	assert_int_equal(stage_run(st), 16);
+	assert_int_equal(window_now(st), 16);
+	stage_close(st);
+}
+
+/*
+ * What a NAK costs the window depends on whether the path was queueing
+ * (window.c, Veno's test): 1024 Mbit/s, 256-byte packets (2 us each on the
+ * line), the adaptive window alone (no probe, IBA's timer), ACKs answered
+ * after a delay the test picks.
+ *   - the first sample, 20 us: above the configured 16 us, so the cap
+ *     grows to 2 x 1024 x 20 / 8 / 256 = 20 packets;
+ *   - a NAK with the last round trip at the smallest: no queue, a random
+ *     loss, the window gives a fifth (20 -> 16);
+ *   - the resend after a NAK gives no sample (Karn): a late ACK of the
+ *     resent packets leaves the last round trip as it was, and the next
+ *     NAK is random too (17 -> 14);
+ *   - a round trip of 40 us with 14 in flight: the QP's own 13 packets
+ *     before the sampled one took 26 us on its line, which explains the
+ *     20 us above the smallest; a NAK is random (15 -> 12);
+ *   - a round trip of 60 us with 12 in flight: 11 packets explain 22 us
+ *     of the 40, the other 18 us are a queue of the path's: a NAK
+ *     halves the window (13 -> 6).
+ */
+static void test_window_tells_losses(void **state)
+{
+	struct stage *st = stage_open_default();
+	struct roce_cc_config c;
+	uint32_t psn;
+
+	(void)state;
+	roce_cc_config_default(&c);
+	c.line_mbps = 1024;
+	c.rtt_us = 16;
+	assert_int_equal(roce_context_set_cc(st->ctx, &c), ROCE_OK);
+	assert_int_equal(roce_qp_set_recovery(st->qp, ROCE_RECOVERY_OWN |
+						      ROCE_RECOVERY_ADAPTIVE_WINDOW), ROCE_OK);
+	post_write(st, 1, 200 * 256);
+	assert_int_equal(stage_run(st), 16);
+	psn = st->rx[0].h.bth.psn;
+	/* psn + 15 (AckReq) answered 20 us later: cap and window 20 */
+	st->vclock += 20000;
+	stage_inject_ack(st, psn + 15, 0, 0);
+	assert_int_equal(stage_run(st), 20);
+	assert_int_equal(window_now(st), 20);
+	assert_true(st->rx[19].h.bth.ackreq);
+	/* a random loss: psn + 20 NAKed with no queue seen, 20 -> 16; the
+	   go-back resends psn + 20 .. psn + 35 */
+	stage_inject_ack(st, psn + 20, NAK_SEQ, 0);
+	assert_int_equal(stage_run(st), 16);
+	assert_int_equal(st->rx[0].h.bth.psn, psn + 20);
+	assert_int_equal(window_now(st), 16);
+	/* the resent window acknowledged long after: no sample (Karn: the
+	   ACK may answer either copy); 16 acknowledged, 17; new packets
+	   psn + 36 .. psn + 52 */
+	st->vclock += 500000;
+	stage_inject_ack(st, psn + 35, 0, 0);
+	assert_int_equal(stage_run(st), 17);
+	assert_int_equal(st->rx[0].h.bth.psn, psn + 36);
+	assert_int_equal(window_now(st), 17);
+	/* so the last round trip is still 20 us: a random loss, 17 -> 14;
+	   psn + 40 .. psn + 53 go out, psn + 53 new, with AckReq */
+	stage_inject_ack(st, psn + 40, NAK_SEQ, 0);
+	assert_int_equal(stage_run(st), 14);
+	assert_int_equal(window_now(st), 14);
+	assert_true(st->rx[13].h.bth.ackreq);
+	/* psn + 53 answered 40 us later: 14 acknowledged, 15; the 13
+	   packets before it on the line (26 us) explain what the round
+	   trip has beyond the smallest (20 us): still no queue */
+	st->vclock += 40000;
+	stage_inject_ack(st, psn + 53, 0, 0);
+	assert_int_equal(stage_run(st), 15);
+	assert_int_equal(window_now(st), 15);
+	stage_inject_ack(st, psn + 60, NAK_SEQ, 0);
+	assert_int_equal(stage_run(st), 12);    /* 15 -> 12: psn + 60 .. 71 */
+	assert_int_equal(window_now(st), 12);
+	assert_true(st->rx[11].h.bth.ackreq);
+	/* psn + 71 answered 60 us later: 12 acknowledged, 13; 60 - 20 -
+	   11 x 2 us leaves 18 us of queue, nine packets */
+	st->vclock += 60000;
+	stage_inject_ack(st, psn + 71, 0, 0);
+	assert_int_equal(stage_run(st), 13);
+	assert_int_equal(window_now(st), 13);
+	/* a loss on a queueing path: halved, 13 -> 6 */
+	stage_inject_ack(st, psn + 80, NAK_SEQ, 0);
+	assert_int_equal(stage_run(st), 6);     /* psn + 80 .. psn + 85 */
+	assert_int_equal(st->rx[0].h.bth.psn, psn + 80);
+	assert_int_equal(window_now(st), 6);
+	stage_close(st);
+}
+
 /* Frames of the last run that carry PSN psn. */
 static unsigned count_psn(const struct stage *st, uint32_t psn)
 {
@@ -263,6 +374,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_window_adapts),
+		cmocka_unit_test(test_window_tells_losses),
+		cmocka_unit_test(test_window_cap_floor),
 		cmocka_unit_test(test_exhaustion),
 		cmocka_unit_test(test_silent_then_answers),
 		cmocka_unit_test(test_infinite_timeout),
