@@ -54,6 +54,8 @@ matrix_lines() {
 			ce:rx) [ "$peer" = ours ] ||
 				{ echo "$where: ce:rx in a group without our tool" >&2; err=1; continue 2; } ;;
 			ce:*) echo "$where: '$w': the bridge sets CE on rx only (ce:rx)" >&2; err=1; continue 2 ;;
+			cap:partial) ;;
+			cap:*) echo "$where: '$w': cap:partial is the one capture word" >&2; err=1; continue 2 ;;
 			retx:*|vs:*) [ "$peer" = ours ] && [[ "$tool" == *_bw ]] ||
 				{ echo "$where: '$w' needs our tool in a *_bw group" >&2; err=1; continue 2; }
 				[[ "$w" != retx:* ]] || [[ "${w#retx:}" =~ ^[0-9]+$ ]] ||

@@ -77,7 +77,7 @@ run_ours() { # id tool role mtu size iters loss extra
 	fi
 	[ "$tool" = garbage ] && [ -n "${GARBAGE_PID:-}" ] && garbage_wait
 	GARBAGE_PID=
-	capture_stop
+	capture_stop "$extra"
 	if [ "$tool" = rights ]; then
 		check_rights "$role" "${rc_ours:-}" "${rc_rxe:-}"
 	else
@@ -189,7 +189,7 @@ run_rxe_pair() { # id tool mtu size iters extra: guest a serves, b is the client
 	rc_b=$?
 	rxe_finish "$A" "$job_a" "$RUN_DIR/rxe-a.log"
 	rc_a=$?
-	capture_stop
+	capture_stop "$extra"
 	[ $rc_a = 0 ] || fail "rxe server (a) exited with status $rc_a"
 	[ $rc_b = 0 ] || fail "rxe client (b) exited with status $rc_b"
 	pcap_select "$RUN_DIR/wire.pcap" "$RUN_DIR/rxe.pcap" "udp dst port 4791"

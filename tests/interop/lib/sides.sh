@@ -27,7 +27,7 @@ extra_for() {
 	for w in ${words[@]+"${words[@]}"}; do
 		case "$w" in
 		ours:*) if [ "$who" = ours ]; then w=${w#ours:}; out+=("${w//@RUN_DIR@/${RUN_DIR:-}}"); fi ;;
-		v6:*|ce:*|run:*|retx:*|vs:*) ;;
+		v6:*|ce:*|run:*|retx:*|vs:*|cap:*) ;;
 		*) out+=("$w") ;;
 		esac
 	done
@@ -40,7 +40,7 @@ extra_for() {
 v6_mode() { extra_word v6 "$1"; }
 
 # extra_word KIND EXTRA: VALUE of each KIND:VALUE word of EXTRA (the words
-# for the harness, not for a side: v6:, ce:, retx:, vs:)
+# for the harness, not for a side: v6:, ce:, retx:, vs:, cap:)
 extra_word() {
 	local w
 	for w in $2; do
