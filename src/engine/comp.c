@@ -72,6 +72,8 @@ static void progress(struct roce_engine *e, struct eng_qp *qp, uint32_t new_una)
 
 	qp->comp.una = new_una;
 	qp->comp.go_back = false;
+	if (qp->comp.frto)
+		window_frto_done(qp, frto_end(qp, &new_una));
 	/* a late ACK can overtake a requester rewound by a timeout: never
 	 * send again what is acknowledged */
 	if (roce_psn_cmp(new_una, qp->req.psn) > 0)
@@ -153,6 +155,8 @@ static void on_nak(struct roce_engine *e, struct eng_qp *qp, uint32_t psn,
 {
 	uint8_t code = syndrome & ROCE_AETH_VALUE_MASK;
 
+	if (qp->comp.frto)
+		window_frto_done(qp, frto_end(qp, NULL));      /* a loss after all */
 	if ((syndrome & ROCE_AETH_TYPE_MASK) == ROCE_AETH_RNR_NAK) {
 		roce_cnt_inc(e->cnt, ROCE_CNT_NAKS_RX_RNR);
 		ack_upto(e, qp, roce_psn_add(psn, -1u));
@@ -373,6 +377,7 @@ void comp_timers(struct roce_engine *e, struct eng_qp *qp)
 	if (qp->comp.backoff < 16)
 		qp->comp.backoff++;
 	qp->comp.timer = engine_now(e) + rto_ns(e, qp);
+	frto_start(qp);
 	window_cut(e, qp, false);
 	cc_lost(e, qp);
 	req_go_back(e, qp, qp->comp.una);

@@ -64,6 +64,40 @@ bool rto_stretch(struct roce_engine *e, struct eng_qp *qp)
 	return true;
 }
 
+/* ---- a timeout's first resend (F-RTO, RFC 5682) --------------------------------- */
+
+/*
+ * A timeout is a loss, or an ACK later than the timer (a peer descheduled,
+ * a paced sender's ACK held back by its pacing, a deep queue). Go-back-N
+ * resends the whole window either way, and the window is cut. With the
+ * adaptive timer the first resend is una's packet alone, with AckReq
+ * (window.c holds the requester at one packet): the responder answers a
+ * duplicate with an ACK of all it has (IBA 9.7.5.1.2), a packet it waits
+ * for by taking it. An ACK beyond una + 1 then covers packets not sent
+ * again: their first copies arrived, the timeout was spurious, and the
+ * window's cut is undone (F-RTO's response, RFC 5682 3.1 and RFC 4015);
+ * an ACK of una alone, or a NAK, confirms a loss, and the go-back goes on
+ * from there in the cut window. The retry count is spent as before: the
+ * tries' number and time are IBA's, only what each resends at first is
+ * smaller.
+ */
+void frto_start(struct eng_qp *qp)
+{
+	if (!qp->rec_rto)
+		return;
+	qp->comp.frto = true;
+	qp->comp.frto_una = qp->comp.una;
+	qp->comp.frto_awnd = qp->awnd;
+}
+
+bool frto_end(struct eng_qp *qp, const uint32_t *new_una)
+{
+	if (!qp->comp.frto)
+		return false;
+	qp->comp.frto = false;
+	return new_una && roce_psn_cmp(*new_una, roce_psn_add(qp->comp.frto_una, 1)) > 0;
+}
+
 /* ---- round-trip samples (RFC 6298) ----------------------------------------- */
 
 void rto_sample_sent(struct roce_engine *e, struct eng_qp *qp, uint32_t psn)
@@ -145,7 +179,10 @@ enum probe_kind probe_due(struct roce_engine *e, struct eng_qp *qp)
 	    qp->comp.rnr_until || qp->pace_wait ||
 	    (qp->comp.timer && engine_now(e) >= qp->comp.timer))
 		return PROBE_NONE;
-	if (qp->req.psn != qp->req.psn_max) {
+	/* a timeout's first resend (una's alone) is a stall once it went:
+	   probed from una, as after a NAK */
+	if (qp->req.psn != qp->req.psn_max &&
+	    !(qp->comp.frto && qp->req.psn == roce_psn_add(qp->comp.una, 1))) {
 		probe_arm(e, qp);       /* a resend is still going out */
 		return PROBE_NONE;
 	}

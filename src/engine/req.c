@@ -479,7 +479,11 @@ bool req_resend_last(struct roce_engine *e, struct eng_qp *qp)
  * Go back N: send again from psn, which lies in a WQE already (partly)
  * sent. Later WQEs keep their PSNs: segmentation is deterministic, so
  * regenerating gives the same packets. Also moves forward, when a late
- * ACK acknowledges more than a rewound requester would send.
+ * ACK acknowledges more than a rewound requester would send; when it
+ * acknowledges everything sent (psn_max: a spurious timeout's go-back
+ * overtaken), no WQE holds psn and the requester resumes with the first
+ * WQE not yet started, instead of resending the rest of an acknowledged
+ * one.
  */
 void req_go_back(struct roce_engine *e, struct eng_qp *qp, uint32_t psn)
 {
@@ -487,6 +491,18 @@ void req_go_back(struct roce_engine *e, struct eng_qp *qp, uint32_t psn)
 	uint32_t i = sq_holding(qp, psn, prod);
 
 	(void)e;
-	if (i != prod)
+	if (i != prod) {
 		go_back_at(qp, i, psn);
+		return;
+	}
+	if (psn != qp->req.psn_max)
+		return;
+	for (i = atomic_load_explicit(&qp->sq.cons, memory_order_relaxed);
+	     i != prod && sq_at(qp, i)->state != SWQE_POSTED; i++)
+		;
+	qp->req.cur = i;
+	qp->req.psn = psn;
+	qp->req.offset = 0;
+	qp->req.state = REQ_IDLE;
+	qp->req.noack = 0;
 }

@@ -236,6 +236,11 @@ struct comp_ctx {
 	uint64_t probe_at;              /* 0 = none */
 	uint8_t probes;                 /* sent in this stall */
 	bool nak_back;                  /* went back on a NAK, nothing acked since */
+	/* a timeout's first resend (recovery.c, frto_*): una's packet alone
+	   until an ACK tells a loss from a late ACK */
+	bool frto;
+	uint32_t frto_una;              /* una when the timer fired */
+	uint32_t frto_awnd;             /* the adaptive window before its cut */
 	/* IBA's detection time counts from here (recovery.c, rto_floor):
 	   when una's packet first went out, or una last moved */
 	uint64_t since;

@@ -57,6 +57,8 @@ void window_set(struct eng_qp *qp)
 
 	if (qp->cc_algo && g->window && qp->tr->acked && (!w || g->window < w))
 		w = g->window;
+	if (qp->comp.frto)
+		w = 1;                  /* a timeout's first resend: una's alone */
 	qp->window = w;
 }
 
@@ -163,5 +165,14 @@ void window_cut(struct roce_engine *e, struct eng_qp *qp, bool nak)
 	qp->awnd_acked = 0;
 	qp->awnd_hold = true;
 	qp->awnd_recover = qp->req.psn_max;
+	window_set(qp);
+}
+
+void window_frto_done(struct eng_qp *qp, bool spurious)
+{
+	if (spurious && qp->awnd && qp->comp.frto_awnd > qp->awnd) {
+		qp->awnd = qp->comp.frto_awnd < qp->awnd_max ? qp->comp.frto_awnd : qp->awnd_max;
+		qp->awnd_hold = false;
+	}
 	window_set(qp);
 }

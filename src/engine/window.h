@@ -30,5 +30,8 @@ static inline void window_acked(struct eng_qp *qp, uint32_t psns)
 /* A loss: a NAK that starts a go-back (nak) or a retransmission
    timeout; the window halves */
 void window_cut(struct roce_engine *e, struct eng_qp *qp, bool nak);
+/* A timeout's first resend ended (recovery.c, frto_end): the window as
+   it was before the timeout's cut when the timeout was spurious */
+void window_frto_done(struct eng_qp *qp, bool spurious);
 
 #endif

@@ -5,7 +5,9 @@
  * leaves it unless said:
  *   - the loss-adaptive window: at its cap (2 x line x RTT in packets),
  *     halved on a NAK and on a timeout (never under four packets), grown
- *     back a packet per window acknowledged; hand-computed values;
+ *     back a packet per window acknowledged; a timeout's first resend
+ *     una's packet alone, its cut undone when the ACK shows the timeout
+ *     spurious; hand-computed values;
  *   - retry exhaustion: a peer that answers nothing gets retry_cnt + 1
  *     tries of the lost packet and the error completion no sooner than
  *     IBA's detection time, timeout x (retry_cnt + 1) from the first
@@ -73,21 +75,69 @@ static void test_window_adapts(void **state)
 	assert_int_equal(st->rx[8].h.bth.psn, psn + 20);
 	assert_int_equal(window_now(st), 9);
 	/* silence: the timer (16 x 100 us before a sample) halves it, 9 -> 4,
-	   and goes back to una */
+	   and goes back to una: first una's packet alone, with AckReq
+	   (F-RTO, recovery.c), the window held at one packet */
 	assert_int_equal(stage_advance(st, 1599999), 0);
-	assert_int_equal(stage_advance(st, 1), 4);
+	assert_int_equal(stage_advance(st, 1), 1);
 	assert_int_equal(stage_cnt(st, ROCE_CNT_TIMEOUTS), 1);
 	assert_int_equal(st->rx[0].h.bth.psn, psn + 12);
+	assert_true(st->rx[0].h.bth.ackreq);
+	assert_int_equal(window_now(st), 1);
+	/* its ACK covers it alone: a loss; the go-back goes on in the cut
+	   window, psn + 13 .. psn + 16 */
+	stage_inject_ack(st, psn + 12, 0, 0);
+	assert_int_equal(stage_run(st), 4);
+	assert_int_equal(st->rx[0].h.bth.psn, psn + 13);
 	assert_int_equal(window_now(st), 4);
-	/* four acknowledged: 5 */
-	stage_inject_ack(st, psn + 15, 0, 0);
+	/* five acknowledged since the cut (one, then four): 5; psn + 17 ..
+	   psn + 21 */
+	stage_inject_ack(st, psn + 16, 0, 0);
 	assert_int_equal(stage_run(st), 5);
+	assert_int_equal(st->rx[0].h.bth.psn, psn + 17);
 	assert_int_equal(window_now(st), 5);
-	/* a timeout (backed off: 3.2 ms, no sample since) halves it no
-	   lower than four packets */
+	/* a timeout (backed off: 3.2 ms, no sample since): una's packet,
+	   the window halved no lower than four packets */
 	assert_int_equal(stage_advance(st, 3199999), 0);
-	assert_int_equal(stage_advance(st, 1), 4);
-	assert_int_equal(window_now(st), 4);
+	assert_int_equal(stage_advance(st, 1), 1);
+	assert_int_equal(st->rx[0].h.bth.psn, psn + 17);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TIMEOUTS), 2);
+	/* an ACK of everything sent: the first copies had arrived, the
+	   timeout was spurious. The cut is undone (5) and the five packets
+	   acknowledged grow it as if there had been no timeout (6); the
+	   requester goes on with new packets, psn + 22 .. psn + 27,
+	   resending none of the acknowledged ones */
+	stage_inject_ack(st, psn + 21, 0, 0);
+	assert_int_equal(stage_run(st), 6);
+	assert_int_equal(st->rx[0].h.bth.psn, psn + 22);
+	assert_int_equal(window_now(st), 6);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TIMEOUTS), 2);
+	stage_close(st);
+}
+
+/* A spurious timeout after a whole message went out: the timer fires
+   (1.6 ms before a sample), una's packet goes again, and the peer's ACK
+   of the duplicate covers the message. Nothing of it is sent again (the
+   requester resumes with the next WQE, not inside the acknowledged one),
+   and the next message goes out at the next PSN. */
+static void test_spurious_timeout(void **state)
+{
+	struct stage *st = stage_open_default();
+	uint32_t psn;
+
+	(void)state;
+	post_write(st, 1, 4 * 256);
+	assert_int_equal(stage_run(st), 4);
+	psn = st->rx[0].h.bth.psn;
+	assert_int_equal(stage_advance(st, 1600000), 1);
+	assert_int_equal(st->rx[0].h.bth.psn, psn);
+	stage_inject_ack(st, psn + 3, 0, 1);
+	assert_int_equal(stage_run(st), 0);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_RETRANSMISSIONS), 1);
+	stage_expect_wc(st->scq, 1, ROCE_WC_SUCCESS, ROCE_WC_RDMA_WRITE, 4 * 256);
+	post_write(st, 2, 256);
+	assert_int_equal(stage_run(st), 1);
+	assert_int_equal(st->rx[0].h.bth.psn, psn + 4);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_RETRANSMISSIONS), 1);
 	stage_close(st);
 }
 
@@ -376,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_window_adapts),
 		cmocka_unit_test(test_window_tells_losses),
 		cmocka_unit_test(test_window_cap_floor),
+		cmocka_unit_test(test_spurious_timeout),
 		cmocka_unit_test(test_exhaustion),
 		cmocka_unit_test(test_silent_then_answers),
 		cmocka_unit_test(test_infinite_timeout),

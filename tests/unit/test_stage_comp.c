@@ -9,6 +9,7 @@
  * (completion order and statuses), as rxe's rxe_comp.c applies them.
  */
 #include "stage.h"
+#include "roce/cc.h"
 
 #define S STAGE_SQ_PSN
 #define REMOTE_VA 0x7F0000001000ull
@@ -289,48 +290,71 @@ static void test_implied_nak_reasks_read(void **state)
 
 /* ---- timeouts --------------------------------------------------------------------- */
 
+/* The QP's loss recovery for a timeout test: IBA's alone (the QP's own
+ * CC_QP_RECOVERY, no bit), or the device's defaults (adaptive timer,
+ * probes, window), where a timeout's first resend is una's packet alone
+ * (recovery.c, F-RTO): how many packets a timeout sends again. */
+static unsigned timeout_recovery(struct stage *st, bool iba, unsigned outstanding)
+{
+	if (iba)
+		assert_int_equal(roce_qp_set_recovery(st->qp, ROCE_RECOVERY_OWN), ROCE_OK);
+	return iba ? outstanding : 1;
+}
+
 /* No response: after the local ACK timeout (4.096 us x 2^timeout, IBA
- * 9.7.6.1.3), exactly then and not before, every unacknowledged packet is
- * sent again from the oldest. */
-static void test_timeout_retransmits(void **state)
+ * 9.7.6.1.3), exactly then and not before, the packets are sent again
+ * from the oldest: every unacknowledged one as IBA says, una's alone with
+ * the defaults until an ACK tells a loss from a late ACK. */
+static void timeout_retransmits(bool iba)
 {
 	struct stage_opts o = { .timeout = 5 };
 	struct stage *st = stage_open(&o);
 	struct stage_frame sent[2];
+	unsigned n = timeout_recovery(st, iba, 2);
 
-	(void)state;
 	post_rdma(st, 1, ROCE_WR_RDMA_WRITE, 0, 300);           /* S, S+1 */
 	assert_int_equal(stage_run(st), 2);
 	memcpy(sent, st->rx, sizeof(sent));
 	assert_int_equal(stage_advance(st, TIMEOUT_5_NS - 1), 0);
-	assert_int_equal(stage_advance(st, 1), 2);
-	assert_same_frame(&st->rx[0], &sent[0]);
-	assert_same_frame(&st->rx[1], &sent[1]);
+	assert_int_equal(stage_advance(st, 1), n);
+	/* una's packet alone asks for the ACK that tells (AckReq) */
+	if (!iba)
+		sent[0].h.bth.ackreq = true;
+	for (unsigned i = 0; i < n; i++)
+		assert_same_frame(&st->rx[i], &sent[i]);
 	assert_int_equal(stage_cnt(st, ROCE_CNT_TIMEOUTS), 1);
 
 	stage_inject_ack(st, S + 1, ACK_SYN, 1);
-	stage_run(st);
+	assert_int_equal(stage_run(st), 0);             /* nothing more to send */
 	stage_expect_wc(st->scq, 1, ROCE_WC_SUCCESS, ROCE_WC_RDMA_WRITE, 300);
 	assert_int_equal(stage_advance(st, 10 * TIMEOUT_5_NS), 0);  /* timer off */
 	assert_int_equal(stage_cnt(st, ROCE_CNT_TIMEOUTS), 1);
 	stage_close(st);
 }
 
+static void test_timeout_retransmits(void **state)
+{
+	(void)state;
+	timeout_retransmits(true);
+	timeout_retransmits(false);
+}
+
 /* retry_cnt = 2: two resends after two timeouts, and the third timeout
- * ends the WR with RETRY_EXC_ERR; the one behind it is flushed. */
-static void test_retry_count_exceeded(void **state)
+ * ends the WR with RETRY_EXC_ERR; the one behind it is flushed. The same
+ * count with the defaults, whose resends are una's packet alone. */
+static void retry_count_exceeded(bool iba)
 {
 	struct stage_opts o = { .timeout = 5, .retry_cnt = 2 };
 	struct stage *st = stage_open(&o);
+	unsigned n = timeout_recovery(st, iba, 2);
 
-	(void)state;
 	post_rdma(st, 1, ROCE_WR_RDMA_WRITE, 0, 16);
 	post_rdma(st, 2, ROCE_WR_RDMA_WRITE, 16, 16);
 	assert_int_equal(stage_run(st), 2);
 	for (int retry = 0; retry < 2; retry++) {
-		assert_int_equal(stage_advance(st, TIMEOUT_5_NS), 2);
-		assert_int_equal(st->rx[0].h.bth.psn, S);
-		assert_int_equal(st->rx[1].h.bth.psn, S + 1);
+		assert_int_equal(stage_advance(st, TIMEOUT_5_NS), n);
+		for (unsigned i = 0; i < n; i++)
+			assert_int_equal(st->rx[i].h.bth.psn, S + i);
 		stage_expect_no_wc(st->scq);
 	}
 	assert_int_equal(stage_advance(st, TIMEOUT_5_NS), 0);
@@ -339,6 +363,13 @@ static void test_retry_count_exceeded(void **state)
 	assert_int_equal(stage_qp_state(st), ROCE_QPS_ERR);
 	assert_int_equal(stage_cnt(st, ROCE_CNT_TIMEOUTS), 3);
 	stage_close(st);
+}
+
+static void test_retry_count_exceeded(void **state)
+{
+	(void)state;
+	retry_count_exceeded(true);
+	retry_count_exceeded(false);
 }
 
 /* The same after the peer answered: an ACK that made progress restores
