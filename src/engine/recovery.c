@@ -72,8 +72,8 @@ bool rto_stretch(struct roce_engine *e, struct eng_qp *qp)
  * resends the whole window either way, and the window is cut. With the
  * adaptive timer the first resend is una's packet alone, with AckReq
  * (window.c holds the requester at one packet): the responder answers a
- * duplicate with an ACK of all it has (IBA 9.7.5.1.2), a packet it waits
- * for by taking it. An ACK beyond una + 1 then covers packets not sent
+ * duplicate with an ACK of all it has (C9-105; ours and rxe's
+ * duplicate_request alike), a packet it waits for by taking it. An ACK beyond una + 1 then covers packets not sent
  * again: their first copies arrived, the timeout was spurious, and the
  * window's cut is undone (F-RTO's response, RFC 5682 3.1 and RFC 4015);
  * an ACK of una alone, or a NAK, confirms a loss, and the go-back goes on
