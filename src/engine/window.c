@@ -55,7 +55,7 @@ void window_set(struct eng_qp *qp)
 	const struct cc_grant *g = &qp->cc_grant;
 	uint32_t w = qp->awnd ? qp->awnd : qp->window_cfg;
 
-	if (qp->cc_algo && g->window && qp->tr->acked && (!w || g->window < w))
+	if (qp->rp_on && qp->cc_algo && g->window && qp->tr->acked && (!w || g->window < w))
 		w = g->window;
 	if (qp->comp.frto)
 		w = 1;                  /* a timeout's first resend: una's alone */

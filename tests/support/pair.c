@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "roce/cc_options.h"
 #include "roce/params.h"
 #include "roce/status.h"
 #include "support/pair.h"
@@ -43,8 +44,10 @@ static int side_open(struct pair *p, struct pair_side *s, uint32_t ip,
 {
 	struct roce_context_attr ca = { 0 };
 	struct roce_qp_init_attr qa = { 0 };
+	struct roce_cc_options cco;
 	unsigned access = o->access ? o->access : ACCESS_ALL;
 	int cqe = o->cq_depth ? o->cq_depth : 4096;
+	char why[128];
 	int rc;
 
 	static const uint8_t none[16];
@@ -68,6 +71,16 @@ static int side_open(struct pair *p, struct pair_side *s, uint32_t ip,
 	rc = roce_open(&ca, &s->ctx);
 	if (rc != ROCE_OK)
 		return fail(p, rc, "%c: roce_open: %s", name(p, s), roce_status_str(rc));
+	/* the loss recovery roce-run's environment asks for (ROCE_IBA_STRICT:
+	   the protocol tests run once with the defaults, once with IBA's
+	   recovery alone; tests/CMakeLists.txt) */
+	roce_cc_options_init(&cco);
+	rc = roce_cc_options_env(&cco, why, sizeof(why));
+	if (rc == ROCE_OK)
+		rc = roce_cc_options_apply(s->ctx, &cco);
+	if (rc != ROCE_OK)
+		return fail(p, rc, "%c: loss recovery from the environment: %s", name(p, s),
+			    rc == ROCE_E_INVAL ? why : roce_status_str(rc));
 	/* the GID its QPs send from (roce/gid.h's table: 0 link-local, 1
 	 * IPv4, 2 the IPv6 address) */
 	s->sgid_index = !o->ipv6 ? 1 : ca.n_ip6 ? 2 : 0;
@@ -335,4 +348,13 @@ uint64_t pair_now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+bool pair_iba_strict(void)
+{
+	struct roce_cc_options o;
+	char why[128];
+
+	roce_cc_options_init(&o);
+	return roce_cc_options_env(&o, why, sizeof(why)) == ROCE_OK && o.iba_strict;
 }

@@ -118,6 +118,9 @@ struct pair {
 /* Set up *p (its address must not change until pair_teardown()): ROCE_OK,
  * or a failure status with p->err saying what failed and nothing left to
  * release. */
+/* The environment asks for IBA's loss recovery alone (ROCE_IBA_STRICT, as
+ * roce-run takes it), which pair_setup applies to both engines. */
+bool pair_iba_strict(void);
 int pair_setup(struct pair *p, const struct pair_opts *o);
 /* Stops the engine threads, releases everything; *p may then be set up
  * again. */

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "roce/cc_options.h"
 #include "roce/counters.h"
 #include "roce/device.h"
 #include "roce/memlink.h"
@@ -144,6 +145,8 @@ static inline struct stage *stage_open(const struct stage_opts *o)
 	struct roce_memlink_config lc;
 	struct roce_context_attr ca;
 	struct roce_qp_init_attr qa;
+	struct roce_cc_options cco;
+	char why[128];
 
 	assert_non_null(st);
 	st->vclock = 1000000;
@@ -162,6 +165,12 @@ static inline struct stage *stage_open(const struct stage_opts *o)
 	ca.now_ns = stage_clock;
 	ca.clock_ctx = &st->vclock;
 	assert_int_equal(roce_open(&ca, &st->ctx), ROCE_OK);
+	/* ROCE_IBA_STRICT as roce-run takes it: the protocol tests run once
+	   with the defaults, once with IBA's recovery alone
+	   (tests/CMakeLists.txt) */
+	roce_cc_options_init(&cco);
+	assert_int_equal(roce_cc_options_env(&cco, why, sizeof(why)), ROCE_OK);
+	assert_int_equal(roce_cc_options_apply(st->ctx, &cco), ROCE_OK);
 	st->pd = roce_alloc_pd(st->ctx);
 	st->scq = roce_create_cq(st->ctx, 256);
 	st->rcq = roce_create_cq(st->ctx, 256);
@@ -186,6 +195,15 @@ static inline struct stage *stage_open(const struct stage_opts *o)
 			     ROCE_ACCESS_REMOTE_READ | ROCE_ACCESS_REMOTE_ATOMIC);
 	assert_non_null(st->mr);
 	stage_connect(st, o);
+	if (cco.iba_strict && qa.qp_type == ROCE_QPT_RC) {
+		struct roce_qp_cc q;
+
+		/* IBA's recovery alone: no go-back-N window at all, once the
+		   engine took the CC block (at its next poll) */
+		roce_engine_poll(st->ctx);
+		assert_int_equal(roce_qp_cc_state(st->qp, &q), ROCE_OK);
+		assert_int_equal(q.window, 0);
+	}
 	return st;
 }
 

@@ -291,13 +291,15 @@ static void test_implied_nak_reasks_read(void **state)
 /* ---- timeouts --------------------------------------------------------------------- */
 
 /* The QP's loss recovery for a timeout test: IBA's alone (the QP's own
- * CC_QP_RECOVERY, no bit), or the device's defaults (adaptive timer,
- * probes, window), where a timeout's first resend is una's packet alone
+ * CC_QP_RECOVERY, no bit), or the defaults' (the QP's own bits for the
+ * adaptive timer, probes and window, whatever the device's), where a timeout's first resend is una's packet alone
  * (recovery.c, F-RTO): how many packets a timeout sends again. */
 static unsigned timeout_recovery(struct stage *st, bool iba, unsigned outstanding)
 {
-	if (iba)
-		assert_int_equal(roce_qp_set_recovery(st->qp, ROCE_RECOVERY_OWN), ROCE_OK);
+	assert_int_equal(roce_qp_set_recovery(st->qp, iba ? ROCE_RECOVERY_OWN
+						      : ROCE_RECOVERY_OWN | ROCE_RECOVERY_ADAPTIVE_RTO |
+							ROCE_RECOVERY_ADAPTIVE_WINDOW),
+			 ROCE_OK);
 	return iba ? outstanding : 1;
 }
 
