@@ -42,22 +42,34 @@ static uint32_t window_now(struct stage *st)
 }
 
 /* 1024 Mbit/s x 16 us = 2048 bytes: a cap of 2 x 2048 / 256 = 16 packets.
-   ACKs come at the instant of the send (a round trip of 0 is no sample),
-   so the cap stays the configured one. */
-static void test_window_adapts(void **state)
+   A QP with that config (and the recovery bits given, 0: the device's)
+   posts a WRITE of pkts packets and sends its first window; psn: the
+   first packet's PSN. */
+static struct stage *gigabit_window(unsigned pkts, uint32_t recovery, uint32_t *psn)
 {
 	struct stage *st = stage_open_default();
 	struct roce_cc_config c;
-	uint32_t psn;
 
-	(void)state;
 	roce_cc_config_default(&c);
 	c.line_mbps = 1024;
 	c.rtt_us = 16;
 	assert_int_equal(roce_context_set_cc(st->ctx, &c), ROCE_OK);
-	post_write(st, 1, 64 * 256);
+	if (recovery)
+		assert_int_equal(roce_qp_set_recovery(st->qp, recovery), ROCE_OK);
+	post_write(st, 1, pkts * 256);
 	assert_int_equal(stage_run(st), 16);
-	psn = st->rx[0].h.bth.psn;
+	*psn = st->rx[0].h.bth.psn;
+	return st;
+}
+
+/* ACKs come at the instant of the send (a round trip of 0 is no sample),
+   so the cap stays the configured one. */
+static void test_window_adapts(void **state)
+{
+	uint32_t psn;
+	struct stage *st = gigabit_window(64, 0, &psn);
+
+	(void)state;
 	assert_int_equal(window_now(st), 16);
 	/* the packet that closes the window asks for the ACK that opens it */
 	assert_true(st->rx[15].h.bth.ackreq);
@@ -147,18 +159,10 @@ static void test_spurious_timeout(void **state)
    a software peer busy; 16 stays (window.c). */
 static void test_window_cap_floor(void **state)
 {
-	struct stage *st = stage_open_default();
-	struct roce_cc_config c;
 	uint32_t psn;
+	struct stage *st = gigabit_window(64, 0, &psn);
 
 	(void)state;
-	roce_cc_config_default(&c);
-	c.line_mbps = 1024;
-	c.rtt_us = 16;
-	assert_int_equal(roce_context_set_cc(st->ctx, &c), ROCE_OK);
-	post_write(st, 1, 64 * 256);
-	assert_int_equal(stage_run(st), 16);
-	psn = st->rx[0].h.bth.psn;
 	st->vclock += 5000;
 	stage_inject_ack(st, psn + 15, 0, 0);
 	assert_int_equal(stage_run(st), 16);
@@ -187,20 +191,11 @@ static void test_window_cap_floor(void **state)
  */
 static void test_window_tells_losses(void **state)
 {
-	struct stage *st = stage_open_default();
-	struct roce_cc_config c;
 	uint32_t psn;
+	struct stage *st = gigabit_window(200, ROCE_RECOVERY_OWN | ROCE_RECOVERY_ADAPTIVE_WINDOW,
+					  &psn);
 
 	(void)state;
-	roce_cc_config_default(&c);
-	c.line_mbps = 1024;
-	c.rtt_us = 16;
-	assert_int_equal(roce_context_set_cc(st->ctx, &c), ROCE_OK);
-	assert_int_equal(roce_qp_set_recovery(st->qp, ROCE_RECOVERY_OWN |
-						      ROCE_RECOVERY_ADAPTIVE_WINDOW), ROCE_OK);
-	post_write(st, 1, 200 * 256);
-	assert_int_equal(stage_run(st), 16);
-	psn = st->rx[0].h.bth.psn;
 	/* psn + 15 (AckReq) answered 20 us later: cap and window 20 */
 	st->vclock += 20000;
 	stage_inject_ack(st, psn + 15, 0, 0);
