@@ -78,7 +78,7 @@ void ctx_sync_qp(struct roce_engine *e, struct eng_qp *qp)
 		 * RTR (or beyond) from below starts the responder at rq_psn ... */
 		if (old <= ROCE_QPS_INIT && c.state >= ROCE_QPS_RTR && c.state <= ROCE_QPS_SQE) {
 			resp_reset(qp);
-			qp->resp.psn = c.rq_psn;
+			qp->resp.psn = qp->resp.ack_psn = c.rq_psn;
 		}
 		/* ... entering RTS (or beyond) from below starts the requester */
 		if (old <= ROCE_QPS_RTR && c.state >= ROCE_QPS_RTS && c.state <= ROCE_QPS_SQE) {

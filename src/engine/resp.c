@@ -425,8 +425,12 @@ static void duplicate(struct roce_engine *e, struct eng_qp *qp,
 		/* SEND / WRITE: acknowledge what we have, AckReq or not: the
 		 * requester went back and waits to hear where we are (rxe's
 		 * duplicate_request ACKs every one; consecutive ACKs coalesce
-		 * in the reply queue) */
-		queue_ack(e, qp, roce_psn_add(qp->resp.psn, -1u));
+		 * in the reply queue). Up to the last SEND or WRITE taken, not
+		 * the ePSN: an ACK that covers a READ's PSN completes the
+		 * READ at rxe's requester (COMPST_COMP_ACK) without its data,
+		 * when its response was lost; the READ, resent, is answered
+		 * by its replay (rxe keeps its ack_psn so) */
+		queue_ack(e, qp, roce_psn_add(qp->resp.ack_psn, -1u));
 		break;
 	}
 }
@@ -480,9 +484,11 @@ void resp_request(struct roce_engine *e, struct eng_qp *qp, const struct roce_pk
 		return;
 	r->psn = roce_psn_add(r->psn, n);
 	r->nak_sent = false;
-	if (p->op->cls != ROCE_OPC_READ_REQ && p->op->cls != ROCE_OPC_ATOMIC &&
-	    roce_bth_ackreq(roce_pkt_bth(p)))
-		queue_ack(e, qp, psn);
+	if (p->op->cls != ROCE_OPC_READ_REQ && p->op->cls != ROCE_OPC_ATOMIC) {
+		r->ack_psn = r->psn;
+		if (roce_bth_ackreq(roce_pkt_bth(p)))
+			queue_ack(e, qp, psn);
+	}
 }
 
 /* ---- replies ---------------------------------------------------------------- */

@@ -280,6 +280,8 @@ struct atomic_saved {
 
 struct resp_ctx {
 	uint32_t psn;                   /* expected PSN (ePSN) */
+	uint32_t ack_psn;               /* after the last SEND or WRITE packet
+					   taken: what an ACK may cover (resp.c) */
 	uint32_t msn;
 	bool nak_sent;                  /* one NAK per sequence error (IBA 9.7.5.1) */
 	bool goto_err;                  /* enter ERR once the NAK is out */

@@ -282,6 +282,40 @@ static void test_duplicate_read(void **state)
 	stage_close(st);
 }
 
+/* A duplicate SEND or WRITE is ACKed up to the last SEND or WRITE taken,
+ * not to the ePSN when a READ came after it (rxe's ack_psn): rxe's
+ * requester completes a READ whose PSN an ACK covers, data or not
+ * (COMPST_COMP_ACK), and its response may be the packet that was lost.
+ * The READ, resent, is answered by its replay. */
+static void test_duplicate_ack_skips_read(void **state)
+{
+	struct stage *st = stage_open_default();
+
+	(void)state;
+	write_only(st, P, true, 0, 0x11, 16);
+	stage_run(st);
+	stage_expect_ack(st, P, ACK_SYN, 1);
+	read_req(st, P + 1, stage_va(st, 0), st->mr->rkey, 16);
+	assert_int_equal(stage_run(st), 1);
+	assert_read_resp(st, 0, ROCE_OP_RC_READ_RESP_ONLY, P + 1, 2, 0, 16);
+	/* the WRITE's ACK was lost: the requester goes back to it */
+	write_only(st, P, true, 0, 0x11, 16);
+	stage_run(st);
+	stage_expect_ack(st, P, ACK_SYN, 2);
+	read_req(st, P + 1, stage_va(st, 0), st->mr->rkey, 16);
+	assert_int_equal(stage_run(st), 1);
+	assert_read_resp(st, 0, ROCE_OP_RC_READ_RESP_ONLY, P + 1, 2, 0, 16);
+	/* a SEND after the READ moves it on */
+	stage_post_recv(st, 1, 1024, 64, st->mr->lkey);
+	send_op(st, ROCE_OP_RC_SEND_ONLY, P + 2, true, 0x22, 8);
+	stage_run(st);
+	stage_expect_ack(st, P + 2, ACK_SYN, 3);
+	send_op(st, ROCE_OP_RC_SEND_ONLY, P + 2, true, 0x22, 8);
+	stage_run(st);
+	stage_expect_ack(st, P + 2, ACK_SYN, 3);
+	stage_close(st);
+}
+
 /* ---- atomics ---------------------------------------------------------------- */
 
 static void expect_atomic_ack(struct stage *st, uint32_t psn, uint32_t msn, uint64_t orig)
@@ -572,6 +606,7 @@ int main(void)
 		cmocka_unit_test(test_out_of_sequence_nak_once),
 		cmocka_unit_test(test_read_responses),
 		cmocka_unit_test(test_duplicate_read),
+		cmocka_unit_test(test_duplicate_ack_skips_read),
 		cmocka_unit_test(test_atomics),
 		cmocka_unit_test(test_duplicate_atomic_replayed),
 		cmocka_unit_test(test_rnr_nak),
