@@ -15,6 +15,19 @@
 /* A timer that is far behind (a QP idle for seconds) catches up at most
    this many steps; after them alpha is 0 and the rate at line anyway. */
 #define CATCH_UP_MAX 4096u
+/*
+ * Alpha's average keeps this many bits below the 1024ths it is cut with.
+ * Truncated to 1024ths at each update, alpha * g / 1024 loses up to
+ * 1/1024 a period, as much as a CNP adds with ConnectX's g (1019: 5/1024)
+ * and every period (1 us): under 205/1024 each update takes exactly 1,
+ * so a CNP's 5/1024 is gone 5 us later instead of decaying by
+ * (1019/1024)^n, and a QP whose CNPs come more than 5 us apart (at most
+ * one per 4 us per QP, fewer at a few Gbit/s) is cut with alpha 0: not at
+ * all. A 32:1 incast then held its queue at the buffer's edge with every
+ * rate near line. With 10 more bits the loss is 2^-20 a period and alpha
+ * follows the documented average; the cut and the report use its 1024ths.
+ */
+#define ALPHA_FRAC_BITS 10
 
 void dcqcn_params_mlx5(struct roce_dcqcn_params *p)
 {
@@ -91,6 +104,7 @@ void dcqcn_cnp(struct dcqcn_rp *rp, const struct roce_dcqcn_params *p, uint64_t 
 		   line rate): alpha starts at its initial value */
 		rp->limited = true;
 		rp->alpha = p->initial_alpha_value;
+		rp->alpha_frac = 0;
 		rp->cnp_seen = false;
 		rp->t_alpha = now + p->dce_tcp_rtt * NS_PER_US;
 		rp->cut_once = false;
@@ -187,8 +201,12 @@ uint64_t dcqcn_advance(struct dcqcn_rp *rp, const struct roce_dcqcn_params *p, u
 		return 0;
 	/* alpha: up if a CNP came in the period, down if not */
 	for (n = 0; rp->t_alpha <= now && n < CATCH_UP_MAX; n++) {
-		rp->alpha = rp->alpha * p->dce_tcp_g / 1024 +
-			    (rp->cnp_seen ? 1024 - p->dce_tcp_g : 0);
+		uint64_t a = (uint64_t)rp->alpha << ALPHA_FRAC_BITS | rp->alpha_frac;
+
+		a = a * p->dce_tcp_g / 1024 +
+		    (rp->cnp_seen ? (uint64_t)(1024 - p->dce_tcp_g) << ALPHA_FRAC_BITS : 0);
+		rp->alpha = (uint32_t)(a >> ALPHA_FRAC_BITS);
+		rp->alpha_frac = (uint32_t)(a & ((1u << ALPHA_FRAC_BITS) - 1));
 		rp->cnp_seen = false;
 		rp->t_alpha += k;
 	}

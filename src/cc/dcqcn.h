@@ -14,7 +14,8 @@
  * same rates on any machine (an RTL's golden reference needs that).
  *
  * Units: rates in kbit/s (the knobs are Mbit/s), alpha in 1024ths as the
- * firmware keeps it (10 fraction bits), times in ns (the knobs are us).
+ * firmware's knobs give it (10 fraction bits; its average keeps 10 more,
+ * dcqcn.c), times in ns (the knobs are us).
  */
 #ifndef ROCE_CC_DCQCN_H
 #define ROCE_CC_DCQCN_H
@@ -37,6 +38,7 @@ struct dcqcn_rp {
 	uint64_t line;                  /* kbit/s: the port's rate */
 	uint64_t rc, rt;                /* current and target rate, kbit/s */
 	uint32_t alpha;                 /* 1024ths */
+	uint32_t alpha_frac;            /* alpha's bits below 1/1024 (dcqcn.c) */
 	bool limited;                   /* a CNP came and the rate is not back at line */
 	bool cnp_seen;                  /* a CNP in this alpha period */
 	bool cut_pending;               /* a CNP to act on at the monitor period's end */

@@ -43,6 +43,17 @@ static inline uint64_t cc_deadline(const struct roce_engine *e, const struct eng
 	return d && d < qp->next_tx ? d : qp->next_tx;
 }
 void cc_paced_sent(struct roce_engine *e, struct eng_qp *qp, uint32_t frame_len);
+/* How long the QP's pacer spreads a window of its packets, ns (0: not
+ * paced): the ACK the window's last packet asks for comes that much later
+ * than at line rate, and the retransmission timer allows for it
+ * (recovery.c). A QP paced at a few Gbit/s took longer to send its 64 KB
+ * than the adaptive timer's 100 us and timed out at every window. */
+static inline uint64_t cc_pace_hold_ns(const struct eng_qp *qp)
+{
+	if (!qp->paced || !qp->window)
+		return 0;
+	return (uint64_t)qp->window * qp->mtu * 8000000u / qp->cc_grant.rate_kbps;
+}
 /* A data packet of an RP's QP went out (tx.c): a paced one moves its
  * pacing on; at line rate nothing is counted */
 static inline void cc_sent(struct roce_engine *e, struct eng_qp *qp, uint32_t frame_len)

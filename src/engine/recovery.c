@@ -14,6 +14,7 @@
  */
 #include "engine/cc.h"
 #include "engine/recovery.h"
+#include "engine/cc.h"
 #include "roce/psn.h"
 
 /* The adaptive timer before a QP's first round-trip sample: this many
@@ -38,6 +39,8 @@ uint64_t rto_ns(const struct roce_engine *e, const struct eng_qp *qp)
 			    : (uint64_t)e->cc.rto_min_us * 1000 * RTO_INITIAL_MIN;
 	if (rto < (uint64_t)e->cc.rto_min_us * 1000)
 		rto = (uint64_t)e->cc.rto_min_us * 1000;
+	/* a paced QP's window leaves over a while; its ACK after that */
+	rto += cc_pace_hold_ns(qp);
 	rto <<= qp->comp.backoff;
 	return iba && rto > iba ? iba : rto;
 }

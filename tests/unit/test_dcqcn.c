@@ -6,8 +6,9 @@
  * monitor period (cut at its end, with alpha as its updates left it), a
  * CNP train under the paper's profile, fast recovery, additive and hyper
  * increase, the byte counter, the way back to line rate, the floors
- * (rpg_min_dec_fac, rpg_min_rate), rate_to_set_on_first_cnp, and the
- * knobs' range checks.
+ * (rpg_min_dec_fac, rpg_min_rate), rate_to_set_on_first_cnp, alpha's
+ * average between CNPs further apart than its period, and the knobs'
+ * range checks.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -195,6 +196,40 @@ static void test_back_to_line(void **state)
 	assert_int_equal(rp.rc, 50048829);
 }
 
+/* ConnectX's defaults, a CNP every 10 us for 2 ms (a QP at a few Gbit/s
+   in a 32:1 incast gets them so, or further apart): alpha follows the
+   documented average, alpha * 1019/1024 a microsecond and + 5/1024 after
+   a period with a CNP, to about 100/1024, and each CNP cuts by alpha/2.
+   Truncated to 1024ths at every update it lost 1/1024 a microsecond,
+   was 0 again 5 us after each CNP and ended at 0: no cut at all. */
+static void test_alpha_between_cnps(void **state)
+{
+	struct roce_dcqcn_params p;
+	struct dcqcn_rp rp;
+	double avg = 1023;              /* the documented average, unrounded */
+
+	(void)state;
+	dcqcn_params_mlx5(&p);
+	dcqcn_init(&rp, GBPS(100));
+	dcqcn_cnp(&rp, &p, 0);
+	for (unsigned k = 1; k <= 200; k++) {
+		run_until(&rp, &p, US(10 * k));
+		for (unsigned j = 0; j < 10; j++)
+			avg = avg * 1019 / 1024 + (j == 0 && k > 1 ? 5 : 0);
+		/* its 1024ths, and what 2^-20 lost per update adds up to
+		   (at most 2^-10 / (1 - 1019/1024) = 0.2/1024) */
+		assert_true(rp.alpha <= avg && rp.alpha + 1.2 > avg);
+		dcqcn_cnp(&rp, &p, US(10 * k));
+	}
+	assert_int_equal(rp.alpha, 100);        /* the average: 100.21 */
+	assert_int_equal(rp.cuts, 201);
+	rp.rc = GBPS(10);
+	run_until(&rp, &p, US(2010));
+	dcqcn_cnp(&rp, &p, US(2010));
+	/* 10e6 - floor(10e6 * 100 / 2048) */
+	assert_int_equal(rp.rc, 9511719);
+}
+
 static void test_floors(void **state)
 {
 	struct roce_dcqcn_params p;
@@ -270,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_back_to_line),
 		cmocka_unit_test(test_floors),
 		cmocka_unit_test(test_first_cnp_rate),
+		cmocka_unit_test(test_alpha_between_cnps),
 		cmocka_unit_test(test_params_check),
 	};
 
