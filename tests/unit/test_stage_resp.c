@@ -61,6 +61,15 @@ static void atomic_req(struct stage *st, uint8_t opcode, uint32_t psn, size_t of
 	stage_inject(st, &h, NULL, 0);
 }
 
+/* A WRITE ONLY with AckReq, taken: its ACK carries psn and msn. */
+static void write_acked(struct stage *st, uint32_t psn, size_t off, uint8_t v, uint32_t len,
+			uint32_t msn)
+{
+	write_only(st, psn, true, off, v, len);
+	stage_run(st);
+	stage_expect_ack(st, psn, ACK_SYN, msn);
+}
+
 /* ---- PSN classes ------------------------------------------------------------ */
 
 /* In sequence: executed, ACKed with its own PSN and the MSN that counts it. */
@@ -69,9 +78,7 @@ static void test_new_request_executed_and_acked(void **state)
 	struct stage *st = stage_open_default();
 
 	(void)state;
-	write_only(st, P, true, 0, 0xA1, 100);
-	stage_run(st);
-	stage_expect_ack(st, P, ACK_SYN, 1);
+	write_acked(st, P, 0, 0xA1, 100, 1);
 	stage_assert_filled(st->buf, 0xA1, 100);
 	assert_int_equal(st->buf[100], 0);
 
@@ -292,16 +299,12 @@ static void test_duplicate_ack_skips_read(void **state)
 	struct stage *st = stage_open_default();
 
 	(void)state;
-	write_only(st, P, true, 0, 0x11, 16);
-	stage_run(st);
-	stage_expect_ack(st, P, ACK_SYN, 1);
+	write_acked(st, P, 0, 0x11, 16, 1);
 	read_req(st, P + 1, stage_va(st, 0), st->mr->rkey, 16);
 	assert_int_equal(stage_run(st), 1);
 	assert_read_resp(st, 0, ROCE_OP_RC_READ_RESP_ONLY, P + 1, 2, 0, 16);
 	/* the WRITE's ACK was lost: the requester goes back to it */
-	write_only(st, P, true, 0, 0x11, 16);
-	stage_run(st);
-	stage_expect_ack(st, P, ACK_SYN, 2);
+	write_acked(st, P, 0, 0x11, 16, 2);
 	read_req(st, P + 1, stage_va(st, 0), st->mr->rkey, 16);
 	assert_int_equal(stage_run(st), 1);
 	assert_read_resp(st, 0, ROCE_OP_RC_READ_RESP_ONLY, P + 1, 2, 0, 16);
