@@ -14,7 +14,6 @@
  */
 #include "engine/cc.h"
 #include "engine/recovery.h"
-#include "engine/cc.h"
 #include "roce/psn.h"
 
 /* The adaptive timer before a QP's first round-trip sample: this many
