@@ -35,11 +35,14 @@ struct roce_fabric_config {
 	uint32_t kmin_bytes, kmax_bytes; /* RED marking of ECT packets */
 	uint32_t pmax_ppm;              /* marking probability at Kmax (1e6 = 1) */
 	bool pfc;                       /* lossless: pause instead of drop */
-	uint32_t pfc_xoff_bytes;        /* an output queue above this pauses the
-					   ingress ports whose frames join it */
-	uint32_t pfc_xon_bytes;         /* ... until it holds no more than this
-					   (the headroom, what is on the wire
-					   when they stop, is not buffer_bytes') */
+	uint32_t pfc_xoff_bytes;        /* an ingress port whose frames in the
+					   switch's queues exceed this, or the
+					   buffer's free space if that is less
+					   (a dynamic threshold), is paused */
+	uint32_t pfc_xon_bytes;         /* ... until they are down to this (or
+					   its part of the lower XOFF); the
+					   headroom, what is on the wire when
+					   it stops, is not buffer_bytes' */
 	uint32_t nic_queue_bytes;       /* a NIC's transmit queue */
 	uint64_t seed;                  /* marking's random draws */
 };

@@ -9,7 +9,8 @@
  *               then arrives at the switch after the propagation delay
  *   arrival     switched by destination MAC to an output queue: marked CE
  *               by RED if ECT, dropped if the queue is full (lossy), or,
- *               with PFC, its ingress paused while that queue is above XOFF
+ *               with PFC, its ingress paused while that ingress holds more
+ *               than its XOFF of the buffer
  *   egress      the output link is free and a frame waits: serialised and,
  *               after the propagation delay, in the host's receive queue
  *
@@ -30,7 +31,6 @@
 #define PS_PER_NS 1000u
 #define WIRE_EXTRA 24u                  /* preamble 8, FCS 4, gap 12 */
 #define MAX_PORTS ROCE_FABRIC_MAX_PORTS
-#define NOPORT UINT32_MAX
 
 enum fev_kind { EV_NIC, EV_ARRIVE, EV_EGRESS, EV_KINDS };
 
@@ -59,10 +59,8 @@ struct fport {
 	uint64_t eg_free;
 	struct fqueue down;             /* on the link to the host, then received */
 	unsigned lent;                  /* of down: lent by rx_burst */
-	uint32_t paused_next;           /* PFC: the next ingress paused by the
-					   same output queue, or NOPORT */
-	uint32_t paused_head;           /* PFC: the ingresses this output queue
-					   paused, or NOPORT */
+	uint64_t ing_bytes;             /* PFC: this ingress's frames in the
+					   switch's output queues */
 	struct roce_fabric_stats st;
 	uint64_t *from;                 /* bytes sent to the host, by ingress */
 };
@@ -79,6 +77,7 @@ struct roce_fabric {
 	uint32_t mac_mask;
 	struct fport *port;             /* c.ports of them */
 	uint64_t *from;                 /* ports x ports: each port's from[] */
+	uint64_t used;                  /* PFC: bytes in all output queues */
 };
 
 void roce_fabric_config_default(struct roce_fabric_config *c, unsigned ports)
@@ -340,37 +339,44 @@ none:
 	fev_clear(&f->ev, id);
 }
 
-/* PFC, as the model has it: an output queue above XOFF pauses each
-   ingress whose frame joins it, and resumes them all once it has drained
-   to XON. Keyed on the output queue, not on each ingress's share of a
-   buffer: in an N:1 incast of window-bound flows no one ingress holds
-   much (64 x 64 KB, and none above a static XOFF) while the queue holds
-   it all. The pause acts at once (no pause frame's flight); what is on
-   the wire still arrives, into the headroom a lossless switch keeps
-   beside its buffer, so buffer_bytes is not enforced. */
-static void pfc_pause(struct roce_fabric *f, struct fport *in, struct fport *out)
+/* PFC, as a switch's ingress accounting has it (802.1Qbb: the port
+   that receives pauses the link it receives on): an ingress is paused
+   while its frames in the buffer exceed its XOFF, and resumed once they
+   are down to XON. A static XOFF alone never fires in an N:1 incast of
+   window-bound flows (64 x 64 KB, no ingress near 256 KB, the buffer
+   full), so, as shared-buffer switches do (a dynamic threshold, alpha =
+   1), XOFF is at most the buffer's free space (buffer_bytes less what
+   all ingresses hold), and XON keeps its ratio to XOFF. An ingress that
+   holds more than its share is the one paused: the pause shares the
+   queue, whatever the senders' rates. The pause acts at once (no pause
+   frame's flight); what is on the wire still arrives, into the headroom
+   a lossless switch keeps beside its buffer, so buffer_bytes is not
+   enforced. */
+static uint64_t pfc_xoff(const struct roce_fabric *f)
 {
-	if (in->st.paused || out->egress.bytes <= f->c.pfc_xoff_bytes)
+	uint64_t free = f->used < f->c.buffer_bytes ? f->c.buffer_bytes - f->used : 0;
+
+	return free < f->c.pfc_xoff_bytes ? free : f->c.pfc_xoff_bytes;
+}
+
+static void pfc_pause(struct roce_fabric *f, struct fport *in)
+{
+	if (in->st.paused || in->ing_bytes <= pfc_xoff(f))
 		return;
 	in->st.paused = true;
 	in->st.pause_frames++;
-	in->paused_next = out->paused_head;
-	out->paused_head = in->idx;
 	sched(f, in, EV_NIC);
 }
 
-static void pfc_resume(struct roce_fabric *f, struct fport *out)
+/* in's frame left: resumed once its share is down to XON's part of XOFF
+   (none left always resumes it). */
+static void pfc_resume(struct roce_fabric *f, struct fport *in)
 {
-	if (out->paused_head == NOPORT || out->egress.bytes > f->c.pfc_xon_bytes)
+	if (!in->st.paused ||
+	    in->ing_bytes * f->c.pfc_xoff_bytes > pfc_xoff(f) * f->c.pfc_xon_bytes)
 		return;
-	while (out->paused_head != NOPORT) {
-		struct fport *in = &f->port[out->paused_head];
-
-		out->paused_head = in->paused_next;
-		in->paused_next = NOPORT;
-		in->st.paused = false;
-		sched(f, in, EV_NIC);
-	}
+	in->st.paused = false;
+	sched(f, in, EV_NIC);
 }
 
 static void arrive(struct roce_fabric *f, struct fport *in, struct fnode *x)
@@ -398,11 +404,13 @@ static void arrive(struct roce_fabric *f, struct fport *in, struct fnode *x)
 	x->t = f->now;
 	x->src = (uint16_t)in->idx;
 	q_push(&out->egress, x);
+	in->ing_bytes += x->len;
+	f->used += x->len;
 	sched(f, out, EV_EGRESS);
 	if (out->egress.bytes > out->st.queue_max_bytes)
 		out->st.queue_max_bytes = out->egress.bytes;
 	if (f->c.pfc)
-		pfc_pause(f, in, out);
+		pfc_pause(f, in);
 }
 
 static void depart(struct roce_fabric *f, struct fport *out)
@@ -414,11 +422,13 @@ static void depart(struct roce_fabric *f, struct fport *out)
 	out->st.tx_frames++;
 	out->st.tx_bytes += x->len;
 	out->from[x->src] += x->len;
+	f->port[x->src].ing_bytes -= x->len;
+	f->used -= x->len;
 	x->t = done + (uint64_t)f->c.prop_ns * PS_PER_NS;
 	q_push(&out->down, x);
 	sched(f, out, EV_EGRESS);
 	if (f->c.pfc)
-		pfc_resume(f, out);
+		pfc_resume(f, &f->port[x->src]);
 }
 
 static void nic_start(struct roce_fabric *f, struct fport *p)
@@ -486,7 +496,6 @@ int roce_fabric_create(const struct roce_fabric_config *c, struct roce_fabric **
 		f->port[i].f = f;
 		f->port[i].idx = i;
 		f->port[i].from = f->from + (size_t)i * c->ports;
-		f->port[i].paused_next = f->port[i].paused_head = NOPORT;
 	}
 	*out = f;
 	return ROCE_OK;

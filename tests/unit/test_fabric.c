@@ -5,7 +5,9 @@
  * links; two senders into one port (the output queue holds one frame
  * while the other is sent); tail drop at the buffer's limit; RED marking
  * of ECT packets only, with the IPv4 checksum still right; PFC pausing
- * the ingress instead of dropping, counted, then resuming; the NIC queue's
+ * the ingress instead of dropping, counted, then resuming, by each
+ * ingress's share (a light sender is not paused) and with XOFF no more
+ * than the buffer's free space; the NIC queue's
  * backpressure; the same seed giving the same marks; bad configurations;
  * a switch of ROCE_FABRIC_MAX_PORTS ports routing between its far ports
  * at the same times as two ports do, and one port more refused.
@@ -268,6 +270,79 @@ static void test_pfc(void **state)
 	roce_fabric_destroy(n.f);
 }
 
+/* PFC counts each ingress's share: sender 0 at line rate and sender 1 at
+   a quarter of it into port 2 fill the queue four parts to one, and only
+   sender 0 goes past XOFF; sender 1 is never paused. */
+static void test_pfc_ingress_share(void **state)
+{
+	struct roce_fabric_config c;
+	struct roce_fabric_stats s0, s1, s2;
+	struct net n;
+
+	(void)state;
+	roce_fabric_config_default(&c, 3);
+	c.pfc = true;
+	c.buffer_bytes = 1 << 20;
+	c.pfc_xoff_bytes = 8000;
+	c.pfc_xon_bytes = 4000;
+	net_open(&n, &c);
+	for (unsigned t = 1; t <= 400; t++) {
+		send(&n, 0, 2, 1000, 0, 1);
+		if (t % 4 == 0)
+			send(&n, 1, 2, 1000, 0, 1);
+		roce_fabric_advance(n.f, t * 82);
+		take(&n, 2, NULL);
+	}
+	roce_fabric_stats(n.f, 0, &s0);
+	roce_fabric_stats(n.f, 1, &s1);
+	roce_fabric_stats(n.f, 2, &s2);
+	assert_true(s0.pause_frames > 0);
+	assert_int_equal(s1.pause_frames, 0);
+	assert_int_equal(s2.drops, 0);
+	/* the queue stays near XOFF + sender 1's part: no more than 8000 + 2 x 2000
+	   and the frames on the wire when sender 0 stopped */
+	assert_true(s2.queue_max_bytes < 16000);
+	roce_fabric_destroy(n.f);
+}
+
+/* A static XOFF above what the buffer holds: XOFF falls to the buffer's
+   free space, so two equal senders are both paused before the buffer is
+   full, and resumed once drained. */
+static void test_pfc_dynamic_xoff(void **state)
+{
+	struct roce_fabric_config c;
+	struct roce_fabric_stats s0, s1, s2;
+	struct net n;
+	unsigned got = 0;
+
+	(void)state;
+	roce_fabric_config_default(&c, 3);             /* XOFF 256 KB, XON 128 KB */
+	c.pfc = true;
+	c.buffer_bytes = 12000;
+	net_open(&n, &c);
+	for (unsigned t = 1; t <= 200; t++) {
+		send(&n, 0, 2, 1000, 0, 1);
+		send(&n, 1, 2, 1000, 0, 1);
+		roce_fabric_advance(n.f, t * 82);
+		got += take(&n, 2, NULL);
+	}
+	roce_fabric_stats(n.f, 0, &s0);
+	roce_fabric_stats(n.f, 1, &s1);
+	assert_true(s0.pause_frames > 0);
+	assert_true(s1.pause_frames > 0);
+	roce_fabric_advance(n.f, 1000000);
+	got += take(&n, 2, NULL);
+	roce_fabric_stats(n.f, 0, &s0);
+	roce_fabric_stats(n.f, 2, &s2);
+	assert_false(s0.paused);
+	assert_int_equal(s2.drops, 0);
+	/* each share at most its XOFF (half the buffer once the two are even)
+	   plus what was on the wire: the queue did not reach 256 KB */
+	assert_true(s2.queue_max_bytes < 2 * c.buffer_bytes);
+	assert_int_equal(got, roce_fabric_bytes(n.f, 2, 0) / 1000 + roce_fabric_bytes(n.f, 2, 1) / 1000);
+	roce_fabric_destroy(n.f);
+}
+
 static void test_nic_backpressure(void **state)
 {
 	struct roce_fabric_config c;
@@ -351,6 +426,8 @@ int main(void)
 		cmocka_unit_test(test_marking),
 		cmocka_unit_test(test_red_seeded),
 		cmocka_unit_test(test_pfc),
+		cmocka_unit_test(test_pfc_ingress_share),
+		cmocka_unit_test(test_pfc_dynamic_xoff),
 		cmocka_unit_test(test_nic_backpressure),
 		cmocka_unit_test(test_bad_config),
 		cmocka_unit_test(test_many_ports),
