@@ -91,7 +91,10 @@ static void progress(struct roce_engine *e, struct eng_qp *qp, uint32_t new_una)
 	cc_acked(e, qp, acked);
 	if (qp->comp.timer)
 		qp->comp.timer = engine_now(e) + rto_ns(e, qp);
-	/* progress ends a stall: the next one may be probed again */
+	/* progress ends a stall: the next one may be probed again, later
+	   if this one was (Karn's backoff, recovery.c) */
+	if (qp->comp.probes && qp->comp.probe_backoff < PROBE_BACKOFF_MAX)
+		qp->comp.probe_backoff++;
 	qp->comp.probes = 0;
 	qp->comp.nak_back = false;
 	qp->comp.probe_at = 0;

@@ -86,11 +86,7 @@ bool rto_stretch(struct roce_engine *e, struct eng_qp *qp)
  */
 void frto_start(struct eng_qp *qp)
 {
-	/* not under an algorithm that takes ACKs (Swift): with it, its
-	   32:1 incast in roce-fabric fell from Jain 1.000 to 0.471 (one
-	   flow at 21 Gbit/s, the others at 2.5), which is not understood
-	   yet (docs/cc.md, "What is left") */
-	if (!qp->rec_rto || cc_wants_acks(qp))
+	if (!qp->rec_rto)
 		return;
 	qp->comp.frto = true;
 	qp->comp.frto_una = qp->comp.una;
@@ -125,6 +121,7 @@ uint64_t rto_sample_acked(struct roce_engine *e, struct eng_qp *qp, uint32_t new
 		return 0;
 	c->rtt_on = false;
 	c->backoff = 0;
+	c->probe_backoff = 0;
 	r = engine_now(e) - c->rtt_sent;
 	if (!c->srtt) {
 		/* RFC 6298 2.2: the first sample */
@@ -161,6 +158,15 @@ uint64_t rto_sample_acked(struct roce_engine *e, struct eng_qp *qp, uint32_t new
  * did not end (two more round trips without an ACK) is probed once more,
  * from una.
  *
+ * A probe's ACK may answer either copy, so a stall that was probed gives
+ * no round-trip sample (Karn), and the probe's delay backs off as the
+ * timer's does (Karn and Partridge): doubled for every probed stall until
+ * a sample. Else a round trip that grew past 2 srtt (a queue that built
+ * up) would draw a probe every window, every probe would void the
+ * window's sample, and srtt, stale, would never catch up: an algorithm
+ * that takes its round trips from the ACKs (Swift) would not hear the
+ * queue at all.
+ *
  * So at most PROBES_PER_STALL per stall (until an ACK moves una; a
  * timeout starts a stall of its own, whose resend may be lost as well):
  * no retry is spent, the timer neither restarts nor backs off; what the
@@ -173,7 +179,7 @@ void probe_arm(struct roce_engine *e, struct eng_qp *qp)
 {
 	if (!qp->comp.srtt || qp->comp.probes >= PROBES_PER_STALL)
 		return;
-	qp->comp.probe_at = engine_now(e) + 2 * qp->comp.srtt;
+	qp->comp.probe_at = engine_now(e) + (2 * qp->comp.srtt << qp->comp.probe_backoff);
 }
 
 enum probe_kind probe_due(struct roce_engine *e, struct eng_qp *qp)

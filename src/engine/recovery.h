@@ -32,7 +32,10 @@ void rto_sample_sent(struct roce_engine *e, struct eng_qp *qp, uint32_t psn);
    round trip measured, ns, or 0 */
 uint64_t rto_sample_acked(struct roce_engine *e, struct eng_qp *qp, uint32_t new_una);
 /* A new packet went out or una moved: the tail-loss probe is due two
-   round trips from now (adaptive retransmission only) */
+   round trips from now, doubled for each stall probed since the last
+   round-trip sample, up to 2^PROBE_BACKOFF_MAX times (adaptive
+   retransmission only) */
+#define PROBE_BACKOFF_MAX 5
 void probe_arm(struct roce_engine *e, struct eng_qp *qp);
 enum probe_kind {
 	PROBE_NONE,             /* no stall (or not yet: maybe armed again) */

@@ -235,6 +235,7 @@ struct comp_ctx {
 	   ACK moves una or the timer fires) */
 	uint64_t probe_at;              /* 0 = none */
 	uint8_t probes;                 /* sent in this stall */
+	uint8_t probe_backoff;          /* stalls probed since the last sample */
 	bool nak_back;                  /* went back on a NAK, nothing acked since */
 	/* a timeout's first resend (recovery.c, frto_*): una's packet alone
 	   until an ACK tells a loss from a late ACK */

@@ -10,6 +10,8 @@
  *     packet may be lost again, and the responder drops what follows it
  *     in silence);
  *   - a lost probe: a second one, from una, at 4 srtt; then the timer;
+ *   - a spurious probe (the round trip grew) doubles the next stall's
+ *     wait until a round trip is measured again (Karn and Partridge);
  *   - probes spend no retry (IBA 9.7.6.1.3): a silent peer still ends the
  *     QP after retry_cnt timeouts, no sooner;
  *   - none with the IBA timer alone (adaptive retransmission off).
@@ -139,6 +141,41 @@ static void test_lost_probe(void **state)
 	stage_close(st);
 }
 
+/* The round trip grew past 2 srtt (a queue built up): the first stall's
+   probe is spurious, its ACK gives no sample (Karn), and the next stall's
+   probe waits twice as long (4 srtt): that window's ACK comes first and
+   is a sample, which takes the backoff away again. Without the backoff
+   every window would be probed and srtt never measured again. */
+static void test_probe_backs_off(void **state)
+{
+	struct stage *st = measured(NULL);
+	uint32_t psn;
+
+	(void)state;
+	psn = three(st, 2);
+	assert_int_equal(stage_advance(st, 20000), 1);  /* 2 srtt: probed */
+	assert_int_equal(st->rx[0].h.bth.psn, psn + 2);
+	st->vclock += 5000;                             /* the ACK, 25 us on */
+	stage_inject_ack(st, psn + 2, 0, 2);
+	assert_int_equal(stage_run(st), 0);
+	stage_expect_wc(st->scq, 2, ROCE_WC_SUCCESS, ROCE_WC_RDMA_WRITE, 3 * 256);
+	/* the next stall: no probe at 2 srtt, nor by its ACK at 30 us */
+	psn = three(st, 3);
+	assert_int_equal(stage_advance(st, 30000), 0);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TAIL_PROBES), 1);
+	stage_inject_ack(st, psn + 2, 0, 3);
+	assert_int_equal(stage_run(st), 0);
+	stage_expect_wc(st->scq, 3, ROCE_WC_SUCCESS, ROCE_WC_RDMA_WRITE, 3 * 256);
+	/* a sample of 30 us: srtt 7/8 x 10 + 1/8 x 30 = 12.5 us, no backoff:
+	   a probe at 25 us */
+	psn = three(st, 4);
+	assert_int_equal(stage_advance(st, 24000), 0);
+	assert_int_equal(stage_advance(st, 1000), 1);
+	assert_int_equal(st->rx[0].h.bth.psn, psn + 2);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TAIL_PROBES), 2);
+	stage_close(st);
+}
+
 /* retry_cnt 2 and a peer that went away: the QP fails at the third
    timeout, as without probes; the probes between spent nothing. The
    tries come at the adaptive timer's pace (100, 200, 400 us), the error
@@ -191,6 +228,7 @@ int main(void)
 		cmocka_unit_test(test_lost_tail),
 		cmocka_unit_test(test_after_nak),
 		cmocka_unit_test(test_lost_probe),
+		cmocka_unit_test(test_probe_backs_off),
 		cmocka_unit_test(test_no_retry_spent),
 		cmocka_unit_test(test_off_without_adaptive),
 	};

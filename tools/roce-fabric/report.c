@@ -206,14 +206,21 @@ static void flows(const struct fab_run *r, FILE *f)
 			"mean %.3f (--json lists each)\n", n, lo, hi, n ? sum / n : 0);
 		return;
 	}
-	fprintf(f, "\n  flow  from  to  start ms  Gbit/s  CC at the end: rate, alpha, cuts\n");
+	fprintf(f, "\n  flow  from  to  start ms  Gbit/s  CC at the end: %s\n",
+		r->nflows && r->flow[0].cc.algo == ROCE_CC_ALGO_SWIFT
+			? "window (packets), RTT and target (us), cuts"
+			: "rate (Gbit/s), alpha, cuts");
 	for (unsigned k = 0; k < r->nflows; k++) {
 		const struct roce_qp_cc *c = &r->flow[k].cc;
 
-		fprintf(f, "  %4u  %4u  %2u  %8.1f  %6.2f  %7.2f  %5.3f  %llu%s\n", k,
-			r->flow[k].src, r->flow[k].dst, (double)r->flow[k].start_ns / 1e6,
-			r->flow[k].gbps, c->rate_kbps / 1e6, c->alpha / 1024.0,
-			(unsigned long long)c->cuts,
+		fprintf(f, "  %4u  %4u  %2u  %8.1f  %6.2f  ", k, r->flow[k].src, r->flow[k].dst,
+			(double)r->flow[k].start_ns / 1e6, r->flow[k].gbps);
+		if (c->algo == ROCE_CC_ALGO_SWIFT)
+			fprintf(f, "%7.2f  %5.1f %5.1f  ", c->cwnd_upkts / 1e6, c->rtt_ns / 1e3,
+				c->target_ns / 1e3);
+		else
+			fprintf(f, "%7.2f  %5.3f  ", c->rate_kbps / 1e6, c->alpha / 1024.0);
+		fprintf(f, "%llu%s\n", (unsigned long long)c->cuts,
 			r->flow[k].dst == o->senders ? "" : "  (victim)");
 	}
 }
