@@ -48,6 +48,7 @@
 
 #include "roce-run/elf.h"
 #include "roce/cc_options.h"
+#include "roce/params.h"
 #include "roce/stage_config.h"
 
 #ifndef ROCE_RUN_LIBDIR
@@ -86,6 +87,21 @@ static void usage(FILE *f)
 	      "                      defaults have them)\n"
 	      "  --cc-algo NAME      ECN, CNPs and the reaction point on every priority,\n"
 	      "                      with dcqcn or swift (ROCE_CC_ALGO)\n"
+	      "\n"
+	      "Who runs the engine (docs/verbs.md):\n"
+	      "  (default)           run to completion: a thread of the program that polls a\n"
+	      "                      CQ or posts runs the engine's turn itself; the engine's\n"
+	      "                      own thread parks meanwhile (no spinning) and takes over\n"
+	      "                      50 us after the last poll, or at once when the program\n"
+	      "                      waits on a completion channel (ROCE_RUN_ENGINE=rtc)\n"
+	      "  --engine-thread     the engine on its own thread always, beside the\n"
+	      "                      program's (ROCE_RUN_ENGINE=thread): it spins 1 ms\n"
+	      "                      after the last frame, then sleeps until one comes\n"
+	      "  --handoff-us N      run to completion: the takeover after the last poll\n"
+	      "                      (ROCE_RUN_HANDOFF_US, 1..100000; default 50)\n"
+	      "  --stats             at the device's close, the engine's turns (the\n"
+	      "                      program's and its thread's) and the takeover delays\n"
+	      "                      on stderr (ROCE_RUN_STATS=1)\n"
 	      "\n"
 	      "GID index 0 is the link-local IPv6 GID, 1 the IPv4 one (use -g 1 / -x 1).\n"
 	      "Exit status: PROGRAM's; 1 when it cannot start (no such interface, no\n"
@@ -237,6 +253,9 @@ int main(int argc, char **argv)
 		{ "dun-base", required_argument, NULL, 'b' },
 		{ "iba-strict", no_argument, NULL, 'S' },
 		{ "cc-algo", required_argument, NULL, 'a' },
+		{ "engine-thread", no_argument, NULL, 'E' },
+		{ "handoff-us", required_argument, NULL, 'H' },
+		{ "stats", no_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const libs[] = { "libibverbs.so.1", "librdmacm.so.1", NULL };
@@ -257,6 +276,18 @@ int main(int argc, char **argv)
 		case 'b': setenv(ROCE_STAGE_ENV_DUN_BASE, optarg, 1); break;
 		case 'S': setenv(ROCE_CC_ENV_IBA_STRICT, "1", 1); break;
 		case 'a': setenv(ROCE_CC_ENV_ALGO, optarg, 1); break;
+		case 'E': setenv("ROCE_RUN_ENGINE", "thread", 1); break;
+		case 'H': {
+			char *end;
+			unsigned long us = strtoul(optarg, &end, 10);
+
+			if (*end || !*optarg || !us || us > ROCE_RTC_HANDOFF_MAX_US)
+				return fail(RUN_USAGE, "--handoff-us %s: 1 to 100000%s (try --help)",
+					    optarg, "");
+			setenv("ROCE_RUN_HANDOFF_US", optarg, 1);
+			break;
+		}
+		case 'T': setenv("ROCE_RUN_STATS", "1", 1); break;
 		default: usage(stderr); return RUN_USAGE;
 		}
 	}

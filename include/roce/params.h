@@ -42,6 +42,9 @@
 #define ROCE_IDLE_AFTER_US     1000u   /* engine thread: idle this long, then nap */
 #define ROCE_IDLE_NAP_US       50u     /* engine thread: one nap between idle polls */
 #define ROCE_IDLE_SLEEP_MS     10u     /* engine thread: longest sleep until woken */
+#define ROCE_RTC_HANDOFF_US    50u     /* run to completion: no drive this long,
+					  the engine thread takes over */
+#define ROCE_RTC_HANDOFF_MAX_US 100000u
 #define ROCE_MAX_INFLIGHT_PSN  (1u << 20) /* unacknowledged PSNs per QP (< 2^23) */
 #define ROCE_FIRST_QPN         0x11u   /* QPs 0 and 1 are special (IBA 3.5.1) */
 #define ROCE_MAX_GID           16u     /* GID table entries per port (roce/gid.h) */

@@ -138,6 +138,34 @@ int roce_engine_set_sleep(struct roce_context *ctx, uint32_t max_ms);
 void roce_engine_sleep_stats(struct roce_context *ctx, uint64_t *sleeps,
 			     uint64_t *wakeups);
 
+/* Run to completion (docs/verbs.md): the caller's thread runs one turn
+ * of the engine unless another thread is running one (then it returns at
+ * once, without waiting). Frames moved. */
+unsigned roce_engine_drive(struct roce_context *ctx);
+/* The caller found nothing and will drive again (it spins on a CQ): with
+ * a handoff set (roce_engine_set_handoff) the engine thread parks while
+ * callers wait so, and takes over handoff_us after the last. */
+void roce_engine_waiting(struct roce_context *ctx);
+/* The caller is about to block (a completion channel, a socket): the
+ * engine thread takes over now instead of handoff_us later. */
+void roce_engine_release(struct roce_context *ctx);
+/* The engine thread parks while callers drive within handoff_us (and
+ * takes over after); 0 = off, the thread runs as roce_engine_start says
+ * (the default). ROCE_E_RANGE over ROCE_RTC_HANDOFF_MAX_US. */
+int roce_engine_set_handoff(struct roce_context *ctx, uint32_t handoff_us);
+struct roce_engine_rtc_stats {
+	uint32_t handoff_us;
+	uint64_t driven;                /* turns run by callers */
+	uint64_t thread_turns;          /* turns run by the engine thread */
+	uint64_t parks;                 /* times the thread parked */
+	uint64_t takeovers;             /* ... and took over again */
+	/* from the last drive to the thread running again: p50, p99 (1 us
+	 * steps, 1000 us at most: "at least"), the longest */
+	uint32_t takeover_p50_us, takeover_p99_us;
+	uint64_t takeover_max_ns;
+};
+void roce_engine_rtc_stats(struct roce_context *ctx, struct roce_engine_rtc_stats *s);
+
 /* DDR for buffers (control path; not for the per-packet path). */
 void *roce_mem_alloc(struct roce_context *ctx, size_t len, size_t align);
 void roce_mem_free(struct roce_context *ctx, void *p);

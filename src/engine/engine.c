@@ -6,13 +6,8 @@
  * the timers that came due, let the arbiter's QPs fill the transmit burst
  * (sched.c), send it. No step walks the QPs that have nothing to do.
  */
-#include <poll.h>
-#include <sched.h>
 #include <stdlib.h>
-#include <sys/eventfd.h>
-#include <unistd.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/clock.h"
 #include "engine/addr.h"
@@ -66,6 +61,7 @@ int engine_init(struct roce_engine *e, const struct engine_config *cfg)
 	atomic_init(&e->idle_sleep_ms, ROCE_IDLE_SLEEP_MS);
 	atomic_init(&e->wake.asleep, 0);
 	e->wake.fd = e->wake.port_fd = -1;
+	e->rtc.watch_fd = -1;
 	atomic_init(&e->sleeps, 0);
 	atomic_init(&e->wakeups, 0);
 	atomic_init(&e->has_thread, false);
@@ -173,7 +169,7 @@ static unsigned flush(struct roce_engine *e)
 	return zc + n;
 }
 
-static unsigned poll_once(struct roce_engine *e)
+unsigned engine_turn(struct roce_engine *e)
 {
 	struct roce_frame rx[ROCE_RX_BURST];
 	unsigned n, moved, i;
@@ -211,192 +207,9 @@ unsigned engine_poll(struct roce_engine *e)
 	unsigned moved;
 
 	pthread_mutex_lock(&e->lock);
-	moved = poll_once(e);
+	moved = engine_turn(e);
 	pthread_mutex_unlock(&e->lock);
 	return moved;
-}
-
-/* A spin-wait hint after an empty poll: the next poll rereads the ring
- * slots the peer is writing, and a tight loop would take their lines away
- * from it (DPDK's rte_pause). */
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield");
-#endif
-}
-
-/* Empty polls between two looks at the clock while spinning. */
-#define IDLE_CHECK_POLLS 256
-
-static void add_relaxed(_Atomic uint64_t *c)
-{
-	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1,
-			      memory_order_relaxed);
-}
-
-/*
- * Sleep until the port or a doorbell rings, or max_ms pass (the driver
- * may change a QP through the register file, which rings nothing).
- * Returns false when sleeping was not possible (then the caller naps).
- * The order closes the race with a frame or a work request published
- * meanwhile (roce/link.h): asleep is set and fenced, then one more poll.
- */
-static bool engine_sleep(struct roce_engine *e, uint32_t max_ms)
-{
-	struct pollfd pfd[2] = {
-		{ .fd = e->wake.fd, .events = POLLIN },
-		{ .fd = e->wake.port_fd, .events = POLLIN },
-	};
-	uint64_t count;
-	unsigned moved;
-	bool may, broken = false;
-
-	pthread_mutex_lock(&e->lock);
-	may = sched_idle(e);
-	pthread_mutex_unlock(&e->lock);
-	if (!may)
-		return false;
-	atomic_store(&e->wake.asleep, 1);
-	/* pairs with the producers' fence: either they see asleep or the
-	 * poll below sees their work */
-	atomic_thread_fence(memory_order_seq_cst);
-	if (!atomic_load(&e->running)) {        /* stopping: see engine_stop */
-		atomic_store(&e->wake.asleep, 0);
-		return true;
-	}
-	pthread_mutex_lock(&e->lock);
-	moved = poll_once(e);
-	pthread_mutex_unlock(&e->lock);
-	if (!moved) {
-		add_relaxed(&e->sleeps);
-		if (poll(pfd, e->wake.port_fd >= 0 ? 2 : 1, (int)max_ms) > 0)
-			add_relaxed(&e->wakeups);
-		/* a socket in error stays ready: nap instead of spinning */
-		broken = pfd[1].revents & (POLLERR | POLLHUP | POLLNVAL);
-	}
-	atomic_store_explicit(&e->wake.asleep, 0, memory_order_relaxed);
-	/* empty the counter (non-blocking): rings while awake are spent */
-	if (read(e->wake.fd, &count, sizeof(count)) < 0)
-		count = 0;
-	return !broken;
-}
-
-static void *engine_thread(void *arg)
-{
-	struct roce_engine *e = arg;
-	uint64_t idle_since = 0;
-	unsigned empty = 0;
-	bool napping = false;
-
-	while (atomic_load_explicit(&e->running, memory_order_acquire)) {
-		uint32_t after_us, nap_us, sleep_ms;
-		struct timespec nap;
-		uint64_t now;
-		unsigned moved;
-
-		pthread_mutex_lock(&e->lock);
-		moved = poll_once(e);
-		pthread_mutex_unlock(&e->lock);
-		if (moved) {
-			idle_since = 0;
-			empty = 0;
-			napping = false;
-			continue;
-		}
-		cpu_relax();
-		after_us = atomic_load_explicit(&e->idle_after_us, memory_order_relaxed);
-		if (!after_us)
-			continue;
-		if (!napping) {
-			/* spinning: a look at the clock every so many empty
-			 * polls; quiet for after_us, start napping */
-			if (++empty < IDLE_CHECK_POLLS)
-				continue;
-			empty = 0;
-			now = roce_now_ns();
-			if (!idle_since)
-				idle_since = now;
-			if (now - idle_since < (uint64_t)after_us * 1000u)
-				continue;
-			napping = true;
-		}
-		sleep_ms = atomic_load_explicit(&e->idle_sleep_ms, memory_order_relaxed);
-		if (sleep_ms && engine_sleep(e, sleep_ms))
-			continue;
-		nap_us = atomic_load_explicit(&e->idle_nap_us, memory_order_relaxed);
-		nap.tv_sec = nap_us / 1000000u;
-		nap.tv_nsec = (long)(nap_us % 1000000u) * 1000;
-		nanosleep(&nap, NULL);
-	}
-	return NULL;
-}
-
-int engine_set_idle(struct roce_engine *e, uint32_t after_us, uint32_t nap_us)
-{
-	if (nap_us == 0 || nap_us > 100000u)
-		return ROCE_E_RANGE;
-	atomic_store_explicit(&e->idle_nap_us, nap_us, memory_order_relaxed);
-	atomic_store_explicit(&e->idle_after_us, after_us, memory_order_relaxed);
-	return ROCE_OK;
-}
-
-int engine_set_sleep(struct roce_engine *e, uint32_t max_ms)
-{
-	if (max_ms > 3600000u)
-		return ROCE_E_RANGE;
-	atomic_store_explicit(&e->idle_sleep_ms, max_ms, memory_order_relaxed);
-	return ROCE_OK;
-}
-
-void engine_sleep_stats(struct roce_engine *e, uint64_t *sleeps, uint64_t *wakeups)
-{
-	*sleeps = atomic_load_explicit(&e->sleeps, memory_order_relaxed);
-	*wakeups = atomic_load_explicit(&e->wakeups, memory_order_relaxed);
-}
-
-int engine_start(struct roce_engine *e, int cpu)
-{
-	if (e->has_thread)
-		return ROCE_E_STATE;
-	e->wake.fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (e->wake.fd < 0)
-		return ROCE_E_NOMEM;
-	/* from now on post_send rings it: before the thread can sleep */
-	atomic_store(&e->has_thread, true);
-	roce_port_set_wake(e->port, &e->wake);
-	atomic_store(&e->running, true);
-	if (pthread_create(&e->thread, NULL, engine_thread, e) != 0) {
-		atomic_store(&e->running, false);
-		roce_port_set_wake(e->port, NULL);
-		atomic_store(&e->has_thread, false);
-		close(e->wake.fd);
-		e->wake.fd = e->wake.port_fd = -1;
-		return ROCE_E_NOMEM;
-	}
-	if (cpu >= 0) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		pthread_setaffinity_np(e->thread, sizeof(set), &set);
-	}
-	return ROCE_OK;
-}
-
-void engine_stop(struct roce_engine *e)
-{
-	if (!e->has_thread)
-		return;
-	atomic_store(&e->running, false);
-	engine_wake(e);                 /* out of its sleep, to see it stop */
-	pthread_join(e->thread, NULL);
-	roce_port_set_wake(e->port, NULL);
-	atomic_store(&e->has_thread, false);
-	close(e->wake.fd);
-	e->wake.fd = e->wake.port_fd = -1;
 }
 
 void engine_set_dma_stall(struct roce_engine *e, bool stall, uint32_t timeout_us)

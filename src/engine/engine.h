@@ -71,8 +71,20 @@ void engine_del_qp(struct roce_engine *e, struct eng_qp *qp);
  * hook (the public roce_engine_* calls of roce/verbs.h are these, on the
  * context's engine) */
 unsigned engine_poll(struct roce_engine *e);
+/* One turn (engine.c), the engine lock held: follow the register file,
+ * take the doorbells, receive, run timers, transmit. Frames moved. */
+unsigned engine_turn(struct roce_engine *e);
+/* thread.c: the engine thread, its idle policy, run to completion */
 int engine_start(struct roce_engine *e, int cpu);
 void engine_stop(struct roce_engine *e);
+/* After fork(), in the child: the thread was the parent's (nothing to
+ * stop or join); the engine is left as it was, never driven */
+void engine_forget_thread(struct roce_engine *e);
+unsigned engine_drive(struct roce_engine *e);
+void engine_waiting(struct roce_engine *e);
+void engine_release(struct roce_engine *e);
+int engine_set_handoff(struct roce_engine *e, uint32_t handoff_us);
+void engine_rtc_stats(struct roce_engine *e, struct roce_engine_rtc_stats *s);
 int engine_set_idle(struct roce_engine *e, uint32_t after_us, uint32_t nap_us);
 int engine_set_sleep(struct roce_engine *e, uint32_t max_ms);
 void engine_sleep_stats(struct roce_engine *e, uint64_t *sleeps, uint64_t *wakeups);

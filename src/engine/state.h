@@ -468,6 +468,22 @@ struct tx_slot {
 typedef void (*eng_dma_observer)(void *arg, bool write, uint64_t pa,
 				 const uint8_t *data, uint32_t len);
 
+/* Run to completion (thread.c): the program's threads drive the engine,
+ * the engine thread parks meanwhile. */
+#define ENGINE_RTC_HIST 1001            /* takeover delays: 1 us buckets */
+struct eng_rtc {
+	_Atomic uint32_t handoff_us;    /* 0: the thread never parks */
+	_Atomic uint64_t drive_ns;      /* a program's last turn (or try) */
+	_Atomic bool released;          /* a program is about to block */
+	_Atomic bool parked;            /* the thread waits on its eventfd */
+	int watch_fd;                   /* the watchdog's eventfd: a park began */
+	pthread_t watchdog;
+	bool has_watchdog;
+	_Atomic uint64_t driven, thread_turns, parks, takeovers;
+	uint64_t max_ns;                /* the thread's: the longest takeover */
+	uint32_t hist[ENGINE_RTC_HIST];
+};
+
 struct roce_engine {
 	struct roce_device *dev;
 	struct roce_counters *cnt;
@@ -536,6 +552,7 @@ struct roce_engine {
 	pthread_t thread;
 	_Atomic bool running;
 	_Atomic bool has_thread;
+	struct eng_rtc rtc;             /* run to completion (thread.c) */
 };
 
 

@@ -131,9 +131,16 @@ static void wc_out(const struct roce_wc *r, struct ibv_wc *w)
 int rv_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
 {
 	struct roce_cq *rq = RV_OF(rv_cq, cq)->cq;
+	struct rv_context *c = rv_ctx(cq->context);
 	struct roce_wc r[32];
 	int got = 0;
 
+	if (c->orphaned) {
+		rv_orphaned(c, "ibv_poll_cq");
+		return -1;
+	}
+	/* a polling program runs the engine: what it polls for comes now */
+	rv_drive(c);
 	while (got < n) {
 		int want = n - got < 32 ? n - got : 32;
 		int k = roce_poll_cq(rq, want, r);
@@ -146,6 +153,9 @@ int rv_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
 		if (k < want)
 			break;
 	}
+	/* it spins on this CQ: the engine thread may park meanwhile */
+	if (!got && c->rtc)
+		roce_engine_waiting(c->ctx);
 	return got;
 }
 
@@ -164,6 +174,8 @@ int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void 
 		errno = EINVAL;
 		return -1;
 	}
+	/* about to block: the engine thread takes over at once */
+	roce_engine_release(rv_ctx(channel->context)->ctx);
 	st = roce_get_cq_event(RV_OF(rv_channel, channel)->ch, &rq, &ours);
 	if (st) {
 		errno = rv_errno(st);

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The device list and the context: one device, roce0, whose one port is
- * the engine on the interface roce-run names (RV_ENV_*). Opening it opens
- * the interface's port (AF_PACKET, or AF_XDP), powers the model on
- * through its register file (roce_open) and starts the engine on a
- * thread of its own inside the program, as a NIC works beside the host's
- * threads; closing it undoes both. rdma-core's device.c does the same
+ * the engine on the interface roce-run names (RV_ENV_*). The first open
+ * opens the interface's port (AF_PACKET, or AF_XDP), powers the model on
+ * through its register file (roce_open) and starts the engine's thread;
+ * every later open of the process shares that context (librdmacm, UCX
+ * and libfabric open the device once each: one engine, one port), and
+ * the last close undoes it. By default the program's own polling runs
+ * the engine (run to completion, thread.c) and the thread parks while it
+ * does. rdma-core's device.c does the same
  * walk over sysfs and the providers; here the environment is the sysfs.
  */
 #include <arpa/inet.h>
@@ -202,18 +205,81 @@ static void set_ops(struct rv_context *c)
 	c->vctx.sz = sizeof(c->vctx);
 }
 
-struct ibv_context *ibv_open_device(struct ibv_device *device)
+/* The process's one context (rv_context): made at the first open, shared
+ * by the next ones, gone at the last close. */
+static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct rv_context *the_context;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+/* fork()'s child: the engine thread was the parent's and the port's
+ * rings are shared with it, so the child never runs that engine (its
+ * verbs on the copy say so); a device it opens is a new engine of its
+ * own. The parent goes on as before. */
+static void atfork_child(void)
 {
-	struct rv_device *d = rv_device_get();
+	pthread_mutex_init(&open_lock, NULL);
+	if (the_context)
+		the_context->orphaned = true;
+	the_context = NULL;
+}
+
+static void atfork_register(void)
+{
+	pthread_atfork(NULL, NULL, atfork_child);
+}
+
+int rv_orphaned(struct rv_context *c, const char *verb)
+{
+	static bool said;
+
+	if (!said) {
+		said = true;
+		fprintf(stderr, "libibverbs (roce-run): %s: this device was opened before "
+			"fork(), by the parent, whose engine it is: open it again in the "
+			"child\n", verb);
+	}
+	(void)c;
+	errno = EIO;
+	return EIO;
+}
+
+/* RV_ENV_ENGINE and RV_ENV_HANDOFF_US: who runs the engine. */
+static int engine_open(struct rv_context *c, char *why, size_t len)
+{
+	const char *mode = getenv(RV_ENV_ENGINE), *h = getenv(RV_ENV_HANDOFF);
+	unsigned long us = ROCE_RTC_HANDOFF_US;
+	char *end;
+	int st;
+
+	if (mode && *mode && strcmp(mode, "rtc") && strcmp(mode, "thread")) {
+		snprintf(why, len, "%s=%s: rtc or thread", RV_ENV_ENGINE, mode);
+		return ROCE_E_INVAL;
+	}
+	c->rtc = !mode || !*mode || !strcmp(mode, "rtc");
+	if (h && *h) {
+		us = strtoul(h, &end, 10);
+		if (*end || !us || us > ROCE_RTC_HANDOFF_MAX_US) {
+			snprintf(why, len, "%s=%s: 1 to %u (microseconds)", RV_ENV_HANDOFF, h,
+				 ROCE_RTC_HANDOFF_MAX_US);
+			return ROCE_E_INVAL;
+		}
+	}
+	if (c->rtc && (st = roce_engine_set_handoff(c->ctx, (uint32_t)us)) != ROCE_OK) {
+		snprintf(why, len, "%s: %s", RV_ENV_HANDOFF, roce_status_str(st));
+		return st;
+	}
+	if ((st = roce_engine_start(c->ctx, -1)) != ROCE_OK)
+		snprintf(why, len, "the engine thread: %s", roce_status_str(st));
+	return st;
+}
+
+static struct rv_context *context_open(struct rv_device *d)
+{
 	struct roce_context_attr ca = { 0 };
 	struct rv_context *c;
 	char why[256] = "";
 	int st;
 
-	if (!d || device != &d->ibv) {
-		errno = ENODEV;
-		return NULL;
-	}
 	c = calloc(1, sizeof(*c));
 	if (c)
 		c->qp_by_num = calloc(ROCE_MAX_QP, sizeof(*c->qp_by_num));
@@ -237,8 +303,8 @@ struct ibv_context *ibv_open_device(struct ibv_device *device)
 		st = rv_stage_open(c, why, sizeof(why));
 	if (st == ROCE_OK)
 		st = cc_open(c, why, sizeof(why));
-	if (st == ROCE_OK && (st = roce_engine_start(c->ctx, -1)) != ROCE_OK)
-		snprintf(why, sizeof(why), "the engine thread: %s", roce_status_str(st));
+	if (st == ROCE_OK)
+		st = engine_open(c, why, sizeof(why));
 	if (st) {
 		fprintf(stderr, "libibverbs (roce-run): %s on %s: %s\n", RV_DEVICE_NAME,
 			d->netdev, why);
@@ -251,14 +317,50 @@ struct ibv_context *ibv_open_device(struct ibv_device *device)
 		return NULL;
 	}
 	pthread_mutex_init(&c->lock, NULL);
-	c->vctx.context.device = device;
+	c->vctx.context.device = &d->ibv;
 	c->vctx.context.cmd_fd = -1;
 	c->vctx.context.async_fd = roce_async_fd(c->ctx);
 	c->vctx.context.num_comp_vectors = 1;
 	pthread_mutex_init(&c->vctx.context.mutex, NULL);
 	c->vctx.context.abi_compat = __VERBS_ABI_IS_EXTENDED;
 	set_ops(c);
-	return &c->vctx.context;
+	return c;
+}
+
+/* The engine's figures (RV_ENV_STATS=1), as bench/programs reads them */
+static void say_stats(struct rv_context *c)
+{
+	struct roce_engine_rtc_stats s;
+	const char *e = getenv(RV_ENV_STATS);
+
+	if (!e || strcmp(e, "1"))
+		return;
+	roce_engine_rtc_stats(c->ctx, &s);
+	fprintf(stderr, "roce-run: engine: driven %llu turns, thread %llu turns, takeovers "
+		"%llu, takeover p50 %u us p99 %u us max %.1f us\n",
+		(unsigned long long)s.driven, (unsigned long long)s.thread_turns,
+		(unsigned long long)s.takeovers, s.takeover_p50_us, s.takeover_p99_us,
+		(double)s.takeover_max_ns / 1e3);
+}
+
+struct ibv_context *ibv_open_device(struct ibv_device *device)
+{
+	struct rv_device *d = rv_device_get();
+	struct rv_context *c;
+
+	if (!d || device != &d->ibv) {
+		errno = ENODEV;
+		return NULL;
+	}
+	pthread_once(&atfork_once, atfork_register);
+	pthread_mutex_lock(&open_lock);
+	c = the_context;
+	if (!c)
+		c = the_context = context_open(d);
+	if (c)
+		c->refs++;
+	pthread_mutex_unlock(&open_lock);
+	return c ? &c->vctx.context : NULL;
 }
 
 int ibv_close_device(struct ibv_context *context)
@@ -267,7 +369,17 @@ int ibv_close_device(struct ibv_context *context)
 
 	if (!c)
 		return EINVAL;
+	if (c->orphaned)
+		return 0;       /* the parent's: nothing here to stop or free */
+	pthread_mutex_lock(&open_lock);
+	if (--c->refs) {
+		pthread_mutex_unlock(&open_lock);
+		return 0;
+	}
+	the_context = NULL;
+	pthread_mutex_unlock(&open_lock);
 	roce_engine_stop(c->ctx);
+	say_stats(c);
 	roce_close(c->ctx);
 	roce_link_close(c->link);
 	pthread_mutex_destroy(&c->lock);

@@ -280,11 +280,9 @@ static int send_wr_in(const struct ibv_send_wr *w, struct roce_send_wr *r)
 	return 0;
 }
 
-int rv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
+static int post_send(struct roce_qp *rq, bool ud, struct ibv_send_wr *wr,
+		     struct ibv_send_wr **bad)
 {
-	struct roce_qp *rq = RV_OF(rv_qp, qp)->qp;
-	bool ud = qp->qp_type == IBV_QPT_UD;
-
 	while (wr) {
 		struct roce_send_wr r[RV_BATCH], *rbad = NULL;
 		struct ibv_send_wr *w[RV_BATCH];
@@ -322,6 +320,24 @@ int rv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr *
 		}
 	}
 	return 0;
+}
+
+int rv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
+{
+	struct roce_qp *rq = RV_OF(rv_qp, qp)->qp;
+	struct rv_context *c = rv_ctx(qp->context);
+	bool ud = qp->qp_type == IBV_QPT_UD;
+
+	if (c->orphaned) {
+		*bad = wr;
+		return rv_orphaned(c, "ibv_post_send");
+	}
+	/* the doorbell rings, the turn comes with the next poll (the
+	   program's, or the engine thread's if it runs): a burst of posts
+	   then leaves in one turn, one system call, as a NIC's doorbells
+	   coalesce; a turn per post took ib_write_bw's 64 B rate from 0.43
+	   to 0.15 M/s */
+	return post_send(rq, ud, wr, bad);
 }
 
 /* Receive WRs for the engine, a batch. */

@@ -23,6 +23,11 @@
 #define RV_ENV_NETDEV "ROCE_RUN_NETDEV"  /* the interface: required */
 #define RV_ENV_IP     "ROCE_RUN_IP"      /* our IPv4 address, else the netdev's */
 #define RV_ENV_LINK   "ROCE_RUN_LINK"    /* packet (default) or xdp */
+/* who runs the engine (docs/verbs.md): "rtc" (default: the program's
+   polling threads, the engine thread while they do not) or "thread" */
+#define RV_ENV_ENGINE "ROCE_RUN_ENGINE"
+#define RV_ENV_HANDOFF "ROCE_RUN_HANDOFF_US" /* rtc: the thread's takeover */
+#define RV_ENV_STATS  "ROCE_RUN_STATS"   /* 1: the engine's figures at close */
 
 #define RV_DEVICE_NAME "roce0"
 /* ARP or neighbour discovery for an address vector's MAC */
@@ -38,9 +43,14 @@ struct rv_device {
 	uint64_t guid;                  /* EUI-64 of the MAC, network order */
 };
 
+/* One per process, whatever opens the device how often (device.c): one
+ * engine, one port on the interface, shared by every ibv_open_device. */
 struct rv_context {
 	struct verbs_context vctx;      /* ends with the program's ibv_context */
 	struct rv_device *dev;
+	unsigned refs;                  /* opens not closed (device.c's lock) */
+	bool rtc;                       /* the program's verbs drive the engine */
+	bool orphaned;                  /* a fork's child's copy: never runs */
 	struct roce_context *ctx;
 	struct roce_link *link;         /* the interface's port */
 	enum roce_mtu link_mtu;         /* the interface's: max_mtu, active_mtu */
@@ -97,6 +107,16 @@ static inline struct rv_context *rv_ctx(struct ibv_context *c)
 	return (struct rv_context *)verbs_get_ctx(c);
 }
 #define RV_OF(type, p) ((struct type *)(void *)(p))
+
+/* Run to completion: a verb that waits for the engine (poll, post) runs
+ * its turn in the caller's thread unless another thread is running it. */
+static inline void rv_drive(struct rv_context *c)
+{
+	if (c->rtc)
+		roce_engine_drive(c->ctx);
+}
+/* A context that fork() copied into the child: said once, EIO */
+int rv_orphaned(struct rv_context *c, const char *verb);
 
 /* A ROCE_E_* status as the errno a verb returns. */
 int rv_errno(int st);

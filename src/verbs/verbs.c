@@ -188,6 +188,31 @@ void roce_engine_sleep_stats(struct roce_context *ctx, uint64_t *sleeps,
 	engine_sleep_stats(&ctx->eng, sleeps, wakeups);
 }
 
+unsigned roce_engine_drive(struct roce_context *ctx)
+{
+	return engine_drive(&ctx->eng);
+}
+
+void roce_engine_waiting(struct roce_context *ctx)
+{
+	engine_waiting(&ctx->eng);
+}
+
+void roce_engine_release(struct roce_context *ctx)
+{
+	engine_release(&ctx->eng);
+}
+
+int roce_engine_set_handoff(struct roce_context *ctx, uint32_t handoff_us)
+{
+	return ctx ? engine_set_handoff(&ctx->eng, handoff_us) : ROCE_E_RANGE;
+}
+
+void roce_engine_rtc_stats(struct roce_context *ctx, struct roce_engine_rtc_stats *s)
+{
+	engine_rtc_stats(&ctx->eng, s);
+}
+
 void roce_engine_set_dma_stall(struct roce_context *ctx, bool stall, uint32_t timeout_us)
 {
 	engine_set_dma_stall(&ctx->eng, stall, timeout_us);
