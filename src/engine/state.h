@@ -480,8 +480,9 @@ struct eng_rtc {
 	pthread_t watchdog;
 	bool has_watchdog;
 	_Atomic uint64_t driven, thread_turns, parks, takeovers;
-	uint64_t max_ns;                /* the thread's: the longest takeover */
-	uint32_t hist[ENGINE_RTC_HIST];
+	/* the thread writes them, a stats call may read them meanwhile */
+	_Atomic uint64_t max_ns;        /* the longest takeover */
+	_Atomic uint32_t hist[ENGINE_RTC_HIST];
 };
 
 struct roce_engine {

@@ -114,10 +114,13 @@ int engine_set_handoff(struct roce_engine *e, uint32_t handoff_us)
 static void takeover(struct roce_engine *e, uint64_t delay_ns)
 {
 	uint64_t us = delay_ns / 1000u;
+	_Atomic uint32_t *b = &e->rtc.hist[us < ENGINE_RTC_HIST - 1 ? us : ENGINE_RTC_HIST - 1];
 
-	e->rtc.hist[us < ENGINE_RTC_HIST - 1 ? us : ENGINE_RTC_HIST - 1]++;
-	if (delay_ns > e->rtc.max_ns)
-		e->rtc.max_ns = delay_ns;
+	/* one writer (this thread): relaxed load and store */
+	atomic_store_explicit(b, atomic_load_explicit(b, memory_order_relaxed) + 1,
+			      memory_order_relaxed);
+	if (delay_ns > atomic_load_explicit(&e->rtc.max_ns, memory_order_relaxed))
+		atomic_store_explicit(&e->rtc.max_ns, delay_ns, memory_order_relaxed);
 	add_relaxed(&e->rtc.takeovers);
 }
 
@@ -128,7 +131,7 @@ static uint32_t hist_at(const struct roce_engine *e, uint64_t n, unsigned per_mi
 	uint64_t want = (n * per_mille + 999) / 1000, seen = 0;
 
 	for (uint32_t us = 0; us < ENGINE_RTC_HIST; us++) {
-		seen += e->rtc.hist[us];
+		seen += atomic_load_explicit(&e->rtc.hist[us], memory_order_relaxed);
 		if (seen >= want)
 			return us + 1;
 	}
@@ -143,12 +146,11 @@ void engine_rtc_stats(struct roce_engine *e, struct roce_engine_rtc_stats *s)
 	s->thread_turns = atomic_load_explicit(&e->rtc.thread_turns, memory_order_relaxed);
 	s->parks = atomic_load_explicit(&e->rtc.parks, memory_order_relaxed);
 	s->takeovers = atomic_load_explicit(&e->rtc.takeovers, memory_order_relaxed);
-	/* the thread writes the histogram: read it once it stopped, or
-	   take a figure that may lag by a takeover */
+	/* the thread may be adding a takeover: a figure that lags by one */
 	if (s->takeovers) {
 		s->takeover_p50_us = hist_at(e, s->takeovers, 500);
 		s->takeover_p99_us = hist_at(e, s->takeovers, 990);
-		s->takeover_max_ns = e->rtc.max_ns;
+		s->takeover_max_ns = atomic_load_explicit(&e->rtc.max_ns, memory_order_relaxed);
 	}
 }
 

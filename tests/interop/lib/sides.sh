@@ -27,7 +27,7 @@ extra_for() {
 	for w in ${words[@]+"${words[@]}"}; do
 		case "$w" in
 		ours:*) if [ "$who" = ours ]; then w=${w#ours:}; out+=("${w//@RUN_DIR@/${RUN_DIR:-}}"); fi ;;
-		v6:*|ce:*|run:*|retx:*|vs:*|cap:*) ;;
+		v6:*|ce:*|run:*|retx:*|vs:*|cap:*|rr:*) ;;
 		*) out+=("$w") ;;
 		esac
 	done
@@ -241,7 +241,8 @@ is_debian() {
 
 # ours_debian_cmd TOOL SIZE ITERS MTU EXTRA [SERVER_IP]: Debian's program
 # for TOOL under roce-run on our interface, with the flags rxe's side has
-# and our IPv4 GID (index 1: docs/verbs.md). A sanitized drop-in gets
+# and our IPv4 GID (index 1: docs/verbs.md), and roce-run's flags from
+# the rr:FLAG words (rr:--engine-thread). A sanitized drop-in gets
 # clang's ASan runtime preloaded into the program (which has none), and
 # perftest no leak check (it frees neither its device list nor its
 # parameters at exit).
@@ -256,7 +257,10 @@ ours_debian_cmd() {
 		pre="env ROCE_RUN_PRELOAD=$(clang -print-file-name=libclang_rt.asan-x86_64.so)"
 		pre+=" ASAN_OPTIONS=verify_asan_link_order=0:abort_on_error=1:detect_leaks=$leaks"
 	fi
-	pre+="${pre:+ }$BUILD/tools/roce-run --netdev $NET_US_IF --ip $NET_US_IP --"
+	pre+="${pre:+ }$BUILD/tools/roce-run --netdev $NET_US_IF --ip $NET_US_IP"
+	# rr:FLAG words are roce-run's own (rr:--engine-thread)
+	for w in $(extra_word rr "$5"); do pre+=" $w"; done
+	pre+=" --"
 	case "$tool" in
 	rc_pingpong|uc_pingpong|srq_pingpong)
 		echo "$pre ibv_$tool -g 1 -s $size -n $iters -m $mtu $extra $server" ;;
