@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "qp_rts.h"
+
 static int failed;
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "verbs_edges:%d: %s\n", __LINE__, #c); \
 			       failed = 1; } } while (0)
@@ -27,36 +29,13 @@ static void gid_v4(union ibv_gid *g, const char *ip)
 	inet_pton(AF_INET, ip, &g->raw[12]);
 }
 
-/* QP to RTS toward the peer's IPv4 GID */
+/* QP to RTS toward the peer's IPv4 GID (QPN 0x11: nothing answers) */
 static int connect_qp(struct ibv_qp *qp, const char *peer)
 {
-	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1,
-				 .qp_access_flags = IBV_ACCESS_REMOTE_WRITE };
+	union ibv_gid g;
 
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-			  IBV_QP_ACCESS_FLAGS))
-		return 1;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = 0x11;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 12;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.port_num = 1;
-	a.ah_attr.grh.sgid_index = 1;
-	a.ah_attr.grh.hop_limit = 1;
-	gid_v4(&a.ah_attr.grh.dgid, peer);
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-			  IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
-		return 1;
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 1;
-	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-			     IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+	gid_v4(&g, peer);
+	return qp_to_rts(qp, 0x11, &g, IBV_ACCESS_REMOTE_WRITE);
 }
 
 static void posting(struct ibv_pd *pd, struct ibv_cq *cq, struct ibv_mr *mr, const char *peer)

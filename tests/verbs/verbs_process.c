@@ -29,6 +29,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "qp_rts.h"
+
 static int failed;
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "verbs_process:%d: %s\n", __LINE__, #c); \
 			       failed = 1; } } while (0)
@@ -70,37 +72,6 @@ static void close_side(struct side *s)
 	free(s->buf);
 }
 
-/* RESET -> RTS toward the peer's QPN and GID */
-static int connect_qp(struct side *s, uint32_t qpn, const union ibv_gid *gid)
-{
-	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1 };
-
-	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-			  IBV_QP_ACCESS_FLAGS))
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = qpn;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 12;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.port_num = 1;
-	a.ah_attr.grh.sgid_index = 1;
-	a.ah_attr.grh.hop_limit = 1;
-	a.ah_attr.grh.dgid = *gid;
-	if (ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
-			  IBV_QP_MIN_RNR_TIMER))
-		return -1;
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 1;
-	return ibv_modify_qp(s->qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-			     IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
-}
 
 /* Each side's QPN and GID over the TCP socket */
 static int exchange(int fd, struct side *s, uint32_t *qpn, union ibv_gid *gid)
@@ -185,7 +156,7 @@ static int server(int port, int iters)
 	CHECK(bind(ls, (struct sockaddr *)&a, sizeof(a)) == 0 && listen(ls, 1) == 0);
 	fd = accept(ls, NULL, NULL);
 	CHECK(fd >= 0 && exchange(fd, &s, &qpn, &gid) == 0);
-	CHECK(connect_qp(&s, qpn, &gid) == 0);
+	CHECK(qp_to_rts(s.qp, qpn, &gid, 0) == 0);
 	for (int i = 0; i < iters && !failed; i++) {
 		CHECK(post(&s, false, 1) == 0);
 		if (i == 0)
@@ -232,7 +203,7 @@ static int client(const char *ip, int port, int iters)
 		usleep(100000);
 	}
 	CHECK(exchange(fd, &s, &qpn, &gid) == 0);
-	CHECK(connect_qp(&s, qpn, &gid) == 0);
+	CHECK(qp_to_rts(s.qp, qpn, &gid, 0) == 0);
 	CHECK(read(fd, go, 2) == 2);
 	if (failed)
 		return 1;
