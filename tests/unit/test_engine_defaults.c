@@ -244,6 +244,14 @@ static void test_window_tells_losses(void **state)
 	assert_int_equal(stage_run(st), 6);     /* psn + 80 .. psn + 85 */
 	assert_int_equal(st->rx[0].h.bth.psn, psn + 80);
 	assert_int_equal(window_now(st), 6);
+	/* a packet of the go-back lost too (the responder NAKs a sequence
+	   error once, IBA 9.7.5.1: this NAK is a loss of a packet sent
+	   after the cut, a recovery of its own): halved again, to the
+	   floor of 4, and resent from there */
+	stage_inject_ack(st, psn + 82, NAK_SEQ, 0);
+	assert_int_equal(stage_run(st), 4);     /* psn + 82 .. psn + 85 */
+	assert_int_equal(st->rx[0].h.bth.psn, psn + 82);
+	assert_int_equal(window_now(st), 4);
 	stage_close(st);
 }
 
