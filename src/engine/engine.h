@@ -77,9 +77,6 @@ unsigned engine_turn(struct roce_engine *e);
 /* thread.c: the engine thread, its idle policy, run to completion */
 int engine_start(struct roce_engine *e, int cpu);
 void engine_stop(struct roce_engine *e);
-/* After fork(), in the child: the thread was the parent's (nothing to
- * stop or join); the engine is left as it was, never driven */
-void engine_forget_thread(struct roce_engine *e);
 unsigned engine_drive(struct roce_engine *e);
 void engine_waiting(struct roce_engine *e);
 void engine_release(struct roce_engine *e);

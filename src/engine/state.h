@@ -478,7 +478,6 @@ struct eng_rtc {
 	_Atomic bool parked;            /* the thread waits on its eventfd */
 	int watch_fd;                   /* the watchdog's eventfd: a park began */
 	pthread_t watchdog;
-	bool has_watchdog;
 	_Atomic uint64_t driven, thread_turns, parks, takeovers;
 	/* the thread writes them, a stats call may read them meanwhile */
 	_Atomic uint64_t max_ns;        /* the longest takeover */

@@ -91,7 +91,21 @@ void engine_waiting(struct roce_engine *e)
 	atomic_store_explicit(&e->rtc.drive_ns, roce_now_ns(), memory_order_release);
 }
 
-static void ring(int fd);
+static void ring(int fd)
+{
+	uint64_t one = 1;
+
+	if (fd >= 0 && write(fd, &one, sizeof(one)) < 0)
+		return;         /* a full counter wakes as well */
+}
+
+static void drain(int fd)
+{
+	uint64_t count;
+
+	if (read(fd, &count, sizeof(count)) < 0)
+		return;
+}
 
 void engine_release(struct roce_engine *e)
 {
@@ -175,22 +189,6 @@ static bool drives_recent(struct roce_engine *e, uint64_t *last, uint64_t *left_
 	until = *last + (uint64_t)h * 1000u;
 	*left_ns = until > now ? until - now : 0;
 	return until > now;
-}
-
-static void ring(int fd)
-{
-	uint64_t one = 1;
-
-	if (fd >= 0 && write(fd, &one, sizeof(one)) < 0)
-		return;         /* a full counter wakes as well */
-}
-
-static void drain(int fd)
-{
-	uint64_t count;
-
-	if (read(fd, &count, sizeof(count)) < 0)
-		return;
 }
 
 /*
@@ -403,6 +401,7 @@ void engine_sleep_stats(struct roce_engine *e, uint64_t *sleeps, uint64_t *wakeu
 int engine_start(struct roce_engine *e, int cpu)
 {
 	sigset_t all, old;
+	bool dog;
 	int rc;
 
 	if (e->has_thread)
@@ -421,10 +420,9 @@ int engine_start(struct roce_engine *e, int cpu)
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	e->rtc.watch_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	rc = e->rtc.watch_fd < 0 ? -1 : pthread_create(&e->thread, NULL, engine_thread, e);
-	e->rtc.has_watchdog = rc == 0 &&
-			      pthread_create(&e->rtc.watchdog, NULL, watchdog, e) == 0;
+	dog = rc == 0 && pthread_create(&e->rtc.watchdog, NULL, watchdog, e) == 0;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rc != 0 || !e->rtc.has_watchdog) {
+	if (rc != 0 || !dog) {
 		atomic_store(&e->running, false);
 		if (rc == 0) {
 			ring(e->wake.fd);
@@ -458,18 +456,9 @@ void engine_stop(struct roce_engine *e)
 	ring(e->rtc.watch_fd);
 	pthread_join(e->thread, NULL);
 	pthread_join(e->rtc.watchdog, NULL);
-	e->rtc.has_watchdog = false;
 	roce_port_set_wake(e->port, NULL);
 	atomic_store(&e->has_thread, false);
 	close(e->wake.fd);
 	close(e->rtc.watch_fd);
 	e->wake.fd = e->wake.port_fd = e->rtc.watch_fd = -1;
-}
-
-void engine_forget_thread(struct roce_engine *e)
-{
-	/* a fork's child: the threads were the parent's; its fds are copies */
-	atomic_store(&e->running, false);
-	atomic_store(&e->has_thread, false);
-	e->rtc.has_watchdog = false;
 }
