@@ -310,7 +310,12 @@ int perf_ep_open(struct perf_ep *ep, const struct perf_ep_config *c)
 	/* events: the tool sleeps, so the engine needs a thread of its own;
 	 * so does the CM */
 	if (!st && (c->events || c->cm_qps)) {
-		st = roce_engine_start(ep->ctx, -1);
+		/* the thread's idle turns give way, as the drop-in's do: the
+		 * tool woken from its channel then runs at once on a busy
+		 * core, not after the scheduler's slice */
+		st = roce_engine_set_handoff(ep->ctx, ROCE_RTC_HANDOFF_US);
+		if (!st)
+			st = roce_engine_start(ep->ctx, -1);
 		if (st)
 			perf_ep_fail(ep, st, "the engine thread: %s", roce_status_str(st));
 		else
@@ -410,6 +415,7 @@ int perf_ep_idle(struct perf_ep *ep)
 	if (!ep->channel)
 		return ROCE_OK;
 	pf = (struct pollfd){ .fd = roce_comp_channel_fd(ep->channel), .events = POLLIN };
+	roce_engine_release(ep->ctx);
 	r = poll(&pf, 1, (int)PERF_EP_EVENT_SLICE_MS);
 	if (r < 0 && errno != EINTR)
 		return perf_ep_fail(ep, ROCE_E_IO, "Failed to get cq_event: %s", strerror(errno));
