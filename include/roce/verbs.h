@@ -163,6 +163,11 @@ struct roce_engine_rtc_stats {
 	 * steps, 1000 us at most: "at least"), the longest */
 	uint32_t takeover_p50_us, takeover_p99_us;
 	uint64_t takeover_max_ns;
+	/* the thread parks at real-time priority (SCHED_FIFO 1), so that
+	 * its deadline preempts whatever holds the core; false where that
+	 * was refused (no CAP_SYS_NICE or RLIMIT_RTPRIO): it parks at
+	 * normal priority, on time while a core is free */
+	bool parks_realtime;
 };
 void roce_engine_rtc_stats(struct roce_context *ctx, struct roce_engine_rtc_stats *s);
 
