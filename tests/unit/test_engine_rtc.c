@@ -263,9 +263,20 @@ static bool parks_and_takes_over(bool *realtime)
 	struct roce_wc wc;
 	bool ok;
 
-	spin_a(p, &wc, 1, 20);
-	sleep_us(20000);                /* the polls stop: a takeover */
-	roce_engine_rtc_stats(p->a.ctx, &s);
+	/* A spins: its thread parks (once it gets a core: 5 s at most) */
+	for (int i = 0; i < 250; i++) {
+		spin_a(p, &wc, 1, 20);
+		roce_engine_rtc_stats(p->a.ctx, &s);
+		if (s.parks)
+			break;
+	}
+	/* the polls stop: a takeover (2 s at most) */
+	for (int i = 0; i < 100; i++) {
+		sleep_us(20000);
+		roce_engine_rtc_stats(p->a.ctx, &s);
+		if (s.takeovers)
+			break;
+	}
 	ok = s.parks >= 1 && s.takeovers >= 1;
 	*realtime = s.parks_realtime;
 	pair_close(p);
