@@ -87,60 +87,20 @@ static void cq_end_poll(struct ibv_cq_ex *x)
 	(void)x;        /* each completion left the ring when it was taken */
 }
 
-static enum ibv_wc_opcode read_opcode(struct ibv_cq_ex *x)
-{
-	return cq_of(x)->cur.opcode;
-}
-
-static uint32_t read_vendor_err(struct ibv_cq_ex *x)
-{
-	return cq_of(x)->cur.vendor_err;
-}
-
-static uint32_t read_byte_len(struct ibv_cq_ex *x)
-{
-	return cq_of(x)->cur.byte_len;
-}
-
-static __be32 read_imm_data(struct ibv_cq_ex *x)
-{
-	return cq_of(x)->cur.imm_data;
-}
-
-static uint32_t read_qp_num(struct ibv_cq_ex *x)
-{
-	return cq_of(x)->cur.qp_num;
-}
-
-static uint32_t read_src_qp(struct ibv_cq_ex *x)
-{
-	return cq_of(x)->cur.src_qp;
-}
-
-static unsigned int read_wc_flags(struct ibv_cq_ex *x)
-{
-	return cq_of(x)->cur.wc_flags;
-}
-
-static uint32_t read_slid(struct ibv_cq_ex *x)
-{
-	return cq_of(x)->cur.slid;
-}
-
-static uint8_t read_sl(struct ibv_cq_ex *x)
-{
-	return cq_of(x)->cur.sl;
-}
-
-static uint8_t read_dlid_path_bits(struct ibv_cq_ex *x)
-{
-	return cq_of(x)->cur.dlid_path_bits;
-}
-
-static uint64_t read_wallclock_ns(struct ibv_cq_ex *x)
-{
-	return cq_of(x)->cur_ns;
-}
+/* The accessors: the field of the completion the poll took */
+#define WC_READ(name, type, field) \
+	static type name(struct ibv_cq_ex *x) { return cq_of(x)->field; }
+WC_READ(read_opcode, enum ibv_wc_opcode, cur.opcode)
+WC_READ(read_vendor_err, uint32_t, cur.vendor_err)
+WC_READ(read_byte_len, uint32_t, cur.byte_len)
+WC_READ(read_imm_data, __be32, cur.imm_data)
+WC_READ(read_qp_num, uint32_t, cur.qp_num)
+WC_READ(read_src_qp, uint32_t, cur.src_qp)
+WC_READ(read_wc_flags, unsigned int, cur.wc_flags)
+WC_READ(read_slid, uint32_t, cur.slid)
+WC_READ(read_sl, uint8_t, cur.sl)
+WC_READ(read_dlid_path_bits, uint8_t, cur.dlid_path_bits)
+WC_READ(read_wallclock_ns, uint64_t, cur_ns)
 
 /* What create_cq_ex cannot make: one line and EOPNOTSUPP, else 0. */
 static int cq_ex_refused(const struct ibv_cq_init_attr_ex *a)

@@ -450,14 +450,9 @@ struct ibv_qp *rv_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_a
 		errno = ENOMEM;
 		return NULL;
 	}
-	memset(&ia, 0, sizeof(ia));
-	ia.qp_context = a->qp_context;
-	ia.send_cq = a->send_cq;
-	ia.recv_cq = a->recv_cq;
-	ia.srq = a->srq;
-	ia.cap = a->cap;
-	ia.qp_type = a->qp_type;
-	ia.sq_sig_all = a->sq_sig_all;
+	ia = (struct ibv_qp_init_attr){ .qp_context = a->qp_context, .send_cq = a->send_cq,
+					.recv_cq = a->recv_cq, .srq = a->srq, .cap = a->cap,
+					.qp_type = a->qp_type, .sq_sig_all = a->sq_sig_all };
 	qp = ibv_create_qp(a->pd, &ia);
 	if (!qp) {
 		free(b);
