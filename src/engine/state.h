@@ -485,9 +485,8 @@ struct eng_rtc {
 	_Atomic uint64_t drive_ns;      /* a program's last turn (or try) */
 	_Atomic bool released;          /* a program is about to block */
 	_Atomic bool parked;            /* the thread waits on its eventfd */
-	_Atomic uint64_t yield_ns;      /* a waiting program's last yield to
-					 * the thread (racy between pollers:
-					 * at worst one yield more) */
+	int watch_fd;                   /* the watchdog's eventfd: a park began */
+	pthread_t watchdog;
 	_Atomic bool rt_ok, rt_refused; /* parked real-time; refused (no
 					 * CAP_SYS_NICE or RLIMIT_RTPRIO):
 					 * parks at normal priority */
