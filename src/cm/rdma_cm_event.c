@@ -176,6 +176,49 @@ int roce_cm_ack_cm_event(struct roce_cm_event *event)
 	return ROCE_OK;
 }
 
+int roce_cm_migrate_id(struct roce_cm_id *id, struct roce_cm_event_channel *ch)
+{
+	struct roce_cm_event_channel *old;
+	struct cm_ev_node **pp, *last = NULL;
+	uint64_t v = 1;
+
+	if (!id || !ch || ch->cm != id->cm || id->destroyed)
+		return ROCE_E_INVAL;
+	pthread_mutex_lock(&ch->cm->lock);
+	old = id->ch;
+	if (old != ch) {
+		/* the queued events move in order; each takes its count along
+		   (one read of the old eventfd cannot block: its count is at
+		   least the events queued there) */
+		for (pp = &old->head; *pp;) {
+			struct cm_ev_node *n = *pp;
+
+			if (n->ev.id != id) {
+				last = n;
+				pp = &n->next;
+				continue;
+			}
+			*pp = n->next;
+			n->next = NULL;
+			if (ch->tail)
+				ch->tail->next = n;
+			else
+				ch->head = n;
+			ch->tail = n;
+			if (read(old->fd, &v, sizeof(v)) != sizeof(v) ||
+			    write(ch->fd, &v, sizeof(v)) != sizeof(v)) {
+				/* an eventfd fails only on a count it cannot hold */
+			}
+		}
+		old->tail = last;
+		old->ids--;
+		ch->ids++;
+		id->ch = ch;
+	}
+	pthread_mutex_unlock(&ch->cm->lock);
+	return ROCE_OK;
+}
+
 /* ---- ID records --------------------------------------------------------- */
 
 /*
