@@ -131,25 +131,26 @@ int roce_cm_get_cm_event(struct roce_cm_event_channel *ch, struct roce_cm_event 
 	if (!ch || !event)
 		return ROCE_E_INVAL;
 	cm = ch->cm;
-	/* one read, one event (EFD_SEMAPHORE): blocks as the fd does */
-	while (read(ch->fd, &v, sizeof(v)) != sizeof(v)) {
-		if (errno == EAGAIN)
-			return ROCE_E_AGAIN;
-		if (errno != EINTR)
-			return ROCE_E_IO;
-	}
-	pthread_mutex_lock(&cm->lock);
-	n = ch->head;
-	if (n) {
-		ch->head = n->next;
-		if (!ch->head)
-			ch->tail = NULL;
-		if (n->ev.id)
-			n->ev.id->events_out++;
-	}
-	pthread_mutex_unlock(&cm->lock);
-	if (!n)
-		return ROCE_E_IO;
+	/* one read, one event (EFD_SEMAPHORE): blocks as the fd does; a count
+	   whose event was dropped (rcm_drop_events) finds none: read again */
+	do {
+		while (read(ch->fd, &v, sizeof(v)) != sizeof(v)) {
+			if (errno == EAGAIN)
+				return ROCE_E_AGAIN;
+			if (errno != EINTR)
+				return ROCE_E_IO;
+		}
+		pthread_mutex_lock(&cm->lock);
+		n = ch->head;
+		if (n) {
+			ch->head = n->next;
+			if (!ch->head)
+				ch->tail = NULL;
+			if (n->ev.id)
+				n->ev.id->events_out++;
+		}
+		pthread_mutex_unlock(&cm->lock);
+	} while (!n);
 	*event = &n->ev;
 	return ROCE_OK;
 }
@@ -174,6 +175,24 @@ int roce_cm_ack_cm_event(struct roce_cm_event *event)
 	}
 	free(n);
 	return ROCE_OK;
+}
+
+void rcm_drop_events(struct roce_cm_event_channel *ch, struct roce_cm_id *id)
+{
+	struct cm_ev_node **pp, *last = NULL;
+
+	for (pp = &ch->head; *pp;) {
+		struct cm_ev_node *n = *pp;
+
+		if (n->ev.id != id) {
+			last = n;
+			pp = &n->next;
+			continue;
+		}
+		*pp = n->next;
+		free(n);
+	}
+	ch->tail = last;
 }
 
 int roce_cm_migrate_id(struct roce_cm_id *id, struct roce_cm_event_channel *ch)

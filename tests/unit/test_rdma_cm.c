@@ -759,6 +759,94 @@ static void test_own_qps(void **state)
 	pair_close(p);
 }
 
+/*
+ * rdma_migrate_id: an event queued and not yet taken moves with its ID to
+ * the new channel (the old one has none left); a destroyed ID's queued
+ * events are dropped (the count left on the eventfd reads as nothing:
+ * ROCE_E_AGAIN, not an error); a channel of another CM is refused.
+ */
+static void test_migrate_and_drop(void **state)
+{
+	struct pair *p = open_pair(false);
+	struct side c = { 0 }, s = { 0 };
+	struct roce_cm_event_channel *ch2;
+	struct roce_cm_event *ev;
+	struct sockaddr_storage dst;
+	struct roce_cm_id *cid;
+
+	(void)state;
+	side_open(p, &c, &p->a, 15, AF_INET);
+	side_open(p, &s, &p->b, 15, AF_INET);
+	ch2 = roce_cm_create_event_channel(c.cm);
+	assert_non_null(ch2);
+	assert_int_equal(fcntl(roce_cm_channel_fd(ch2), F_SETFL, O_NONBLOCK), 0);
+	addr_of(&s, PORT, &dst);
+	assert_int_equal(roce_cm_create_id(c.ch, &cid, &c, ROCE_PS_TCP), ROCE_OK);
+	assert_int_equal(roce_cm_resolve_addr(cid, NULL, (struct sockaddr *)&dst, 1000), ROCE_OK);
+	assert_int_equal(roce_cm_migrate_id(cid, s.ch), ROCE_E_INVAL); /* another CM's */
+	assert_int_equal(roce_cm_migrate_id(cid, ch2), ROCE_OK);
+	assert_int_equal(roce_cm_get_cm_event(c.ch, &ev), ROCE_E_AGAIN);
+	assert_int_equal(roce_cm_destroy_event_channel(ch2), ROCE_E_BUSY); /* its ID */
+	assert_int_equal(roce_cm_get_cm_event(ch2, &ev), ROCE_OK);
+	assert_ptr_equal(ev->id, cid);
+	assert_int_equal(ev->event, ROCE_CM_EVENT_ADDR_RESOLVED);
+	ack(ev);
+	/* ROUTE_RESOLVED queued, never taken: gone with the ID */
+	assert_int_equal(roce_cm_resolve_route(cid, 1000), ROCE_OK);
+	assert_int_equal(roce_cm_destroy_id(cid), ROCE_OK);
+	assert_int_equal(roce_cm_get_cm_event(ch2, &ev), ROCE_E_AGAIN);
+	assert_int_equal(roce_cm_destroy_event_channel(ch2), ROCE_OK);
+	side_close(&c);
+	side_close(&s);
+	pair_close(p);
+}
+
+/* A UDP ID's answer with a UD QP the caller made (conn_param.qp_num, as
+   librdmacm's rdma_accept gives its own QP's number) */
+static void test_ud_own_qp(void **state)
+{
+	struct pair *p = open_pair(false);
+	struct side c = { 0 }, s = { 0 };
+	struct roce_qp_init_attr qa = {
+		.send_cq = p->b.scq, .recv_cq = p->b.rcq, .qp_type = ROCE_QPT_UD,
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4, .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct roce_conn_param cp = { .private_data = "ping", .private_data_len = 4 };
+	struct roce_cm_id *lid, *cid, *sid;
+	struct sockaddr_storage a;
+	struct roce_cm_event *ev;
+	struct roce_qp *sqp;
+
+	(void)state;
+	side_open(p, &c, &p->a, 15, AF_INET);
+	side_open(p, &s, &p->b, 15, AF_INET);
+	addr_of(&s, PORT, &a);
+	assert_int_equal(roce_cm_create_id(s.ch, &lid, &s, ROCE_PS_UDP), ROCE_OK);
+	assert_int_equal(roce_cm_bind_addr(lid, (struct sockaddr *)&a), ROCE_OK);
+	assert_int_equal(roce_cm_listen(lid, 4), ROCE_OK);
+	cid = client_id(&c, &s, PORT, ROCE_PS_UDP);
+	assert_int_equal(roce_cm_connect(cid, &cp), ROCE_OK);
+	ev = expect(&s, ROCE_CM_EVENT_CONNECT_REQUEST, 3000);
+	sid = ev->id;
+	ack(ev);
+	assert_int_equal(roce_create_qp_status(p->b.pd, &qa, &sqp), ROCE_OK);
+	/* neither a QP of the ID's nor one named: nothing to answer with */
+	assert_int_equal(roce_cm_accept(sid, &cp), ROCE_E_STATE);
+	cp.qp_num = roce_qp_num(sqp);
+	assert_int_equal(roce_cm_accept(sid, &cp), ROCE_OK);
+	ev = expect(&c, ROCE_CM_EVENT_ESTABLISHED, 3000);
+	assert_int_equal(ev->ud.qp_num, roce_qp_num(sqp));
+	assert_int_equal(ev->ud.qkey, ROCE_UDP_QKEY);
+	ack(ev);
+	assert_int_equal(roce_cm_destroy_id(cid), ROCE_OK);
+	assert_int_equal(roce_cm_destroy_id(sid), ROCE_OK);
+	assert_int_equal(roce_cm_destroy_id(lid), ROCE_OK);
+	assert_int_equal(roce_destroy_qp(sqp), ROCE_OK);
+	side_close(&c);
+	side_close(&s);
+	pair_close(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -770,6 +858,8 @@ int main(void)
 		cmocka_unit_test(test_close_lingers),
 		cmocka_unit_test(test_ud),
 		cmocka_unit_test(test_own_qps),
+		cmocka_unit_test(test_migrate_and_drop),
+		cmocka_unit_test(test_ud_own_qp),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
