@@ -177,9 +177,12 @@ int roce_cm_ack_cm_event(struct roce_cm_event *event)
 	return ROCE_OK;
 }
 
-void rcm_drop_events(struct roce_cm_event_channel *ch, struct roce_cm_id *id)
+/* The events of id queued on ch, taken out in their order (ch's tail
+   mended): the rest of the queue keeps its order. */
+static struct cm_ev_node *unlink_events(struct roce_cm_event_channel *ch,
+					const struct roce_cm_id *id)
 {
-	struct cm_ev_node **pp, *last = NULL;
+	struct cm_ev_node **pp, *last = NULL, *taken = NULL, **tp = &taken;
 
 	for (pp = &ch->head; *pp;) {
 		struct cm_ev_node *n = *pp;
@@ -190,15 +193,30 @@ void rcm_drop_events(struct roce_cm_event_channel *ch, struct roce_cm_id *id)
 			continue;
 		}
 		*pp = n->next;
-		free(n);
+		n->next = NULL;
+		*tp = n;
+		tp = &n->next;
 	}
 	ch->tail = last;
+	return taken;
+}
+
+void rcm_drop_events(struct roce_cm_event_channel *ch, struct roce_cm_id *id)
+{
+	struct cm_ev_node *n = unlink_events(ch, id);
+
+	while (n) {
+		struct cm_ev_node *next = n->next;
+
+		free(n);
+		n = next;
+	}
 }
 
 int roce_cm_migrate_id(struct roce_cm_id *id, struct roce_cm_event_channel *ch)
 {
 	struct roce_cm_event_channel *old;
-	struct cm_ev_node **pp, *last = NULL;
+	struct cm_ev_node *n;
 	uint64_t v = 1;
 
 	if (!id || !ch || ch->cm != id->cm || id->destroyed)
@@ -209,16 +227,7 @@ int roce_cm_migrate_id(struct roce_cm_id *id, struct roce_cm_event_channel *ch)
 		/* the queued events move in order; each takes its count along
 		   (one read of the old eventfd cannot block: its count is at
 		   least the events queued there) */
-		for (pp = &old->head; *pp;) {
-			struct cm_ev_node *n = *pp;
-
-			if (n->ev.id != id) {
-				last = n;
-				pp = &n->next;
-				continue;
-			}
-			*pp = n->next;
-			n->next = NULL;
+		for (n = unlink_events(old, id); n; n = n->next) {
 			if (ch->tail)
 				ch->tail->next = n;
 			else
@@ -229,7 +238,6 @@ int roce_cm_migrate_id(struct roce_cm_id *id, struct roce_cm_event_channel *ch)
 				/* an eventfd fails only on a count it cannot hold */
 			}
 		}
-		old->tail = last;
 		old->ids--;
 		ch->ids++;
 		id->ch = ch;

@@ -133,20 +133,17 @@ int rdma_set_option(struct rdma_cm_id *id, int level, int optname, void *optval,
 		return rc_err(ENOSYS);
 	switch (optname) {
 	case RDMA_OPTION_ID_TOS:
+	case RDMA_OPTION_ID_ACK_TIMEOUT:
 		if (optlen != sizeof(uint8_t))
 			return rc_err(EINVAL);
-		r->tos = *(uint8_t *)optval;
-		r->tos_set = true;
+		if (optname == RDMA_OPTION_ID_TOS)
+			r->tos = *(uint8_t *)optval, r->tos_set = true;
+		else
+			r->ack_timeout = *(uint8_t *)optval, r->ack_timeout_set = true;
 		return 0;
 	case RDMA_OPTION_ID_REUSEADDR:
 	case RDMA_OPTION_ID_AFONLY:
 		return optlen == sizeof(int) ? 0 : rc_err(EINVAL);
-	case RDMA_OPTION_ID_ACK_TIMEOUT:
-		if (optlen != sizeof(uint8_t))
-			return rc_err(EINVAL);
-		r->ack_timeout = *(uint8_t *)optval;
-		r->ack_timeout_set = true;
-		return 0;
 	default:
 		return rc_err(ENOSYS);
 	}

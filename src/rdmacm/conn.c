@@ -65,23 +65,41 @@ static int conn_param(struct rc_id *r, const struct rdma_conn_param *p, uint8_t 
 	return 0;
 }
 
+/* What connect and accept do first: the parameters checked, the depths
+   set (RDMA_MAX_*: the device's largest at connect, the request's capped
+   by the device at accept, where r's are the request's), the CM's
+   parameters made; 0 or -1 with errno */
+static int begin(struct rc_id *r, const struct rdma_conn_param *param, bool accept, uint8_t *buf,
+		 struct roce_conn_param *out)
+{
+	struct rc_device *d = rc_device();
+	uint8_t init, resp;
+	size_t cap;
+
+	if (!d || valid_param(r, param))
+		return -1;
+	init = accept ? min8(r->initiator_depth, d->max_initiator_depth) : d->max_initiator_depth;
+	resp = accept ? min8(r->responder_resources, d->max_responder_resources)
+		      : d->max_responder_resources;
+	r->initiator_depth = param && param->initiator_depth != RDMA_MAX_INIT_DEPTH
+				     ? param->initiator_depth : init;
+	r->responder_resources = param && param->responder_resources != RDMA_MAX_RESP_RES
+					 ? param->responder_resources : resp;
+	if (r->id.ps == RDMA_PS_UDP)
+		cap = accept ? ROCE_CM_SIDR_REP_PRIVATE : ROCE_CM_SIDR_REQ_PRIVATE;
+	else
+		cap = accept ? ROCE_CM_REP_PRIVATE : ROCE_CM_REQ_PRIVATE;
+	return conn_param(r, param, buf, cap, out);
+}
+
 int rdma_connect(struct rdma_cm_id *id, struct rdma_conn_param *param)
 {
 	struct rc_id *r = RC_OF(rc_id, id);
-	struct rc_device *d = rc_device();
 	uint8_t buf[256];
 	struct roce_conn_param p;
 	int st;
 
-	if (!id || !d || valid_param(r, param))
-		return -1;
-	r->initiator_depth = param && param->initiator_depth != RDMA_MAX_INIT_DEPTH
-				     ? param->initiator_depth : d->max_initiator_depth;
-	r->responder_resources = param && param->responder_resources != RDMA_MAX_RESP_RES
-					 ? param->responder_resources
-					 : d->max_responder_resources;
-	if (conn_param(r, param, buf, id->ps == RDMA_PS_UDP ? ROCE_CM_SIDR_REQ_PRIVATE
-							     : ROCE_CM_REQ_PRIVATE, &p))
+	if (!id || begin(r, param, false, buf, &p))
 		return -1;
 	if (p.retry_count > 7 || p.rnr_retry_count > 7)
 		return rc_err(EINVAL);
@@ -157,21 +175,11 @@ int rdma_get_request(struct rdma_cm_id *listen, struct rdma_cm_id **id)
 int rdma_accept(struct rdma_cm_id *id, struct rdma_conn_param *param)
 {
 	struct rc_id *r = RC_OF(rc_id, id);
-	struct rc_device *d = rc_device();
 	uint8_t buf[256];
 	struct roce_conn_param p;
 	int st;
 
-	if (!id || !d || valid_param(r, param))
-		return -1;
-	r->initiator_depth = !param || param->initiator_depth == RDMA_MAX_INIT_DEPTH
-				     ? min8(r->initiator_depth, d->max_initiator_depth)
-				     : param->initiator_depth;
-	r->responder_resources = !param || param->responder_resources == RDMA_MAX_RESP_RES
-					 ? min8(r->responder_resources, d->max_responder_resources)
-					 : param->responder_resources;
-	if (conn_param(r, param, buf, id->ps == RDMA_PS_UDP ? ROCE_CM_SIDR_REP_PRIVATE
-							     : ROCE_CM_REP_PRIVATE, &p))
+	if (!id || begin(r, param, true, buf, &p))
 		return -1;
 	if (id->qp_type != IBV_QPT_UD &&
 	    (rc_modify_qp_rtr(r, r->responder_resources) ||

@@ -156,16 +156,21 @@ static struct roce_cm_id *client_ready(struct side *c, struct side *s, uint16_t 
 	return id;
 }
 
-static struct roce_cm_id *server_listen(struct side *s)
+static struct roce_cm_id *server_listen_ps(struct side *s, enum roce_port_space ps)
 {
 	struct sockaddr_storage a;
 	struct roce_cm_id *id;
 
 	addr_of(s, PORT, &a);
-	assert_int_equal(roce_cm_create_id(s->ch, &id, s, ROCE_PS_TCP), ROCE_OK);
+	assert_int_equal(roce_cm_create_id(s->ch, &id, s, ps), ROCE_OK);
 	assert_int_equal(roce_cm_bind_addr(id, (struct sockaddr *)&a), ROCE_OK);
 	assert_int_equal(roce_cm_listen(id, 4), ROCE_OK);
 	return id;
+}
+
+static struct roce_cm_id *server_listen(struct side *s)
+{
+	return server_listen_ps(s, ROCE_PS_TCP);
 }
 
 /* A SEND of len bytes from A's QP aq to B's QP bq, the data checked */
@@ -563,7 +568,6 @@ static void test_ud(void **state)
 {
 	struct pair *p = open_pair(false);
 	struct side c = { 0 }, s = { 0 };
-	struct sockaddr_storage a;
 	struct roce_cm_id *lid, *cid, *sid;
 	struct roce_cm_event *ev;
 	struct roce_conn_param cp = { .private_data = "ping", .private_data_len = 4 };
@@ -576,10 +580,7 @@ static void test_ud(void **state)
 	(void)state;
 	side_open(p, &c, &p->a, 15, AF_INET);
 	side_open(p, &s, &p->b, 15, AF_INET);
-	addr_of(&s, PORT, &a);
-	assert_int_equal(roce_cm_create_id(s.ch, &lid, &s, ROCE_PS_UDP), ROCE_OK);
-	assert_int_equal(roce_cm_bind_addr(lid, (struct sockaddr *)&a), ROCE_OK);
-	assert_int_equal(roce_cm_listen(lid, 4), ROCE_OK);
+	lid = server_listen_ps(&s, ROCE_PS_UDP);
 	cid = client_id(&c, &s, PORT, ROCE_PS_UDP);
 	/* an RC QP on a UDP ID is refused */
 	struct roce_qp_init_attr rc_attr = { .send_cq = c.s->scq, .recv_cq = c.s->rcq,
@@ -813,17 +814,13 @@ static void test_ud_own_qp(void **state)
 	};
 	struct roce_conn_param cp = { .private_data = "ping", .private_data_len = 4 };
 	struct roce_cm_id *lid, *cid, *sid;
-	struct sockaddr_storage a;
 	struct roce_cm_event *ev;
 	struct roce_qp *sqp;
 
 	(void)state;
 	side_open(p, &c, &p->a, 15, AF_INET);
 	side_open(p, &s, &p->b, 15, AF_INET);
-	addr_of(&s, PORT, &a);
-	assert_int_equal(roce_cm_create_id(s.ch, &lid, &s, ROCE_PS_UDP), ROCE_OK);
-	assert_int_equal(roce_cm_bind_addr(lid, (struct sockaddr *)&a), ROCE_OK);
-	assert_int_equal(roce_cm_listen(lid, 4), ROCE_OK);
+	lid = server_listen_ps(&s, ROCE_PS_UDP);
 	cid = client_id(&c, &s, PORT, ROCE_PS_UDP);
 	assert_int_equal(roce_cm_connect(cid, &cp), ROCE_OK);
 	ev = expect(&s, ROCE_CM_EVENT_CONNECT_REQUEST, 3000);

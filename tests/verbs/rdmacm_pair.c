@@ -374,6 +374,26 @@ static int create_rc_qp(struct rdma_cm_id *id)
 	return ret;
 }
 
+/* A connection to ip:port REJECTED with status (and private data priv):
+   the QP in ERR */
+static void rejected(const char *ip, int port, int status, const char *priv)
+{
+	struct rdma_cm_event *e;
+	struct rdma_cm_id *id;
+
+	REQUIRE((id = resolved(ip, port, RDMA_PS_TCP)) != NULL);
+	REQUIRE(create_rc_qp(id) == 0);
+	REQUIRE((e = connect_to(id, "hello, server", RDMA_CM_EVENT_REJECTED)) != NULL);
+	CHECK(e->status == status);
+	if (priv)
+		CHECK(e->param.conn.private_data_len >= strlen(priv) + 1 &&
+		      !memcmp(e->param.conn.private_data, priv, strlen(priv) + 1));
+	CHECK(id->qp->state == IBV_QPS_ERR);
+	rdma_ack_cm_event(e);
+	rdma_destroy_qp(id);
+	CHECK(rdma_destroy_id(id) == 0);
+}
+
 static void client_rc(const char *ip, int port)
 {
 	static char buf[BUF];
@@ -385,25 +405,8 @@ static void client_rc(const char *ip, int port)
 	struct ibv_sge sge;
 	struct ibv_send_wr w = { .sg_list = &sge, .num_sge = 1 }, *bad;
 
-	/* nobody listens on port - 1: REJ 8, no such service */
-	REQUIRE((id = resolved(ip, port - 1, RDMA_PS_TCP)) != NULL);
-	REQUIRE(create_rc_qp(id) == 0);
-	REQUIRE((e = connect_to(id, "hello, server", RDMA_CM_EVENT_REJECTED)) != NULL);
-	CHECK(e->status == 8);
-	CHECK(id->qp->state == IBV_QPS_ERR);
-	rdma_ack_cm_event(e);
-	rdma_destroy_qp(id);
-	CHECK(rdma_destroy_id(id) == 0);
-
-	/* rejected by the server, with its private data: REJ 28, consumer */
-	REQUIRE((id = resolved(ip, port, RDMA_PS_TCP)) != NULL);
-	REQUIRE(create_rc_qp(id) == 0);
-	REQUIRE((e = connect_to(id, "hello, server", RDMA_CM_EVENT_REJECTED)) != NULL);
-	CHECK(e->status == 28 && e->param.conn.private_data_len >= 8 &&
-	      !memcmp(e->param.conn.private_data, "go away", 8));
-	rdma_ack_cm_event(e);
-	rdma_destroy_qp(id);
-	CHECK(rdma_destroy_id(id) == 0);
+	rejected(ip, port - 1, 8, NULL);        /* nobody listens: no such service */
+	rejected(ip, port, 28, "go away");      /* the server's consumer says no */
 
 	/* accepted: ESTABLISHED with the server's private data */
 	REQUIRE((id = resolved(ip, port, RDMA_PS_TCP)) != NULL);
