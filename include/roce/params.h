@@ -31,6 +31,10 @@
 /* Transport engine */
 #define ROCE_MAX_SGE           4u      /* scatter/gather entries per WQE */
 #define ROCE_MAX_WR            8192u   /* send or receive queue depth */
+/* Inline data a send WQE carries (rxe's RXE_MAX_INLINE_DATA): up to the
+ * room of its SGE array in the WQE itself, beyond it in a per-QP area
+ * made only for a QP that asks for more (src/verbs/qp.c) */
+#define ROCE_MAX_INLINE        512u
 #define ROCE_MAX_CQE           65536u  /* completion queue depth */
 #define ROCE_TX_BURST          32u     /* frames staged per link call */
 #define ROCE_RX_BURST          32u     /* frames received per link call */

@@ -163,6 +163,11 @@ struct roce_engine_rtc_stats {
 	 * steps, 1000 us at most: "at least"), the longest */
 	uint32_t takeover_p50_us, takeover_p99_us;
 	uint64_t takeover_max_ns;
+	/* the thread parks at real-time priority (SCHED_FIFO 1), so that
+	 * its deadline preempts whatever holds the core; false where that
+	 * was refused (no CAP_SYS_NICE or RLIMIT_RTPRIO): it parks at
+	 * normal priority, on time while a core is free */
+	bool parks_realtime;
 };
 void roce_engine_rtc_stats(struct roce_context *ctx, struct roce_engine_rtc_stats *s);
 
@@ -384,6 +389,10 @@ uint64_t roce_async_events_lost(struct roce_context *ctx);
 struct roce_qp_cap {
 	uint32_t max_send_wr, max_recv_wr;
 	uint32_t max_send_sge, max_recv_sge;
+	/* the longest ROCE_SEND_INLINE message (0..ROCE_MAX_INLINE; 0:
+	 * none): up to the WQE's SGE room it costs nothing, beyond it a
+	 * QP holds that many bytes per send WQE */
+	uint32_t max_inline_data;
 };
 
 struct roce_qp_init_attr {
@@ -527,6 +536,11 @@ enum roce_send_flags {
 	ROCE_SEND_FENCE = 1u << 0,
 	ROCE_SEND_SIGNALED = 1u << 1,
 	ROCE_SEND_SOLICITED = 1u << 2,
+	/* SEND and WRITE: the SGEs' addr are the bytes' own addresses (no
+	 * L_Key), copied into the WQE at post, so the buffer is free again
+	 * when post returns (ibverbs' IBV_SEND_INLINE); at most the QP's
+	 * max_inline_data bytes */
+	ROCE_SEND_INLINE = 1u << 3,
 };
 
 struct roce_send_wr {
@@ -568,11 +582,16 @@ struct roce_recv_wr {
 /* Returns ROCE_OK, or an error with *bad_wr at the first WR not posted:
  * ROCE_E_FULL (queue full), ROCE_E_INVAL (bad opcode, too many SGEs; a
  * READ or atomic on a UC QP; on a UD QP anything but a SEND, or no AH or
- * one of another PD),
+ * one of another PD; ROCE_SEND_INLINE on a READ or atomic, or over the
+ * QP's max_inline_data),
  * ROCE_E_STATE (QP in RESET or INIT for sends); roce_post_recv: ROCE_E_INVAL
  * for a QP on an SRQ (roce_post_srq_recv). */
 int roce_post_send(struct roce_qp *qp, struct roce_send_wr *wr,
 		   struct roce_send_wr **bad_wr);
+/* The send WQEs the QP's send queue takes now (the posting thread's
+ * view: the engine only frees slots): a caller that must post a batch
+ * whole or not at all (ibv_wr_complete) asks first. */
+uint32_t roce_qp_sq_room(const struct roce_qp *qp);
 int roce_post_recv(struct roce_qp *qp, struct roce_recv_wr *wr,
 		   struct roce_recv_wr **bad_wr);
 

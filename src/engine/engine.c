@@ -61,7 +61,6 @@ int engine_init(struct roce_engine *e, const struct engine_config *cfg)
 	atomic_init(&e->idle_sleep_ms, ROCE_IDLE_SLEEP_MS);
 	atomic_init(&e->wake.asleep, 0);
 	e->wake.fd = e->wake.port_fd = -1;
-	e->rtc.watch_fd = -1;
 	atomic_init(&e->sleeps, 0);
 	atomic_init(&e->wakeups, 0);
 	atomic_init(&e->has_thread, false);

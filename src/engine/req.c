@@ -151,6 +151,8 @@ static int emit_data(struct roce_engine *e, struct eng_qp *qp, struct swqe *w)
 	p.sge = w->sge;
 	p.nsge = w->num_sge;
 	p.sge_off = qp->req.offset;
+	if (w->flags & ROCE_SEND_INLINE)
+		p.inl = swqe_inline(qp, w);
 	p.len = chunk;
 	/* only the fields of the headers the opcode carries are read (a UD
 	 * WQE's remote_addr and rkey are its destination: not read) */

@@ -154,7 +154,12 @@ struct swqe {
 	uint8_t num_sge;
 	uint8_t state;                  /* enum swqe_state */
 	uint32_t length;                /* sum of the SGEs */
-	struct roce_sge sge[ROCE_MAX_SGE];
+	union {
+		struct roce_sge sge[ROCE_MAX_SGE];
+		/* ROCE_SEND_INLINE: the message itself, when it fits in the
+		 * SGEs' room (else in the QP's inline area: swqe_inline) */
+		uint8_t inl[ROCE_MAX_SGE * sizeof(struct roce_sge)];
+	};
 	union {
 		struct {                /* RC, UC */
 			uint64_t remote_addr;
@@ -362,6 +367,10 @@ struct eng_qp {
 	/* send queue: app produces, engine consumes (cons = completer tail) */
 	struct ring_idx sq;
 	struct swqe *swqe;
+	/* ROCE_SEND_INLINE messages longer than a WQE's SGE room: inl_len
+	 * bytes per send WQE, made only for a QP that asked for them */
+	uint8_t *inl;
+	uint32_t inl_len;
 	/* receive queue */
 	struct ring_idx rq;
 	struct rwqe *rwqe;
@@ -476,8 +485,12 @@ struct eng_rtc {
 	_Atomic uint64_t drive_ns;      /* a program's last turn (or try) */
 	_Atomic bool released;          /* a program is about to block */
 	_Atomic bool parked;            /* the thread waits on its eventfd */
-	int watch_fd;                   /* the watchdog's eventfd: a park began */
-	pthread_t watchdog;
+	_Atomic uint64_t yield_ns;      /* a waiting program's last yield to
+					 * the thread (racy between pollers:
+					 * at worst one yield more) */
+	_Atomic bool rt_ok, rt_refused; /* parked real-time; refused (no
+					 * CAP_SYS_NICE or RLIMIT_RTPRIO):
+					 * parks at normal priority */
 	_Atomic uint64_t driven, thread_turns, parks, takeovers;
 	/* the thread writes them, a stats call may read them meanwhile */
 	_Atomic uint64_t max_ns;        /* the longest takeover */
@@ -602,6 +615,13 @@ static inline bool engine_changes_pending(struct roce_engine *e)
 static inline struct swqe *sq_at(struct eng_qp *qp, uint32_t i)
 {
 	return &qp->swqe[i & qp->sq.mask];
+}
+
+/* Where a ROCE_SEND_INLINE WQE's bytes are: in the WQE, or in its slot
+ * of the QP's inline area */
+static inline uint8_t *swqe_inline(const struct eng_qp *qp, struct swqe *w)
+{
+	return qp->inl ? qp->inl + (size_t)(w - qp->swqe) * qp->inl_len : w->inl;
 }
 
 #endif

@@ -9,20 +9,23 @@
  *   program thread   poll -> drive: trylock, one turn
  *                    found nothing, will poll again -> waiting: drive_ns
  *                    about to block (a completion channel) -> release
- *   engine thread    drive_ns within handoff_us: park (blocked on its
- *                    eventfd, no spinning; RTC_BACKSTOP_US at most)
- *                    else, or released: take over, spin, sleep as before
- *   watchdog         while the engine thread is parked, at SCHED_IDLE:
- *                    every handoff_us, no drive since -> wake it
+ *   engine thread    drive_ns within handoff_us: park, blocked on its
+ *                    eventfd until handoff_us after the last drive (no
+ *                    spinning; a release rings it), at real-time
+ *                    priority where allowed; then, no drive since: take
+ *                    over (one turn, back to normal priority), spin,
+ *                    sleep as before
  *
- * The watchdog runs at SCHED_IDLE so that its looks never take a core
- * from a thread that has work (a polling program's: a look every 50 us
- * at normal priority preempted the pollers and took ib_send_lat from 14
- * to 35 us); a program that stops polling frees its core, where the
- * watchdog then runs at once. When no core is free (more runnable
- * threads than cores) the engine thread's own backstop takes over
- * within RTC_BACKSTOP_US. A thread cannot come back from SCHED_IDLE
- * without CAP_SYS_NICE, hence a watchdog apart from the engine thread.
+ * The deadline is the parked thread's own timer: whatever holds the core
+ * when it ends (the program computing, another program polling), the
+ * thread must run then, and only a real-time thread is sure to preempt
+ * it at once (a normal one that has run much, as an engine thread that
+ * served a flood has, waits for the scheduler's slice: 1-4 ms). It is
+ * real-time only while parked, where it runs a look at the clock per
+ * handoff_us and nothing else, and back at normal priority after its
+ * first turn, so its spinning never starves the program. Without
+ * CAP_SYS_NICE (or RLIMIT_RTPRIO) it parks at normal priority: the same
+ * deadline, kept when a core is free (roce_engine_rtc_stats says which).
  *
  * A NIC costs a polling program one thread (post rings a doorbell, poll
  * reads a CQE); with a thread of its own beside each program's polling
@@ -86,9 +89,24 @@ unsigned engine_drive(struct roce_engine *e)
 
 void engine_waiting(struct roce_engine *e)
 {
+	uint64_t now = roce_now_ns();
+
 	if (atomic_load_explicit(&e->rtc.released, memory_order_relaxed))
 		atomic_store_explicit(&e->rtc.released, false, memory_order_relaxed);
-	atomic_store_explicit(&e->rtc.drive_ns, roce_now_ns(), memory_order_release);
+	/* the engine thread neither parked nor asleep: it ran while the
+	   program did not poll and may now wait for this core; give it the
+	   core once a handoff, so that it parks (at the next stop it must
+	   be parked: a thread that waits for a core behind a computing
+	   program waits for the scheduler's slice) */
+	if (atomic_load_explicit(&e->has_thread, memory_order_relaxed) &&
+	    !atomic_load_explicit(&e->rtc.parked, memory_order_relaxed) &&
+	    !atomic_load_explicit(&e->wake.asleep, memory_order_relaxed) &&
+	    now - atomic_load_explicit(&e->rtc.yield_ns, memory_order_relaxed) >
+	    (uint64_t)atomic_load_explicit(&e->rtc.handoff_us, memory_order_relaxed) * 1000u) {
+		atomic_store_explicit(&e->rtc.yield_ns, now, memory_order_relaxed);
+		sched_yield();
+	}
+	atomic_store_explicit(&e->rtc.drive_ns, now, memory_order_release);
 }
 
 static void ring(int fd)
@@ -160,6 +178,8 @@ void engine_rtc_stats(struct roce_engine *e, struct roce_engine_rtc_stats *s)
 	s->thread_turns = atomic_load_explicit(&e->rtc.thread_turns, memory_order_relaxed);
 	s->parks = atomic_load_explicit(&e->rtc.parks, memory_order_relaxed);
 	s->takeovers = atomic_load_explicit(&e->rtc.takeovers, memory_order_relaxed);
+	s->parks_realtime = atomic_load_explicit(&e->rtc.rt_ok, memory_order_relaxed) &&
+			    !atomic_load_explicit(&e->rtc.rt_refused, memory_order_relaxed);
 	/* the thread may be adding a takeover: a figure that lags by one */
 	if (s->takeovers) {
 		s->takeover_p50_us = hist_at(e, s->takeovers, 500);
@@ -172,10 +192,6 @@ void engine_rtc_stats(struct roce_engine *e, struct roce_engine_rtc_stats *s)
    and finds its completion: only a poll that found nothing (the caller
    spins on it) parks the thread, or every event would park it and the
    next wait wake it again (ib_send_lat -e: 26 -> 71 us). */
-
-/* The engine thread's longest park when the watchdog does not run (no
-   core free for a SCHED_IDLE thread) */
-#define RTC_BACKSTOP_US 1000u
 
 static bool drives_recent(struct roce_engine *e, uint64_t *last, uint64_t *left_ns)
 {
@@ -191,18 +207,34 @@ static bool drives_recent(struct roce_engine *e, uint64_t *last, uint64_t *left_
 	return until > now;
 }
 
+/* Real-time (SCHED_FIFO 1) while parked, if allowed: *rt is the thread's
+   state; e->rtc.rt_refused is set for good at the first refusal. */
+static void set_rt(struct roce_engine *e, bool *rt, bool on)
+{
+	struct sched_param sp = { .sched_priority = on ? 1 : 0 };
+
+	if (*rt == on || (on && atomic_load_explicit(&e->rtc.rt_refused, memory_order_relaxed)))
+		return;
+	if (pthread_setschedparam(pthread_self(), on ? SCHED_FIFO : SCHED_OTHER, &sp) == 0) {
+		*rt = on;
+		if (on)
+			atomic_store_explicit(&e->rtc.rt_ok, true, memory_order_relaxed);
+	} else if (on)
+		atomic_store_explicit(&e->rtc.rt_refused, true, memory_order_relaxed);
+}
+
 /*
- * Programs drive the engine: park on the eventfd (engine_release and the
- * watchdog ring it), without setting wake.asleep (their posts ring
- * nothing: they run the turn themselves). True while parked; false once
- * the thread should run (the drives stopped, a release, or run to
- * completion is off).
+ * Programs drive the engine: park on the eventfd (engine_release rings
+ * it) until handoff_us after the last drive, without setting wake.asleep
+ * (their posts ring nothing: they run the turn themselves). True while
+ * parked; false once the thread should run (the drives stopped, a
+ * release, or run to completion is off).
  */
-static bool park(struct roce_engine *e, bool *was_parked)
+static bool park(struct roce_engine *e, bool *was_parked, bool *rt)
 {
 	struct pollfd pfd = { .fd = e->wake.fd, .events = POLLIN };
-	struct timespec ts = { 0, (long)RTC_BACKSTOP_US * 1000 };
 	uint64_t last, left, now;
+	struct timespec ts;
 
 	if (!drives_recent(e, &last, &left))
 		goto run;
@@ -210,8 +242,9 @@ static bool park(struct roce_engine *e, bool *was_parked)
 		add_relaxed(&e->rtc.parks);
 		*was_parked = true;
 	}
+	set_rt(e, rt, true);
 	atomic_store_explicit(&e->rtc.parked, true, memory_order_seq_cst);
-	ring(e->rtc.watch_fd);
+	ts = (struct timespec){ (time_t)(left / 1000000000u), (long)(left % 1000000000u) };
 	/* a release between the look above and parked set: seen here */
 	if (!atomic_load_explicit(&e->rtc.released, memory_order_seq_cst) &&
 	    ppoll(&pfd, 1, &ts, NULL) > 0)
@@ -227,40 +260,6 @@ run:
 	/* spent: the next drive parks the thread again */
 	atomic_store_explicit(&e->rtc.released, false, memory_order_relaxed);
 	return false;
-}
-
-static void *watchdog(void *arg)
-{
-	struct roce_engine *e = arg;
-	struct sched_param sp = { 0 };
-	struct pollfd pfd = { .fd = e->rtc.watch_fd, .events = POLLIN };
-
-	/* at normal priority if refused: the looks then cost the pollers */
-	pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp);
-	/* its sleeps end on time: the default slack (50 us) would double
-	   the takeover */
-	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
-	while (atomic_load_explicit(&e->running, memory_order_acquire)) {
-		uint64_t last, left;
-		struct timespec ts;
-
-		if (!atomic_load_explicit(&e->rtc.parked, memory_order_acquire)) {
-			/* until the next park (or stop) */
-			if (poll(&pfd, 1, -1) > 0)
-				drain(e->rtc.watch_fd);
-			continue;
-		}
-		if (drives_recent(e, &last, &left)) {
-			ts.tv_sec = 0;
-			ts.tv_nsec = (long)left;
-			nanosleep(&ts, NULL);
-			continue;
-		}
-		ring(e->wake.fd);       /* the drives stopped: take over */
-		if (poll(&pfd, 1, -1) > 0)
-			drain(e->rtc.watch_fd);
-	}
-	return NULL;
 }
 
 /* ---- the engine thread ------------------------------------------------------- */
@@ -317,7 +316,11 @@ static void *engine_thread(void *arg)
 	struct roce_engine *e = arg;
 	uint64_t idle_since = 0;
 	unsigned empty = 0;
-	bool napping = false, parked = false;
+	bool napping = false, parked = false, rt = false;
+
+	/* the park's deadline kept to the microsecond: the default slack
+	   (50 us) would double the takeover */
+	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 
 	while (atomic_load_explicit(&e->running, memory_order_acquire)) {
 		uint32_t after_us, nap_us, sleep_ms;
@@ -325,7 +328,7 @@ static void *engine_thread(void *arg)
 		uint64_t now;
 		unsigned moved;
 
-		if (park(e, &parked)) {
+		if (park(e, &parked, &rt)) {
 			idle_since = 0;         /* after the drives, spin anew */
 			empty = 0;
 			napping = false;
@@ -335,6 +338,7 @@ static void *engine_thread(void *arg)
 		moved = engine_turn(e);
 		pthread_mutex_unlock(&e->lock);
 		add_relaxed(&e->rtc.thread_turns);
+		set_rt(e, &rt, false);  /* the takeover's turn is run */
 		if (moved) {
 			idle_since = 0;
 			empty = 0;
@@ -401,7 +405,6 @@ void engine_sleep_stats(struct roce_engine *e, uint64_t *sleeps, uint64_t *wakeu
 int engine_start(struct roce_engine *e, int cpu)
 {
 	sigset_t all, old;
-	bool dog;
 	int rc;
 
 	if (e->has_thread)
@@ -418,22 +421,14 @@ int engine_start(struct roce_engine *e, int cpu)
 	   state (and could stop the NIC mid-turn) */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	e->rtc.watch_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	rc = e->rtc.watch_fd < 0 ? -1 : pthread_create(&e->thread, NULL, engine_thread, e);
-	dog = rc == 0 && pthread_create(&e->rtc.watchdog, NULL, watchdog, e) == 0;
+	rc = pthread_create(&e->thread, NULL, engine_thread, e);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rc != 0 || !dog) {
+	if (rc != 0) {
 		atomic_store(&e->running, false);
-		if (rc == 0) {
-			ring(e->wake.fd);
-			pthread_join(e->thread, NULL);
-		}
 		roce_port_set_wake(e->port, NULL);
 		atomic_store(&e->has_thread, false);
 		close(e->wake.fd);
-		if (e->rtc.watch_fd >= 0)
-			close(e->rtc.watch_fd);
-		e->wake.fd = e->wake.port_fd = e->rtc.watch_fd = -1;
+		e->wake.fd = e->wake.port_fd = -1;
 		return ROCE_E_NOMEM;
 	}
 	if (cpu >= 0) {
@@ -453,12 +448,9 @@ void engine_stop(struct roce_engine *e)
 	atomic_store(&e->running, false);
 	engine_wake(e);                 /* out of its sleep, to see it stop */
 	ring(e->wake.fd);               /* or out of its park */
-	ring(e->rtc.watch_fd);
 	pthread_join(e->thread, NULL);
-	pthread_join(e->rtc.watchdog, NULL);
 	roce_port_set_wake(e->port, NULL);
 	atomic_store(&e->has_thread, false);
 	close(e->wake.fd);
-	close(e->rtc.watch_fd);
-	e->wake.fd = e->wake.port_fd = e->rtc.watch_fd = -1;
+	e->wake.fd = e->wake.port_fd = -1;
 }

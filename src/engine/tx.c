@@ -140,6 +140,20 @@ static uint8_t *tx_buffer(struct roce_engine *e, const struct eng_qp *qp,
 	return b ? b : e->tx[e->tx_n].data;
 }
 
+/* The payload into the frame: an inline WQE's bytes, or the DMA's
+ * pieces (mover.c), the CRC taken in the same pass when crc is set. */
+static int tx_fetch(struct roce_engine *e, const struct tx_pkt *p, const struct dma_seg *seg,
+		    unsigned nseg, uint8_t *dst, uint32_t *crc)
+{
+	if (!p->inl)
+		return mem_fetch(e, seg, nseg, dst, crc);
+	if (crc)
+		*crc = roce_crc32_copy(*crc, dst, p->inl + p->sge_off, p->len);
+	else
+		memcpy(dst, p->inl + p->sge_off, p->len);
+	return ROCE_OK;
+}
+
 int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p)
 {
 	const struct roce_opcode_info *op = roce_opcode_info(p->opcode);
@@ -154,8 +168,11 @@ int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p)
 
 	if (!op || (p->len && !op->payload) || p->len > ROCE_MAX_MTU)
 		return ROCE_E_RANGE;
-	/* the DMA is resolved (and may fail) before a buffer is taken */
-	if (p->len && p->sge) {
+	/* the DMA is resolved (and may fail) before a buffer is taken; an
+	 * inline WQE's bytes were copied at post: no key, no DMA */
+	if (p->len && p->inl) {
+		nseg = 0;
+	} else if (p->len && p->sge) {
 		rc = mem_resolve(e, p->sge, p->nsge, p->sge_off, p->len, 0, seg, &nseg);
 		if (rc)
 			return rc;
@@ -198,14 +215,14 @@ int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p)
 		crc = roce_icrc_begin(buf + l3);
 		crc = roce_crc32(crc, buf + l4 + ROCE_UDP_HLEN + ROCE_BTH_LEN,
 				 op->hdr_len - ROCE_BTH_LEN);
-		rc = mem_fetch(e, seg, nseg, buf + hlen, &crc);
+		rc = tx_fetch(e, p, seg, nseg, buf + hlen, &crc);
 		if (rc)
 			return rc;
 		memset(buf + at, 0, pad);
 		crc = roce_crc32(crc, buf + at, pad);
 	} else {
 		/* short: fetch, then one ICRC call over the frame */
-		rc = mem_fetch(e, seg, nseg, buf + hlen, NULL);
+		rc = tx_fetch(e, p, seg, nseg, buf + hlen, NULL);
 		if (rc)
 			return rc;
 		memset(buf + at, 0, pad);

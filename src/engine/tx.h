@@ -27,6 +27,8 @@ struct tx_pkt {
 	const struct roce_sge *sge;     /* gather payload from SGEs ... */
 	uint32_t nsge, sge_off;         /* ... starting this far in */
 	const struct mr_pos *at;        /* ... or from one place in an MR */
+	const uint8_t *inl;             /* ... or from an inline WQE's bytes
+					 * (swqe_inline), sge_off on */
 	uint32_t len;
 	const struct eng_av *av;        /* UD: the WQE's destination (qp->tmpl
 					 * holds its headers), else NULL */

@@ -113,7 +113,7 @@ int ibv_destroy_cq(struct ibv_cq *cq)
 }
 
 /* ibv_wc from the engine's completion (the enums have ibverbs' values). */
-static void wc_out(const struct roce_wc *r, struct ibv_wc *w)
+void rv_wc_out(const struct roce_wc *r, struct ibv_wc *w)
 {
 	memset(w, 0, sizeof(*w));
 	w->wr_id = r->wr_id;
@@ -148,7 +148,7 @@ int rv_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)
 		if (k < 0)
 			return got ? got : -1;  /* overrun: ibv_poll_cq's < 0 */
 		for (int i = 0; i < k; i++)
-			wc_out(&r[i], &wc[got + i]);
+			rv_wc_out(&r[i], &wc[got + i]);
 		got += k;
 		if (k < want)
 			break;

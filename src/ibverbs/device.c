@@ -341,10 +341,12 @@ static void say_stats(struct rv_context *c)
 		return;
 	roce_engine_rtc_stats(c->ctx, &s);
 	fprintf(stderr, "roce-run: engine: driven %llu turns, thread %llu turns, takeovers "
-		"%llu, takeover p50 %u us p99 %u us max %.1f us\n",
+		"%llu, takeover p50 %u us p99 %u us max %.1f us, parked %s\n",
 		(unsigned long long)s.driven, (unsigned long long)s.thread_turns,
 		(unsigned long long)s.takeovers, s.takeover_p50_us, s.takeover_p99_us,
-		(double)s.takeover_max_ns / 1e3);
+		(double)s.takeover_max_ns / 1e3,
+		s.parks_realtime ? "real-time" :
+		s.parks ? "at normal priority (no CAP_SYS_NICE)" : "never");
 }
 
 struct ibv_context *ibv_open_device(struct ibv_device *device)

@@ -4,8 +4,8 @@
  * backs. The inline functions of <infiniband/verbs.h> call an op only when
  * it is set (verbs_get_ctx_op) and fail silently otherwise; set, each
  * names its verb on stderr first, so a program that stops on one says
- * which. create_qp_ex is set to the real one (qp.c), query_port and
- * query_device_ex too (query.c).
+ * which. create_qp_ex and create_cq_ex are set to the real ones
+ * (qp_ex.c, cq_ex.c), query_port and query_device_ex too (query.c).
  */
 #include <errno.h>
 
@@ -59,8 +59,6 @@ OP_ERR(u_modify_wq, "ibv_modify_wq", struct ibv_wq *a, struct ibv_wq_attr *b)
 OP_NULL(struct ibv_wq, u_create_wq, "ibv_create_wq", struct ibv_context *a, struct ibv_wq_init_attr *b)
 OP_ERR(u_query_rt_values, "ibv_query_rt_values_ex", struct ibv_context *a,
        struct ibv_values_ex *b)
-OP_NULL(struct ibv_cq_ex, u_create_cq_ex, "ibv_create_cq_ex", struct ibv_context *a,
-	struct ibv_cq_init_attr_ex *b)
 OP_ERR(u_destroy_flow, "ibv_destroy_flow", struct ibv_flow *a)
 OP_NULL(struct ibv_flow, u_create_flow, "ibv_create_flow", struct ibv_qp *a, struct ibv_flow_attr *b)
 OP_NULL(struct ibv_qp, u_open_qp, "ibv_open_qp", struct ibv_context *a, struct ibv_qp_open_attr *b)
@@ -99,7 +97,7 @@ void rv_set_unsupported_ops(struct verbs_context *v)
 	v->modify_wq = u_modify_wq;
 	v->create_wq = u_create_wq;
 	v->query_rt_values = u_query_rt_values;
-	v->create_cq_ex = u_create_cq_ex;
+	v->create_cq_ex = rv_create_cq_ex;
 	v->ibv_destroy_flow = u_destroy_flow;
 	v->ibv_create_flow = u_create_flow;
 	v->open_qp = u_open_qp;

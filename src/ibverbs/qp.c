@@ -4,9 +4,11 @@
  * the inline ibv_post_send / ibv_post_recv call. Work requests are
  * translated to the engine's (the same fields, ibverbs' values) in small
  * batches on the stack; an SGE is the same 16 bytes in both, so SGE lists
- * pass as they are. An address vector's MAC is found here (ARP, neighbour
- * discovery), as the kernel finds it for a RoCE device
- * (ib_resolve_unicast_gid_dmac).
+ * pass as they are, and so do the send flags (an inline WR's bytes are
+ * copied by the engine's post). An address vector's MAC is found here
+ * (ARP, neighbour discovery), as the kernel finds it for a RoCE device
+ * (ib_resolve_unicast_gid_dmac). ibv_create_qp_ex and the ibv_wr_* ops
+ * are qp_ex.c's.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -24,8 +26,36 @@ _Static_assert(sizeof(struct ibv_sge) == sizeof(struct roce_sge) &&
 	       offsetof(struct ibv_sge, length) == offsetof(struct roce_sge, length) &&
 	       offsetof(struct ibv_sge, lkey) == offsetof(struct roce_sge, lkey),
 	       "an SGE list passes to the engine as it is");
+_Static_assert((int)IBV_SEND_FENCE == (int)ROCE_SEND_FENCE &&
+	       (int)IBV_SEND_SIGNALED == (int)ROCE_SEND_SIGNALED &&
+	       (int)IBV_SEND_SOLICITED == (int)ROCE_SEND_SOLICITED &&
+	       (int)IBV_SEND_INLINE == (int)ROCE_SEND_INLINE,
+	       "the send flags pass to the engine as they are");
 
 #define RV_BATCH 16
+
+/*
+ * Inline data as rxe offers it (rxe_qp_chk_cap, rxe_qp_init_req): at most
+ * RXE_MAX_INLINE_DATA, 512 bytes, else EINVAL; what the QP gets is the
+ * larger of what was asked and its SGEs' room (16 bytes an SGE), so
+ * max_inline_data comes back at least 16 even when 0 was asked. Up to
+ * the WQE's own SGE room (ROCE_MAX_SGE SGEs) it costs the QP nothing;
+ * beyond it the engine keeps that many bytes per send WQE.
+ */
+static int inline_cap(const struct ibv_qp_init_attr *a, struct roce_qp_cap *cap)
+{
+	uint32_t sge_room = cap->max_send_sge * (uint32_t)sizeof(struct ibv_sge);
+
+	if (a->cap.max_inline_data > ROCE_MAX_INLINE) {
+		fprintf(stderr, "libibverbs (roce-run): ibv_create_qp: max_inline_data %u over "
+			"the device's %u\n", a->cap.max_inline_data, ROCE_MAX_INLINE);
+		errno = EINVAL;
+		return EINVAL;
+	}
+	cap->max_inline_data = a->cap.max_inline_data > sge_room ? a->cap.max_inline_data
+								 : sge_room;
+	return 0;
+}
 
 static struct rv_qp *qp_new(struct rv_context *c, struct ibv_pd *pd,
 			    struct ibv_qp_init_attr *a)
@@ -51,6 +81,8 @@ static struct rv_qp *qp_new(struct rv_context *c, struct ibv_pd *pd,
 	ra.cap.max_recv_wr = a->cap.max_recv_wr;
 	ra.cap.max_send_sge = a->cap.max_send_sge ? a->cap.max_send_sge : 1;
 	ra.cap.max_recv_sge = a->cap.max_recv_sge ? a->cap.max_recv_sge : 1;
+	if (inline_cap(a, &ra.cap) != 0)
+		return NULL;
 	q = calloc(1, sizeof(*q));
 	if (!q) {
 		errno = ENOMEM;
@@ -62,8 +94,7 @@ static struct rv_qp *qp_new(struct rv_context *c, struct ibv_pd *pd,
 		errno = st == ROCE_E_FULL ? ENOMEM : rv_errno(st);
 		return NULL;
 	}
-	/* no inline data: perftest then sends from its registered buffer */
-	a->cap.max_inline_data = 0;
+	a->cap.max_inline_data = ra.cap.max_inline_data;
 	q->ibv.context = pd->context;
 	q->ibv.qp_context = a->qp_context;
 	q->ibv.pd = pd;
@@ -96,38 +127,6 @@ struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *attr)
 	return q ? &q->ibv : NULL;
 }
 
-/* The verbs_context's create_qp_ex: what ibv_create_qp takes, plus the PD
- * in the attributes; the extended features (ibv_wr_* send ops, XRC,
- * create flags, RSS) are not offered. */
-struct ibv_qp *rv_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_attr_ex *a)
-{
-	struct ibv_qp_init_attr ia;
-	struct ibv_qp *qp;
-
-	if (!a || !(a->comp_mask & IBV_QP_INIT_ATTR_PD) || !a->pd) {
-		errno = EINVAL;
-		return NULL;
-	}
-	if (a->comp_mask & ~(uint32_t)IBV_QP_INIT_ATTR_PD) {
-		rv_unsupported("ibv_create_qp_ex with attributes beyond the PD (ibv_wr_* "
-			       "send ops, XRC, create flags, RSS)", EOPNOTSUPP);
-		return NULL;
-	}
-	(void)context;
-	memset(&ia, 0, sizeof(ia));
-	ia.qp_context = a->qp_context;
-	ia.send_cq = a->send_cq;
-	ia.recv_cq = a->recv_cq;
-	ia.srq = a->srq;
-	ia.cap = a->cap;
-	ia.qp_type = a->qp_type;
-	ia.sq_sig_all = a->sq_sig_all;
-	qp = ibv_create_qp(a->pd, &ia);
-	if (qp)
-		a->cap = ia.cap;
-	return qp;
-}
-
 int ibv_destroy_qp(struct ibv_qp *qp)
 {
 	struct rv_qp *q = RV_OF(rv_qp, qp);
@@ -144,6 +143,7 @@ int ibv_destroy_qp(struct ibv_qp *qp)
 		c->qp_by_num[qp->qp_num] = NULL;
 	pthread_mutex_destroy(&qp->mutex);
 	pthread_cond_destroy(&qp->cond);
+	rv_qp_ex_free(q);
 	free(q);
 	return 0;
 }
@@ -254,9 +254,11 @@ static int send_wr_in(const struct ibv_send_wr *w, struct roce_send_wr *r)
 	memset(r, 0, sizeof(*r));
 	if ((unsigned)w->opcode > IBV_WR_ATOMIC_FETCH_AND_ADD)
 		return EINVAL;  /* LOCAL_INV, BIND_MW, SEND_WITH_INV, TSO, ... */
-	/* no inline data (max_inline_data is 0, as the QP's caps said) */
+	/* the flags have the engine's values; inline bytes are copied by
+	   the engine's post, from the SGEs' addresses (no checksum offload:
+	   IBV_SEND_IP_CSUM is for raw packet QPs) */
 	if (w->send_flags & ~(unsigned)(IBV_SEND_FENCE | IBV_SEND_SIGNALED |
-					IBV_SEND_SOLICITED))
+					IBV_SEND_SOLICITED | IBV_SEND_INLINE))
 		return EINVAL;
 	r->wr_id = w->wr_id;
 	r->sg_list = (struct roce_sge *)(void *)w->sg_list;

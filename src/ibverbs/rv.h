@@ -78,9 +78,16 @@ struct rv_channel {
 };
 
 struct rv_cq {
-	struct ibv_cq ibv;
+	union {                         /* first: the program's pointer */
+		struct ibv_cq ibv;
+		struct ibv_cq_ex ex;    /* ibv_create_cq_ex's (cq_ex.c) */
+	};
 	struct roce_cq *cq;
 	struct rv_cq *next;             /* rv_context's list */
+	/* ibv_start_poll .. ibv_end_poll: the completion the program reads */
+	struct ibv_wc cur;
+	uint64_t cur_ns;                /* its wall-clock stamp (cq_ex.c) */
+	uint64_t wc_flags_ex;           /* IBV_WC_EX_WITH_* asked for */
 };
 
 struct rv_srq {
@@ -89,8 +96,14 @@ struct rv_srq {
 	struct rv_srq *next;
 };
 
+struct rv_wr_batch;
+
 struct rv_qp {
-	struct ibv_qp ibv;
+	union {                         /* first: the program's pointer */
+		struct ibv_qp ibv;
+		struct ibv_qp_ex ex;    /* ibv_create_qp_ex's (qp_ex.c) */
+	};
+	struct rv_wr_batch *batch;      /* ibv_wr_*'s WRs (qp_ex.c), or NULL */
 	struct roce_qp *qp;
 	struct ibv_qp_cap cap;          /* as made: ibv_query_qp's */
 	int sq_sig_all;
@@ -148,7 +161,13 @@ int rv_req_notify_cq(struct ibv_cq *cq, int solicited_only);
 int rv_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad);
 int rv_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad);
 int rv_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad);
+/* ibv_wc from the engine's completion */
+void rv_wc_out(const struct roce_wc *r, struct ibv_wc *w);
+/* qp_ex.c: ibv_create_qp_ex, the ibv_wr_* send ops; cq_ex.c:
+ * ibv_create_cq_ex and its polling */
 struct ibv_qp *rv_create_qp_ex(struct ibv_context *context, struct ibv_qp_init_attr_ex *a);
+void rv_qp_ex_free(struct rv_qp *q);
+struct ibv_cq_ex *rv_create_cq_ex(struct ibv_context *context, struct ibv_cq_init_attr_ex *a);
 /* the ops that no verb of ours backs: each names itself on stderr */
 void rv_set_unsupported_ops(struct verbs_context *v);
 

@@ -43,7 +43,6 @@ STUB_ERR(ibv_resize_cq, EOPNOTSUPP)
 STUB_ERR(ibv_resolve_eth_l2_from_gid, EOPNOTSUPP)
 
 /* IBVERBS_1.6 .. 1.13 */
-STUB_NULL(ibv_qp_to_qp_ex)
 STUB_NULL(ibv_import_device)
 STUB_NULL(ibv_import_mr)
 STUB_NULL(ibv_import_pd)

@@ -76,7 +76,7 @@ static struct roce_qp_init_attr test_qp_attr(const struct perf_run *r)
 		.send_cq = r->ep.scq, .recv_cq = r->ep.rcq,
 		.qp_type = r->o->conn == ROCE_QPT_UD ? ROCE_QPT_UD : ROCE_QPT_RC,
 		.cap = { r->o->tx_depth + 1, r->o->verb == PERF_SEND ? r->o->rx_depth + 1 : 1,
-			 1, 1 },
+			 1, 1, 0 },
 	};
 }
 

@@ -176,7 +176,7 @@ static int open_queues(struct perf_ep *ep, const struct perf_ep_config *c)
 	}
 	qa.send_cq = ep->scq;
 	qa.recv_cq = ep->rcq;
-	qa.cap = (struct roce_qp_cap){ c->sq_depth, c->rq_depth, 1, 1 };
+	qa.cap = (struct roce_qp_cap){ c->sq_depth, c->rq_depth, 1, 1, 0 };
 	for (unsigned i = 0; i < c->nqp && !c->cm_qps; i++) {
 		int st = roce_create_qp_status(ep->pd, &qa, &ep->qp[i]);
 

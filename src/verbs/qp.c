@@ -65,6 +65,7 @@ static void qpn_give(struct roce_context *ctx, uint32_t qpn)
 static void free_qp_mem(struct roce_qp *qp)
 {
 	free(qp->eng.swqe);
+	free(qp->eng.inl);
 	free(qp->eng.rwqe);
 	free(qp);
 }
@@ -85,6 +86,7 @@ int roce_create_qp_status(struct roce_pd *pd, const struct roce_qp_init_attr *at
 	    (attr->qp_type != ROCE_QPT_RC && attr->qp_type != ROCE_QPT_UC &&
 	     attr->qp_type != ROCE_QPT_UD && attr->qp_type != ROCE_QPT_GSI) ||
 	    attr->cap.max_send_wr > ROCE_MAX_WR || attr->cap.max_send_sge > ROCE_MAX_SGE ||
+	    attr->cap.max_inline_data > ROCE_MAX_INLINE ||
 	    (!attr->srq && (attr->cap.max_recv_wr > ROCE_MAX_WR ||
 			    attr->cap.max_recv_sge > ROCE_MAX_SGE)) ||
 	    (attr->srq && attr->srq->ctx != pd->ctx))
@@ -98,7 +100,13 @@ int roce_create_qp_status(struct roce_pd *pd, const struct roce_qp_init_attr *at
 		return ROCE_E_NOMEM;
 	qp->eng.swqe = calloc(ns, sizeof(*qp->eng.swqe));
 	qp->eng.rwqe = calloc(nr, sizeof(*qp->eng.rwqe));
-	if (!qp->eng.swqe || !qp->eng.rwqe) {
+	/* inline messages longer than the WQE's own room: an area of
+	 * max_inline_data bytes per send WQE, for this QP only */
+	if (attr->cap.max_inline_data > sizeof(qp->eng.swqe->inl)) {
+		qp->eng.inl_len = attr->cap.max_inline_data;
+		qp->eng.inl = malloc((size_t)ns * qp->eng.inl_len);
+	}
+	if (!qp->eng.swqe || !qp->eng.rwqe || (qp->eng.inl_len && !qp->eng.inl)) {
 		free_qp_mem(qp);
 		return ROCE_E_NOMEM;
 	}
@@ -111,6 +119,7 @@ int roce_create_qp_status(struct roce_pd *pd, const struct roce_qp_init_attr *at
 	qp->eng.srq = attr->srq ? &attr->srq->eng : NULL;
 	qp->max_send_sge = attr->cap.max_send_sge ? attr->cap.max_send_sge : 1;
 	qp->max_recv_sge = attr->cap.max_recv_sge ? attr->cap.max_recv_sge : 1;
+	qp->max_inline = attr->cap.max_inline_data;
 	qp->eng.sq.mask = ns - 1;
 	qp->eng.rq.mask = nr - 1;
 	/* QP1 is a UD QP to the register file and the engine */
@@ -375,6 +384,14 @@ static int check_send_wr(const struct roce_qp *qp, const struct roce_send_wr *wr
 		total += wr->sg_list[i].length;
 	if (total > ROCE_MAX_MSG)
 		return ROCE_E_RANGE;
+	/* inline: a SEND's or WRITE's bytes (a READ's or an atomic's SGE is
+	 * where its result goes), at most the QP's max_inline_data (rxe:
+	 * EINVAL beyond its max_inline) */
+	if ((wr->send_flags & ROCE_SEND_INLINE) &&
+	    (total > qp->max_inline || wr->opcode == ROCE_WR_RDMA_READ ||
+	     wr->opcode == ROCE_WR_ATOMIC_CMP_AND_SWP ||
+	     wr->opcode == ROCE_WR_ATOMIC_FETCH_AND_ADD))
+		return ROCE_E_INVAL;
 	if (qp->type == ROCE_QPT_UD) {
 		/* UD: SENDs only (IBA 9.2.1), each to an AH of the QP's PD
 		 * (an AH is a PD's object, as an MR is) */
@@ -412,6 +429,27 @@ static int check_send_wr(const struct roce_qp *qp, const struct roce_send_wr *wr
 	return ROCE_OK;
 }
 
+/* An inline WR's bytes into its WQE (or the WQE's slot of the inline
+ * area): the caller's buffers are read here, once, and never again. */
+static void inline_copy(struct roce_qp *qp, struct swqe *w, const struct roce_send_wr *wr)
+{
+	uint8_t *to = swqe_inline(&qp->eng, w);
+
+	for (int i = 0; i < wr->num_sge; i++) {
+		memcpy(to, (const void *)(uintptr_t)wr->sg_list[i].addr, wr->sg_list[i].length);
+		to += wr->sg_list[i].length;
+	}
+	w->num_sge = 0;
+}
+
+uint32_t roce_qp_sq_room(const struct roce_qp *qp)
+{
+	uint32_t prod = atomic_load_explicit(&qp->eng.sq.prod, memory_order_relaxed);
+	uint32_t cons = atomic_load_explicit(&qp->eng.sq.cons, memory_order_acquire);
+
+	return qp->eng.sq.mask + 1 - (prod - cons);
+}
+
 int roce_post_send(struct roce_qp *qp, struct roce_send_wr *wr,
 		   struct roce_send_wr **bad_wr)
 {
@@ -443,7 +481,11 @@ int roce_post_send(struct roce_qp *qp, struct roce_send_wr *wr,
 		w->flags = (uint8_t)wr->send_flags;
 		w->num_sge = (uint8_t)wr->num_sge;
 		w->length = (uint32_t)len;
-		memcpy(w->sge, wr->sg_list, sizeof(struct roce_sge) * (size_t)wr->num_sge);
+		if (wr->send_flags & ROCE_SEND_INLINE)
+			inline_copy(qp, w, wr);
+		else
+			memcpy(w->sge, wr->sg_list,
+			       sizeof(struct roce_sge) * (size_t)wr->num_sge);
 		w->imm = wr->imm_data;
 		if (qp->type == ROCE_QPT_UD) {
 			/* the AH's address vector goes with the WQE */

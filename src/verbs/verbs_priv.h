@@ -91,6 +91,7 @@ struct roce_qp {
 	struct roce_pd *pd;
 	struct roce_srq *srq;
 	uint32_t max_send_sge, max_recv_sge;
+	uint32_t max_inline;            /* ROCE_SEND_INLINE's limit */
 	enum roce_qp_type type;         /* RC, UC or UD (QP1: UD):
 					 * what post and modify allow */
 	struct ev_count async;

@@ -12,10 +12,16 @@
  *   - two threads polling two CQs of one context, each driving: every
  *     completion arrives, no turn runs twice at once (TSan: labelled
  *     "tsan");
+ *   - the thread parks real-time where it may, at normal priority where
+ *     it may not (a child without CAP_SYS_NICE and RLIMIT_RTPRIO), and
+ *     takes over either way;
  *   - the handoff's bounds.
  */
 #include <pthread.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "unit/pair.h"
 
@@ -153,7 +159,7 @@ static void test_parks_and_release(void **state)
 	spin_a(p, &wc, 1, 50);
 	roce_engine_rtc_stats(p->a.ctx, &s1);
 	assert_true(s1.driven > s0.driven + 100);
-	/* parked: a turn at most per backstop (1 ms) look, not thousands */
+	/* parked: no turn but at the deadline's looks, not thousands */
 	assert_true(s1.thread_turns - s0.thread_turns < 200);
 	assert_int_equal(s1.takeovers, s0.takeovers);
 	/* released: the thread runs at once, not 100 ms on */
@@ -247,6 +253,62 @@ static void test_two_pollers(void **state)
 	pair_close(p);
 }
 
+/* The thread parks real-time where it may (so its deadline preempts a
+   program that computes on a full machine), at normal priority where it
+   may not; either way a stop of the polls hands over. */
+static bool parks_and_takes_over(bool *realtime)
+{
+	struct pair *p = rtc_pair(0);
+	struct roce_engine_rtc_stats s;
+	struct roce_wc wc;
+	bool ok;
+
+	/* A spins: its thread parks (once it gets a core: 5 s at most) */
+	for (int i = 0; i < 250; i++) {
+		spin_a(p, &wc, 1, 20);
+		roce_engine_rtc_stats(p->a.ctx, &s);
+		if (s.parks)
+			break;
+	}
+	/* the polls stop: a takeover (2 s at most) */
+	for (int i = 0; i < 100; i++) {
+		sleep_us(20000);
+		roce_engine_rtc_stats(p->a.ctx, &s);
+		if (s.takeovers)
+			break;
+	}
+	ok = s.parks >= 1 && s.takeovers >= 1;
+	*realtime = s.parks_realtime;
+	pair_close(p);
+	return ok;
+}
+
+static void test_realtime_park(void **state)
+{
+	struct rlimit none = { 0, 0 };
+	bool realtime;
+	pid_t pid;
+	int status;
+
+	(void)state;
+	assert_true(parks_and_takes_over(&realtime));
+	/* root (CAP_SYS_NICE) may; another user may with RLIMIT_RTPRIO */
+	if (geteuid() == 0)
+		assert_true(realtime);
+	/* a user without either: refused, at normal priority */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (setrlimit(RLIMIT_RTPRIO, &none) != 0 ||
+		    (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)))
+			_exit(2);
+		_exit(parks_and_takes_over(&realtime) && !realtime ? 0 : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 static void test_bounds(void **state)
 {
 	struct pair_opts o = { .mtu = ROCE_MTU_1024 };
@@ -276,6 +338,7 @@ int main(void)
 		cmocka_unit_test(test_stops_polling),
 		cmocka_unit_test(test_parks_and_release),
 		cmocka_unit_test(test_two_pollers),
+		cmocka_unit_test(test_realtime_park),
 		cmocka_unit_test(test_bounds),
 	};
 

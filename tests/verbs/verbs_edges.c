@@ -43,13 +43,14 @@ static void posting(struct ibv_pd *pd, struct ibv_cq *cq, struct ibv_mr *mr, con
 	struct ibv_qp_init_attr ia = { .send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_RC,
 				       .cap = { 64, 64, 1, 1, 64 } };
 	struct ibv_sge sge = { (uintptr_t)mr->addr, 64, mr->lkey };
+	struct ibv_sge over = { (uintptr_t)mr->addr, 65, 0 };
 	struct ibv_send_wr w[20], *bad = NULL;
 	struct ibv_recv_wr r[3], *rbad = NULL;
 	struct ibv_qp_attr qa;
 	struct ibv_qp_init_attr qi;
 	struct ibv_qp *qp = ibv_create_qp(pd, &ia);
 
-	CHECK(qp && ia.cap.max_inline_data == 0);
+	CHECK(qp && ia.cap.max_inline_data == 64);
 	if (!qp)
 		return;
 	CHECK(ibv_query_qp(qp, &qa, IBV_QP_STATE, &qi) == 0 && qa.qp_state == IBV_QPS_RESET);
@@ -75,9 +76,10 @@ static void posting(struct ibv_pd *pd, struct ibv_cq *cq, struct ibv_mr *mr, con
 	w[17].opcode = IBV_WR_LOCAL_INV;
 	bad = NULL;
 	CHECK(ibv_post_send(qp, w, &bad) == EINVAL && bad == &w[17]);
-	/* inline data is not offered (max_inline_data 0) */
+	/* inline data over the QP's max_inline_data (64) */
 	w[0].next = NULL;
 	w[0].send_flags = IBV_SEND_INLINE;
+	w[0].sg_list = &over;
 	bad = NULL;
 	CHECK(ibv_post_send(qp, w, &bad) == EINVAL && bad == &w[0]);
 	/* receives: the second asks more SGEs than the QP has */
@@ -91,7 +93,8 @@ static void posting(struct ibv_pd *pd, struct ibv_cq *cq, struct ibv_mr *mr, con
 	/* options the engine has not */
 	memset(&qa, 0, sizeof(qa));
 	CHECK(ibv_modify_qp(qp, &qa, IBV_QP_ALT_PATH) == EOPNOTSUPP);
-	CHECK(ibv_qp_to_qp_ex(qp) == NULL && errno == EOPNOTSUPP);
+	/* a QP of ibv_create_qp has no ibv_wr_* ops (rdma-core's: NULL) */
+	CHECK(ibv_qp_to_qp_ex(qp) == NULL);
 	CHECK(ibv_destroy_qp(qp) == 0);
 }
 
@@ -103,7 +106,8 @@ int main(int argc, char **argv)
 	struct ibv_mr *mr;
 	struct ibv_cq *cq;
 	struct ibv_comp_channel *ch;
-	struct ibv_cq_init_attr_ex cqx = { .cqe = 4 };
+	struct ibv_cq_init_attr_ex cqx = { .cqe = 4,
+					   .wc_flags = IBV_WC_EX_WITH_COMPLETION_TIMESTAMP };
 	struct ibv_gid_entry ge[16];
 	struct ibv_port_attr pa;
 	struct ibv_qp_init_attr ia = { 0 };
@@ -134,7 +138,7 @@ int main(int argc, char **argv)
 	CHECK(ibv_query_gid_ex(ctx, 1, 5, &ge[0], 0) == ENODATA);
 	CHECK(ibv_query_gid_table(ctx, ge, 16, 0) == 2 && ge[1].gid_type == IBV_GID_TYPE_ROCE_V2 &&
 	      ge[1].gid.raw[10] == 0xff && ge[1].gid_index == 1);
-	/* an op not offered: NULL, EOPNOTSUPP, and its name on stderr */
+	/* a completion field not offered: NULL, EOPNOTSUPP, and why on stderr */
 	CHECK(ibv_create_cq_ex(ctx, &cqx) == NULL && errno == EOPNOTSUPP);
 
 	pd = ibv_alloc_pd(ctx);

@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "oob.h"
 #include "qp_rts.h"
 
 static int failed;
@@ -81,15 +82,8 @@ static int exchange(int fd, struct side *s, uint32_t *qpn, union ibv_gid *gid)
 
 	memcpy(out, &n, 4);
 	memcpy(out + 4, s->gid.raw, 16);
-	if (write(fd, out, sizeof(out)) != (ssize_t)sizeof(out))
+	if (oob_swap(fd, out, in, sizeof(in)))
 		return -1;
-	for (size_t got = 0; got < sizeof(in);) {
-		ssize_t k = read(fd, in + got, sizeof(in) - got);
-
-		if (k <= 0)
-			return -1;
-		got += (size_t)k;
-	}
 	memcpy(&n, in, 4);
 	*qpn = ntohl(n);
 	memcpy(gid->raw, in + 4, 16);
@@ -135,12 +129,11 @@ static struct ibv_context *open_dev(void)
 
 static int server(int port, int iters)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
 	struct side s, other;
 	struct ibv_context *c2;
 	union ibv_gid gid = { .raw = { 0 } };
 	uint32_t qpn = 0;
-	int ls, fd, one = 1;
+	int ls, fd;
 
 	CHECK(open_side(&s, open_dev()) == 0);
 	/* a second open: the same engine (one QPN space), closed first */
@@ -151,10 +144,7 @@ static int server(int port, int iters)
 	CHECK(ibv_close_device(c2) == 0);
 	if (failed)
 		return 1;
-	ls = socket(AF_INET, SOCK_STREAM, 0);
-	setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	CHECK(bind(ls, (struct sockaddr *)&a, sizeof(a)) == 0 && listen(ls, 1) == 0);
-	fd = accept(ls, NULL, NULL);
+	fd = oob_accept(port, &ls);
 	CHECK(fd >= 0 && exchange(fd, &s, &qpn, &gid) == 0);
 	CHECK(qp_to_rts(s.qp, qpn, &gid, 0) == 0);
 	for (int i = 0; i < iters && !failed; i++) {
@@ -183,7 +173,6 @@ static void *spinner(void *arg)
 
 static int client(const char *ip, int port, int iters)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
 	struct ibv_send_wr wr = { 0 }, *bad = NULL;
 	struct ibv_wc wc;
 	struct side s;
@@ -195,13 +184,7 @@ static int client(const char *ip, int port, int iters)
 	int fd, st = 0;
 
 	CHECK(open_side(&s, open_dev()) == 0);
-	fd = socket(AF_INET, SOCK_STREAM, 0);
-	inet_pton(AF_INET, ip, &a.sin_addr);
-	for (int i = 0; i < 100 && connect(fd, (struct sockaddr *)&a, sizeof(a)); i++) {
-		close(fd);
-		fd = socket(AF_INET, SOCK_STREAM, 0);
-		usleep(100000);
-	}
+	fd = oob_connect(ip, port);
 	CHECK(exchange(fd, &s, &qpn, &gid) == 0);
 	CHECK(qp_to_rts(s.qp, qpn, &gid, 0) == 0);
 	CHECK(read(fd, go, 2) == 2);

@@ -57,7 +57,7 @@ static bool nic_open(struct demo *d, struct nic *n, size_t len)
 		return step_fail(s, "NIC %s: PD or CQ: out of memory", n->name);
 	qa.send_cq = n->scq;
 	qa.recv_cq = n->rcq;
-	qa.cap = (struct roce_qp_cap){ QP_DEPTH, QP_DEPTH, 1, 1 };
+	qa.cap = (struct roce_qp_cap){ QP_DEPTH, QP_DEPTH, 1, 1, 0 };
 	n->qp = roce_create_qp(n->pd, &qa);
 	n->buf = roce_mem_alloc(n->ctx, len, PAGE);
 	if (!n->qp || !n->buf)
