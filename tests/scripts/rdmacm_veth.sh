@@ -15,8 +15,8 @@
 # Usage: rdmacm_veth.sh BUILD_DIR SOURCE_DIR
 set -u
 . "$(dirname "$0")/lib/netns.sh"
+. "$(dirname "$0")/lib/roce_run.sh"
 B=${1:?build dir}
-RR=$B/tools/roce-run
 NA=rcm-a-$$ NB=rcm-b-$$ IA=cma$$ IB=cmb$$
 fails=0 pass=0
 
@@ -25,6 +25,15 @@ if [ "$(id -u)" != 0 ] || ! command -v ip >/dev/null; then
 fi
 [ -e "$B/lib/roce/ibverbs/librdmacm.so.1" ] ||
 	{ echo "rdmacm_veth: SKIP (no drop-in librdmacm: librdmacm-dev missing)"; exit 0; }
+rr_have rping ucmatose udaddy ||
+	{ echo "rdmacm_veth: SKIP (no rping, ucmatose or udaddy: rdmacm-utils missing)"; exit 0; }
+# librdmacm keeps its device (context, PD, CM) open while the program
+# leaves IDs or channels open at exit, as rdma-core's does: no LeakSanitizer
+RR_LEAKS=0
+rr_setup "$B" || exit 1
+# Debian's programs under roce-run (a sanitized drop-in's runtime
+# preloaded: lib/roce_run.sh); our rdmacm_pair brings its own
+RRD=(env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR")
 netns_script_init "$NA" "$NB"
 netns_pair "$NA" "$NB" "$IA" "$IB" 10.241.7.1/24 10.241.7.2/24 || { echo "FAIL: veth setup"; exit 1; }
 for ns in "$NA" "$NB"; do
@@ -100,31 +109,31 @@ rping_check() {
 	result "$1" $why
 }
 for size in 64 1000 4096 65535; do
-	pair "$RR" --netdev "$IA" -- rping -s -v -V -S $size -C 4 -a 10.241.7.1 :: \
-	     "$RR" --netdev "$IB" -- rping -c -v -V -S $size -C 4 -a 10.241.7.1
+	pair "${RRD[@]}" --netdev "$IA" -- rping -s -v -V -S $size -C 4 -a 10.241.7.1 :: \
+	     "${RRD[@]}" --netdev "$IB" -- rping -c -v -V -S $size -C 4 -a 10.241.7.1
 	rping_check "rping -s/-c -V -S $size" 4
 done
-pair "$RR" --netdev "$IA" -- rping -s -v -q -C 5 -a 10.241.7.1 :: \
-     "$RR" --netdev "$IB" -- rping -c -v -q -C 5 -a 10.241.7.1
+pair "${RRD[@]}" --netdev "$IA" -- rping -s -v -q -C 5 -a 10.241.7.1 :: \
+     "${RRD[@]}" --netdev "$IB" -- rping -c -v -q -C 5 -a 10.241.7.1
 rping_check "rping -q (rdma_init_qp_attr, rdma_establish)" 5
-pair "$RR" --netdev "$IA" -- rping -s -v -V -C 5 -a fd00:241:7::1 :: \
-     "$RR" --netdev "$IB" -- rping -c -v -V -C 5 -a fd00:241:7::1
+pair "${RRD[@]}" --netdev "$IA" -- rping -s -v -V -C 5 -a fd00:241:7::1 :: \
+     "${RRD[@]}" --netdev "$IB" -- rping -c -v -V -C 5 -a fd00:241:7::1
 rping_check "rping over IPv6 (GID 2)" 5
 # against roce-rping, the project's own, both roles
 pair "$B/tools/roce-rping" --netdev "$IA" -s -v -V -C 5 -a 10.241.7.1 :: \
-     "$RR" --netdev "$IB" -- rping -c -v -V -C 5 -a 10.241.7.1
+     "${RRD[@]}" --netdev "$IB" -- rping -c -v -V -C 5 -a 10.241.7.1
 rping_check "rping -c against roce-rping -s" 5
-pair "$RR" --netdev "$IA" -- rping -s -v -V -C 5 -a 10.241.7.1 :: \
+pair "${RRD[@]}" --netdev "$IA" -- rping -s -v -V -C 5 -a 10.241.7.1 :: \
      "$B/tools/roce-rping" --netdev "$IB" -c -v -V -C 5 -a 10.241.7.1
 rping_check "rping -s against roce-rping -c" 5
 # nobody on the port (a CM on the peer, listening on another): REJECTED,
 # status 8, as with the kernel's CM
-ip netns exec "$NA" timeout 60 "$RR" --netdev "$IA" -- rping -s -a 10.241.7.1 -C 1 \
+ip netns exec "$NA" timeout 60 "${RRD[@]}" --netdev "$IA" -- rping -s -a 10.241.7.1 -C 1 \
 	>"$TMP/srv" 2>&1 &
 sp=$!
 pids+=("$sp")
 sleep 0.7
-ip netns exec "$NB" timeout 60 "$RR" --netdev "$IB" -- rping -c -a 10.241.7.1 -p 7999 -C 1 \
+ip netns exec "$NB" timeout 60 "${RRD[@]}" --netdev "$IB" -- rping -c -a 10.241.7.1 -p 7999 -C 1 \
 	>"$TMP/cli" 2>&1
 crc=$?
 kill "$sp" 2>/dev/null
@@ -142,22 +151,25 @@ ucma_check() {
 	grep -q "^return status 0" "$TMP/srv" || why+=" server"
 	result "$1" $why
 }
-pair "$RR" --netdev "$IA" -- ucmatose -c 8 -C 20 -S 1000 :: \
-     "$RR" --netdev "$IB" -- ucmatose -s 10.241.7.1 -c 8 -C 20 -S 1000
+pair "${RRD[@]}" --netdev "$IA" -- ucmatose -c 8 -C 20 -S 1000 :: \
+     "${RRD[@]}" --netdev "$IB" -- ucmatose -s 10.241.7.1 -c 8 -C 20 -S 1000
 ucma_check "ucmatose -c 8 -C 20"
-pair "$RR" --netdev "$IA" -- ucmatose -m -t 32 -a 18 :: \
-     "$RR" --netdev "$IB" -- ucmatose -s 10.241.7.1 -m -t 32 -a 18
+pair "${RRD[@]}" --netdev "$IA" -- ucmatose -m -t 32 -a 18 :: \
+     "${RRD[@]}" --netdev "$IB" -- ucmatose -s 10.241.7.1 -m -t 32 -a 18
 ucma_check "ucmatose -m -t 32 -a 18 (migrate, TOS, ACK timeout)"
-grep -q "migrating to new event channel" "$TMP/srv" || result "ucmatose -m migrated" " no migration"
-pair "$RR" --netdev "$IA" -- ucmatose -f ipv6 -b fd00:241:7::1 :: \
-     "$RR" --netdev "$IB" -- ucmatose -f ipv6 -s fd00:241:7::1
+why=
+grep -q "migrating to new event channel" "$TMP/srv" || why=" no migration"
+result "ucmatose -m: the IDs on a new channel" $why
+pair "${RRD[@]}" --netdev "$IA" -- ucmatose -f ipv6 -b fd00:241:7::1 :: \
+     "${RRD[@]}" --netdev "$IB" -- ucmatose -f ipv6 -s fd00:241:7::1
 ucma_check "ucmatose over IPv6"
-pair "$RR" --netdev "$IA" -- udaddy -c 4 -C 10 :: \
-     "$RR" --netdev "$IB" -- udaddy -s 10.241.7.1 -c 4 -C 10
+pair "${RRD[@]}" --netdev "$IA" -- udaddy -c 4 -C 10 :: \
+     "${RRD[@]}" --netdev "$IB" -- udaddy -s 10.241.7.1 -c 4 -C 10
 ucma_check "udaddy -c 4 (RDMA_PS_UDP: SIDR)"
 
 # ---- without roce-run ---------------------------------------------------------------
-env LD_LIBRARY_PATH="$B/lib/roce/ibverbs" ROCE_RUN_NETDEV= timeout 20 ucmatose \
+env ${RR_ENV[@]+"${RR_ENV[@]/ROCE_RUN_PRELOAD=/LD_PRELOAD=}"} \
+	LD_LIBRARY_PATH="$B/lib/roce/ibverbs" ROCE_RUN_NETDEV= timeout 20 ucmatose \
 	>"$TMP/cli" 2>&1
 crc=$?
 : >"$TMP/srv"
