@@ -6,9 +6,10 @@
  *
  * It checks what it can before the program starts (the interface, the
  * rights AF_PACKET needs, that no other roce-run holds the interface, that
- * PROGRAM is a dynamically linked program that needs libibverbs), then
- * puts the drop-in libibverbs.so.1 (src/ibverbs, installed in
- * <libdir>/roce/ibverbs) first in LD_LIBRARY_PATH, says which interface
+ * PROGRAM is a dynamically linked program that needs libibverbs or
+ * librdmacm), then puts the drop-in libibverbs.so.1 (src/ibverbs) and
+ * librdmacm.so.1 (src/rdmacm), both installed in <libdir>/roce/ibverbs,
+ * first in LD_LIBRARY_PATH, says which interface
  * through the environment (ROCE_RUN_NETDEV, ROCE_RUN_IP, ROCE_RUN_LINK)
  * and execs PROGRAM: its process is the program's, with the engine on a
  * thread of its own once the program opens the device (docs/verbs.md).
@@ -64,6 +65,8 @@ static void usage(FILE *f)
 	      "Runs an unmodified libibverbs program (ibv_devinfo, ibv_rc_pingpong,\n"
 	      "ib_write_bw, ...) on the RoCE v2 engine: it sees one device, roce0, whose\n"
 	      "port sends and receives on IFNAME.\n"
+	      "A librdmacm program (rping, ucmatose, ...) connects through the engine's\n"
+	      "RDMA CM, on IFNAME's IPv4 and IPv6 addresses.\n"
 	      "\n"
 	      "  --netdev IFNAME     the interface (required)\n"
 	      "  --ip A.B.C.D        our IPv4 address (default: the interface's)\n"

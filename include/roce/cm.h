@@ -196,7 +196,9 @@ int roce_cm_connect(struct roce_cm_id *id, const struct roce_conn_param *param);
 int roce_cm_listen(struct roce_cm_id *id, int backlog);
 /* rdma_accept on a CONNECT_REQUEST's ID, after create_qp: the REP;
    ESTABLISHED follows at the RTU. A UDP ID's: the SIDR_REP with its QP's
-   number and Q_Key (up to ROCE_CM_SIDR_REP_PRIVATE bytes), no event. */
+   number (or param->qp_num, a UD QP the caller made and readied with
+   ROCE_UDP_QKEY) and Q_Key (up to ROCE_CM_SIDR_REP_PRIVATE bytes), no
+   event. */
 int roce_cm_accept(struct roce_cm_id *id, const struct roce_conn_param *param);
 /* rdma_reject: REJ reason 28 with the private data (a UDP ID's: a
    SIDR_REP of status 2). */
@@ -219,6 +221,9 @@ int roce_cm_disconnect(struct roce_cm_id *id);
    then). Each event must be acknowledged (roce_cm_ack_cm_event). */
 int roce_cm_get_cm_event(struct roce_cm_event_channel *ch, struct roce_cm_event **event);
 int roce_cm_ack_cm_event(struct roce_cm_event *event);
+/* rdma_migrate_id: the ID's events from now on, and those queued and not
+   yet returned, come on ch (a channel of the same CM). */
+int roce_cm_migrate_id(struct roce_cm_id *id, struct roce_cm_event_channel *ch);
 
 /* The peer's and our address (rdma_get_peer_addr, rdma_get_local_addr). */
 const struct sockaddr *roce_cm_peer_addr(const struct roce_cm_id *id);

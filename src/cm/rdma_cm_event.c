@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Event channels of the rdma_cm-shaped API (roce/cm.h): a queue of events
- * behind an eventfd whose count is the events waiting (librdmacm's channel
- * is the rdma_cm device's fd, read() giving one event), and the records
- * of the IDs on them. The bottom of the API's layers: it calls nothing of
- * the files above (rdma_cm.c draws them).
+ * behind an eventfd that is readable while the queue holds any (librdmacm's
+ * channel is the rdma_cm device's fd, poll()able the same way), and the
+ * records of the IDs on them. The fd is only the level for poll(): every
+ * read and write of it happens under the CM's lock, so its count is known
+ * (0 or 1) and dropping or moving events never leaves a count behind
+ * that would wake a reader for nothing; a blocking get waits on a
+ * condition variable, as a reader of the kernel's ucma sleeps in read().
+ * The bottom of the API's layers: it calls nothing of the files above
+ * (rdma_cm.c draws them).
  */
 #include "cm/rdma_cm_event.h"
 
@@ -45,11 +50,12 @@ struct roce_cm_event_channel *roce_cm_create_event_channel(struct roce_cm *cm)
 	if (!ch)
 		return NULL;
 	ch->cm = cm;
-	ch->fd = eventfd(0, EFD_CLOEXEC | EFD_SEMAPHORE);
+	ch->fd = eventfd(0, EFD_CLOEXEC);
 	if (ch->fd < 0) {
 		free(ch);
 		return NULL;
 	}
+	pthread_cond_init(&ch->cond, NULL);
 	pthread_mutex_lock(&cm->lock);
 	ch->next = cm->chans;
 	cm->chans = ch;
@@ -81,10 +87,36 @@ int roce_cm_destroy_event_channel(struct roce_cm_event_channel *ch)
 		ch->head = n->next;
 		free(n);
 	}
-	pthread_mutex_unlock(&cm->lock);
 	close(ch->fd);
-	free(ch);
+	ch->fd = -1;
+	/* a thread still waiting in a get (the program's event thread, as
+	   rping's) stays asleep, as the kernel's reader of a closed channel
+	   does; the channel stays for it */
+	ch->destroyed = true;
+	if (!ch->waiters) {
+		pthread_mutex_unlock(&cm->lock);
+		pthread_cond_destroy(&ch->cond);
+		free(ch);
+		return ROCE_OK;
+	}
+	pthread_mutex_unlock(&cm->lock);
 	return ROCE_OK;
+}
+
+/* The fd's level after the queue changed (the CM's lock held): count 1
+   while events are queued, 0 when none; one reader woken for a new one */
+static void set_ready(struct roce_cm_event_channel *ch)
+{
+	bool want = ch->head != NULL;
+	uint64_t v = 1;
+
+	if (want == ch->ready)
+		return;
+	/* neither blocks: the count is 0 before the write, 1 before the read */
+	if ((want ? write(ch->fd, &v, sizeof(v)) : read(ch->fd, &v, sizeof(v))) != sizeof(v)) {
+		/* an eventfd fails neither here */
+	}
+	ch->ready = want;
 }
 
 int roce_cm_channel_fd(const struct roce_cm_event_channel *ch)
@@ -97,7 +129,6 @@ void rcm_queue(struct roce_cm_event_channel *ch, struct roce_cm_id *id,
 	       const uint8_t *priv, size_t len)
 {
 	struct cm_ev_node *n = calloc(1, sizeof(*n));
-	uint64_t one = 1;
 
 	if (!n)
 		return; /* as a lost event: the CM's own timers go on */
@@ -117,39 +148,45 @@ void rcm_queue(struct roce_cm_event_channel *ch, struct roce_cm_id *id,
 	else
 		ch->head = n;
 	ch->tail = n;
-	if (write(ch->fd, &one, sizeof(one)) != sizeof(one)) {
-		/* an eventfd write fails only on overflow of its count */
-	}
+	set_ready(ch);
+	pthread_cond_signal(&ch->cond);
 }
 
 int roce_cm_get_cm_event(struct roce_cm_event_channel *ch, struct roce_cm_event **event)
 {
 	struct roce_cm *cm;
 	struct cm_ev_node *n;
-	uint64_t v;
+	int fl;
 
 	if (!ch || !event)
 		return ROCE_E_INVAL;
 	cm = ch->cm;
-	/* one read, one event (EFD_SEMAPHORE): blocks as the fd does */
-	while (read(ch->fd, &v, sizeof(v)) != sizeof(v)) {
-		if (errno == EAGAIN)
-			return ROCE_E_AGAIN;
-		if (errno != EINTR)
-			return ROCE_E_IO;
-	}
+	/* blocks unless the program made the fd non-blocking, as a read of
+	   the kernel's channel does */
+	fl = fcntl(ch->fd, F_GETFL);
 	pthread_mutex_lock(&cm->lock);
-	n = ch->head;
-	if (n) {
-		ch->head = n->next;
-		if (!ch->head)
-			ch->tail = NULL;
-		if (n->ev.id)
-			n->ev.id->events_out++;
+	while (!ch->head) {
+		if (fl < 0 || (fl & O_NONBLOCK)) {
+			pthread_mutex_unlock(&cm->lock);
+			return fl < 0 ? ROCE_E_IO : ROCE_E_AGAIN;
+		}
+		ch->waiters++;
+		pthread_cond_wait(&ch->cond, &cm->lock);
+		ch->waiters--;
+		while (ch->destroyed) /* never woken again: see destroy */
+			pthread_cond_wait(&ch->cond, &cm->lock);
 	}
+	n = ch->head;
+	ch->head = n->next;
+	if (!ch->head)
+		ch->tail = NULL;
+	if (n->ev.id)
+		n->ev.id->events_out++;
+	set_ready(ch);
+	/* another event for another waiting thread */
+	if (ch->head)
+		pthread_cond_signal(&ch->cond);
 	pthread_mutex_unlock(&cm->lock);
-	if (!n)
-		return ROCE_E_IO;
 	*event = &n->ev;
 	return ROCE_OK;
 }
@@ -173,6 +210,73 @@ int roce_cm_ack_cm_event(struct roce_cm_event *event)
 		pthread_mutex_unlock(&cm->lock);
 	}
 	free(n);
+	return ROCE_OK;
+}
+
+/* The events of id queued on ch, taken out in their order (ch's tail
+   mended): the rest of the queue keeps its order. */
+static struct cm_ev_node *unlink_events(struct roce_cm_event_channel *ch,
+					const struct roce_cm_id *id)
+{
+	struct cm_ev_node **pp, *last = NULL, *taken = NULL, **tp = &taken;
+
+	for (pp = &ch->head; *pp;) {
+		struct cm_ev_node *n = *pp;
+
+		if (n->ev.id != id) {
+			last = n;
+			pp = &n->next;
+			continue;
+		}
+		*pp = n->next;
+		n->next = NULL;
+		*tp = n;
+		tp = &n->next;
+	}
+	ch->tail = last;
+	return taken;
+}
+
+void rcm_drop_events(struct roce_cm_event_channel *ch, struct roce_cm_id *id)
+{
+	struct cm_ev_node *n = unlink_events(ch, id);
+
+	while (n) {
+		struct cm_ev_node *next = n->next;
+
+		free(n);
+		n = next;
+	}
+	set_ready(ch);
+}
+
+int roce_cm_migrate_id(struct roce_cm_id *id, struct roce_cm_event_channel *ch)
+{
+	struct roce_cm_event_channel *old;
+	struct cm_ev_node *n;
+
+	if (!id || !ch || ch->cm != id->cm || id->destroyed)
+		return ROCE_E_INVAL;
+	pthread_mutex_lock(&ch->cm->lock);
+	old = id->ch;
+	if (old != ch) {
+		/* the queued events move in order */
+		for (n = unlink_events(old, id); n; n = n->next) {
+			if (ch->tail)
+				ch->tail->next = n;
+			else
+				ch->head = n;
+			ch->tail = n;
+		}
+		set_ready(old);
+		set_ready(ch);
+		if (ch->head)
+			pthread_cond_signal(&ch->cond);
+		old->ids--;
+		ch->ids++;
+		id->ch = ch;
+	}
+	pthread_mutex_unlock(&ch->cm->lock);
 	return ROCE_OK;
 }
 

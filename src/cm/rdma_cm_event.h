@@ -11,6 +11,11 @@
 void rcm_queue(struct roce_cm_event_channel *ch, struct roce_cm_id *id,
 	       struct roce_cm_id *listen_id, enum roce_cm_event_type type, int status,
 	       const uint8_t *priv, size_t len);
+/* The events of id queued on ch and not yet returned, dropped: a
+   destroyed ID's never reach the program, nor wake a thread waiting on
+   the channel (the kernel's ucma drops them likewise at rdma_destroy_id,
+   ucma_cleanup_events). */
+void rcm_drop_events(struct roce_cm_event_channel *ch, struct roce_cm_id *id);
 /* A new ID on ch, on the CM's list: NULL when out of memory. */
 struct roce_cm_id *rcm_id_new(struct roce_cm_event_channel *ch, void *context);
 void rcm_id_free(struct roce_cm_id *id);

@@ -187,6 +187,7 @@ int roce_cm_destroy_id(struct roce_cm_id *id)
 			id->conn = -1;
 	}
 	id->destroyed = true;
+	rcm_drop_events(id->ch, id);
 	/* a destroyed ID takes no more events: its channel may go while the
 	   connection finishes (a DREQ out, timewait), as with rdma_cm, where
 	   the kernel keeps that part after rdma_destroy_id returns */

@@ -44,7 +44,12 @@ struct cm_ev_node {
 
 struct roce_cm_event_channel {
 	struct roce_cm *cm;
-	int fd;                    /* eventfd: its count is the events queued */
+	int fd;                    /* eventfd: readable (count 1) while events
+				      are queued, 0 while none (rdma_cm_event.c) */
+	bool ready;                /* fd's count is 1 */
+	pthread_cond_t cond;       /* a blocking get waits on it (cm->lock) */
+	unsigned waiters;          /* gets waiting on cond */
+	bool destroyed;            /* freed by the last waiter, which never wakes */
 	struct cm_ev_node *head, *tail;
 	unsigned ids;
 	struct roce_cm_event_channel *next;

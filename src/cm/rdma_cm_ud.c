@@ -46,8 +46,8 @@ int rcm_ud_connect(struct roce_cm_id *id, const struct roce_conn_param *param)
 	return ROCE_OK;
 }
 
-static int answer(struct roce_cm_id *id, enum cm_sidr_status status, const void *priv,
-		  uint8_t len)
+static int answer(struct roce_cm_id *id, enum cm_sidr_status status, uint32_t qpn,
+		  const void *priv, uint8_t len)
 {
 	struct cm *c = cm_qp1_cm(id->cm->port);
 	int rc;
@@ -55,9 +55,9 @@ static int answer(struct roce_cm_id *id, enum cm_sidr_status status, const void 
 	if ((len && !priv) || len > ROCE_CM_SIDR_REP_PRIVATE)
 		return ROCE_E_INVAL;
 	if (id->conn < 0 || cm_conn_state(c, id->conn) != CM_SIDR_REQ_RCVD ||
-	    (status == CM_SIDR_SUCCESS && !id->qp))
+	    (status == CM_SIDR_SUCCESS && !id->qp && !qpn))
 		return ROCE_E_STATE;
-	rc = -cm_sidr_rep(c, id->conn, status, id->qp ? roce_qp_num(id->qp) : 0,
+	rc = -cm_sidr_rep(c, id->conn, status, id->qp ? roce_qp_num(id->qp) : qpn,
 			  ROCE_UDP_QKEY, priv, len);
 	if (rc == ROCE_OK)
 		id->conn = -1; /* answered: the slot is free */
@@ -66,12 +66,15 @@ static int answer(struct roce_cm_id *id, enum cm_sidr_status status, const void 
 
 int rcm_ud_accept(struct roce_cm_id *id, const struct roce_conn_param *param)
 {
-	return answer(id, CM_SIDR_SUCCESS, param->private_data, param->private_data_len);
+	/* a QP of the ID's, else one the caller made (conn_param.qp_num, as
+	   librdmacm's rdma_accept passes its own QP's number) */
+	return answer(id, CM_SIDR_SUCCESS, param->qp_num, param->private_data,
+		      param->private_data_len);
 }
 
 int rcm_ud_reject(struct roce_cm_id *id, const void *private_data, uint8_t len)
 {
-	return answer(id, CM_SIDR_REJECT, private_data, len);
+	return answer(id, CM_SIDR_REJECT, 0, private_data, len);
 }
 
 /* The GID an rdma_cm header's address names (IPv4: the mapped form) */

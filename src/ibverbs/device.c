@@ -154,7 +154,9 @@ int ibv_get_device_index(struct ibv_device *device)
  * address it carries (it must, for the program's TCP exchange), so the
  * AF_PACKET port answers only for one it lacks, and the AF_XDP port
  * shares the interface with the kernel. The GID table is the link-local
- * GID and the IPv4 one (docs/verbs.md).
+ * GID, the IPv4 one and the interface's other IPv6 addresses, as rxe's
+ * (docs/verbs.md): rdma_resolve_addr of the drop-in librdmacm resolves on
+ * any of them.
  */
 /* ROCE_IBA_STRICT and ROCE_CC_ALGO (roce-run --iba-strict, --cc-algo;
  * roce/cc_options.h) into the device's CC block; neither set, its
@@ -179,7 +181,7 @@ static int open_port(struct rv_context *c, char *why, size_t len)
 	struct rv_device *d = c->dev;
 	struct roce_link_spec ls = {
 		.kind = d->xdp ? ROCE_LINK_XDP : ROCE_LINK_PACKET,
-		.ifname = d->netdev, .ip = d->ip, .no_netdev_ip6 = true,
+		.ifname = d->netdev, .ip = d->ip,
 		.arp = d->xdp ? ROCE_LINK_ARP_KERNEL : ROCE_LINK_ARP_AUTO,
 	};
 	int st = roce_link_open(&ls, &c->link, why, len);
@@ -295,6 +297,8 @@ static struct rv_context *context_open(struct rv_device *d)
 		ca.ip = d->ip;
 		ca.port = roce_link_port(c->link);
 		ca.port_mtu = c->link_mtu;
+		memcpy(ca.ip6, roce_link_info(c->link)->ip6, sizeof(ca.ip6));
+		ca.n_ip6 = roce_link_info(c->link)->n_ip6;
 		st = roce_open(&ca, &c->ctx);
 		if (st)
 			snprintf(why, sizeof(why), "power-on: %s", roce_status_str(st));

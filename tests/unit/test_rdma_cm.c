@@ -156,16 +156,21 @@ static struct roce_cm_id *client_ready(struct side *c, struct side *s, uint16_t 
 	return id;
 }
 
-static struct roce_cm_id *server_listen(struct side *s)
+static struct roce_cm_id *server_listen_ps(struct side *s, enum roce_port_space ps)
 {
 	struct sockaddr_storage a;
 	struct roce_cm_id *id;
 
 	addr_of(s, PORT, &a);
-	assert_int_equal(roce_cm_create_id(s->ch, &id, s, ROCE_PS_TCP), ROCE_OK);
+	assert_int_equal(roce_cm_create_id(s->ch, &id, s, ps), ROCE_OK);
 	assert_int_equal(roce_cm_bind_addr(id, (struct sockaddr *)&a), ROCE_OK);
 	assert_int_equal(roce_cm_listen(id, 4), ROCE_OK);
 	return id;
+}
+
+static struct roce_cm_id *server_listen(struct side *s)
+{
+	return server_listen_ps(s, ROCE_PS_TCP);
 }
 
 /* A SEND of len bytes from A's QP aq to B's QP bq, the data checked */
@@ -563,7 +568,6 @@ static void test_ud(void **state)
 {
 	struct pair *p = open_pair(false);
 	struct side c = { 0 }, s = { 0 };
-	struct sockaddr_storage a;
 	struct roce_cm_id *lid, *cid, *sid;
 	struct roce_cm_event *ev;
 	struct roce_conn_param cp = { .private_data = "ping", .private_data_len = 4 };
@@ -576,10 +580,7 @@ static void test_ud(void **state)
 	(void)state;
 	side_open(p, &c, &p->a, 15, AF_INET);
 	side_open(p, &s, &p->b, 15, AF_INET);
-	addr_of(&s, PORT, &a);
-	assert_int_equal(roce_cm_create_id(s.ch, &lid, &s, ROCE_PS_UDP), ROCE_OK);
-	assert_int_equal(roce_cm_bind_addr(lid, (struct sockaddr *)&a), ROCE_OK);
-	assert_int_equal(roce_cm_listen(lid, 4), ROCE_OK);
+	lid = server_listen_ps(&s, ROCE_PS_UDP);
 	cid = client_id(&c, &s, PORT, ROCE_PS_UDP);
 	/* an RC QP on a UDP ID is refused */
 	struct roce_qp_init_attr rc_attr = { .send_cq = c.s->scq, .recv_cq = c.s->rcq,
@@ -759,6 +760,90 @@ static void test_own_qps(void **state)
 	pair_close(p);
 }
 
+/*
+ * rdma_migrate_id: an event queued and not yet taken moves with its ID to
+ * the new channel (the old one has none left); a destroyed ID's queued
+ * events are dropped (the count left on the eventfd reads as nothing:
+ * ROCE_E_AGAIN, not an error); a channel of another CM is refused.
+ */
+static void test_migrate_and_drop(void **state)
+{
+	struct pair *p = open_pair(false);
+	struct side c = { 0 }, s = { 0 };
+	struct roce_cm_event_channel *ch2;
+	struct roce_cm_event *ev;
+	struct sockaddr_storage dst;
+	struct roce_cm_id *cid;
+
+	(void)state;
+	side_open(p, &c, &p->a, 15, AF_INET);
+	side_open(p, &s, &p->b, 15, AF_INET);
+	ch2 = roce_cm_create_event_channel(c.cm);
+	assert_non_null(ch2);
+	assert_int_equal(fcntl(roce_cm_channel_fd(ch2), F_SETFL, O_NONBLOCK), 0);
+	addr_of(&s, PORT, &dst);
+	assert_int_equal(roce_cm_create_id(c.ch, &cid, &c, ROCE_PS_TCP), ROCE_OK);
+	assert_int_equal(roce_cm_resolve_addr(cid, NULL, (struct sockaddr *)&dst, 1000), ROCE_OK);
+	assert_int_equal(roce_cm_migrate_id(cid, s.ch), ROCE_E_INVAL); /* another CM's */
+	assert_int_equal(roce_cm_migrate_id(cid, ch2), ROCE_OK);
+	assert_int_equal(roce_cm_get_cm_event(c.ch, &ev), ROCE_E_AGAIN);
+	assert_int_equal(roce_cm_destroy_event_channel(ch2), ROCE_E_BUSY); /* its ID */
+	assert_int_equal(roce_cm_get_cm_event(ch2, &ev), ROCE_OK);
+	assert_ptr_equal(ev->id, cid);
+	assert_int_equal(ev->event, ROCE_CM_EVENT_ADDR_RESOLVED);
+	ack(ev);
+	/* ROUTE_RESOLVED queued, never taken: gone with the ID */
+	assert_int_equal(roce_cm_resolve_route(cid, 1000), ROCE_OK);
+	assert_int_equal(roce_cm_destroy_id(cid), ROCE_OK);
+	assert_int_equal(roce_cm_get_cm_event(ch2, &ev), ROCE_E_AGAIN);
+	assert_int_equal(roce_cm_destroy_event_channel(ch2), ROCE_OK);
+	side_close(&c);
+	side_close(&s);
+	pair_close(p);
+}
+
+/* A UDP ID's answer with a UD QP the caller made (conn_param.qp_num, as
+   librdmacm's rdma_accept gives its own QP's number) */
+static void test_ud_own_qp(void **state)
+{
+	struct pair *p = open_pair(false);
+	struct side c = { 0 }, s = { 0 };
+	struct roce_qp_init_attr qa = {
+		.send_cq = p->b.scq, .recv_cq = p->b.rcq, .qp_type = ROCE_QPT_UD,
+		.cap = { .max_send_wr = 4, .max_recv_wr = 4, .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct roce_conn_param cp = { .private_data = "ping", .private_data_len = 4 };
+	struct roce_cm_id *lid, *cid, *sid;
+	struct roce_cm_event *ev;
+	struct roce_qp *sqp;
+
+	(void)state;
+	side_open(p, &c, &p->a, 15, AF_INET);
+	side_open(p, &s, &p->b, 15, AF_INET);
+	lid = server_listen_ps(&s, ROCE_PS_UDP);
+	cid = client_id(&c, &s, PORT, ROCE_PS_UDP);
+	assert_int_equal(roce_cm_connect(cid, &cp), ROCE_OK);
+	ev = expect(&s, ROCE_CM_EVENT_CONNECT_REQUEST, 3000);
+	sid = ev->id;
+	ack(ev);
+	assert_int_equal(roce_create_qp_status(p->b.pd, &qa, &sqp), ROCE_OK);
+	/* neither a QP of the ID's nor one named: nothing to answer with */
+	assert_int_equal(roce_cm_accept(sid, &cp), ROCE_E_STATE);
+	cp.qp_num = roce_qp_num(sqp);
+	assert_int_equal(roce_cm_accept(sid, &cp), ROCE_OK);
+	ev = expect(&c, ROCE_CM_EVENT_ESTABLISHED, 3000);
+	assert_int_equal(ev->ud.qp_num, roce_qp_num(sqp));
+	assert_int_equal(ev->ud.qkey, ROCE_UDP_QKEY);
+	ack(ev);
+	assert_int_equal(roce_cm_destroy_id(cid), ROCE_OK);
+	assert_int_equal(roce_cm_destroy_id(sid), ROCE_OK);
+	assert_int_equal(roce_cm_destroy_id(lid), ROCE_OK);
+	assert_int_equal(roce_destroy_qp(sqp), ROCE_OK);
+	side_close(&c);
+	side_close(&s);
+	pair_close(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -770,6 +855,8 @@ int main(void)
 		cmocka_unit_test(test_close_lingers),
 		cmocka_unit_test(test_ud),
 		cmocka_unit_test(test_own_qps),
+		cmocka_unit_test(test_migrate_and_drop),
+		cmocka_unit_test(test_ud_own_qp),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,7 +6,7 @@
 #   id|peer|tool|role|mtu|size|iters|loss|extra
 # TIER quick keeps the quick lines; full keeps all. Errors name the line.
 
-MATRIX_TOOLS="rc_pingpong uc_pingpong ud_pingpong srq_pingpong write_bw read_bw send_bw write_lat read_lat send_lat atomic_bw garbage rights rping"
+MATRIX_TOOLS="rc_pingpong uc_pingpong ud_pingpong srq_pingpong write_bw read_bw send_bw write_lat read_lat send_lat atomic_bw garbage rights rping ucmatose"
 
 matrix_expand() {
 	local runs
@@ -40,7 +40,11 @@ matrix_lines() {
 		[ "$peer" = rxe ] && roles=rxe
 		# perftest wants at least 5 iterations; rping's -C any count
 		local min_iters=5
-		[ "$tool" = rping ] && min_iters=1
+		[ "$tool" = rping ] || [ "$tool" = ucmatose ] && min_iters=1
+		# ucmatose has no counterpart among our tools: Debian's under roce-run
+		if [ "$tool" = ucmatose ] && [ "$peer" = ours ] && [[ " $extra " != *" run:debian "* ]]; then
+			echo "$where: ucmatose runs only as Debian's (run:debian)" >&2; err=1; continue
+		fi
 		[[ "$iters" =~ ^[0-9]+$ ]] && [ "$iters" -ge "$min_iters" ] ||
 			{ echo "$where: iters '$iters' must be a number >= $min_iters" >&2; err=1; continue; }
 		[[ "$loss" =~ ^[0-9]+$ ]] && [ "$loss" -le 100 ] ||

@@ -167,21 +167,37 @@ rxe_cmd() {
 	rping)
 		# rping has no device, GID or MTU flag: the CM picks them from
 		# the address; the server listens on every address
-		if [ -n "$server" ]; then
-			echo "rping -c -a $server -S $size -C $iters $extra"
-		else
-			echo "rping -s -a 0.0.0.0 -S $size -C $iters $extra"
-		fi ;;
+		rping_cmd "$server" 0.0.0.0 "$size" "$iters" "$extra" ;;
+	ucmatose)
+		# the same: the server binds the wildcard address
+		ucmatose_cmd "$server" "$size" "$iters" "$extra" ;;
 	*)
 		echo "ib_$tool -d \$RNI_RXE -x $gid -F -s $size -n $iters -m $mtu $extra $server" ;;
 	esac
 }
 
+# rping_cmd SERVER_IP LISTEN_IP SIZE ITERS EXTRA: librdmacm's rping, the
+# client (to SERVER_IP) or, without one, the server (on LISTEN_IP)
+rping_cmd() {
+	if [ -n "$1" ]; then
+		echo "rping -c -a $1 -S $3 -C $4 $5"
+	else
+		echo "rping -s -a $2 -S $3 -C $4 $5"
+	fi
+}
+
+# ucmatose_cmd SERVER_IP SIZE ITERS EXTRA: librdmacm's ucmatose, the
+# client (-s: the server's address) or the server; the message count and
+# size as the matrix's (its connections with -c in EXTRA)
+ucmatose_cmd() {
+	echo "ucmatose${1:+ -s $1} -C $3 -S $2 $4"
+}
+
 # uses_cm CMD: does the command connect through the RDMA CM (rping,
-# perftest's -R) rather than a TCP exchange?
+# ucmatose, perftest's -R) rather than a TCP exchange?
 uses_cm() {
 	case " $1 " in
-	" rping "*|*" -R "*|*" --rdma_cm "*) return 0 ;;
+	" rping "*|" ucmatose "*|*" -R "*|*" --rdma_cm "*) return 0 ;;
 	esac
 	return 1
 }
@@ -266,6 +282,12 @@ ours_debian_cmd() {
 		echo "$pre ibv_$tool -g 1 -s $size -n $iters -m $mtu $extra $server" ;;
 	ud_pingpong)
 		echo "$pre ibv_$tool -g 1 -s $size -n $iters $extra $server" ;;
+	rping)
+		# librdmacm's own, on the drop-in librdmacm: the CM finds the
+		# device and GID from the address, as rxe's side does
+		echo "$pre $(rping_cmd "$server" "$NET_US_IP" "$size" "$iters" "$extra")" ;;
+	ucmatose)
+		echo "$pre $(ucmatose_cmd "$server" "$size" "$iters" "$extra")" ;;
 	*)
 		echo "$pre ib_$tool -x 1 -F -s $size -n $iters -m $mtu $extra $server" ;;
 	esac
@@ -325,6 +347,7 @@ sends_data() {
 	esac
 	case "$1:$2" in
 	rc_pingpong:*|uc_pingpong:*|ud_pingpong:*|srq_pingpong:*|write_lat:*|send_lat:*) return 0 ;;
+	ucmatose:*) return 0 ;; # the server's messages, then the client's replies
 	write_bw:client|send_bw:client|read_bw:server|read_lat:server) return 0 ;;
 	esac
 	return 1
