@@ -27,7 +27,7 @@ extra_for() {
 	for w in ${words[@]+"${words[@]}"}; do
 		case "$w" in
 		ours:*) if [ "$who" = ours ]; then w=${w#ours:}; out+=("${w//@RUN_DIR@/${RUN_DIR:-}}"); fi ;;
-		v6:*|ce:*|run:*|retx:*|vs:*|cap:*|rr:*) ;;
+		v6:*|ce:*|run:*|retx:*|vs:*|cap:*|rr:*|env:*|xfail:*) ;;
 		*) out+=("$w") ;;
 		esac
 	done
@@ -159,6 +159,11 @@ rxe_cmd() {
 	local tool=$1 size=$2 iters=$3 mtu=$4 extra server=${6:-} gid='$RNI_GID'
 	extra=$(extra_for rxe "$5")
 	[ -n "$(v6_mode "$5")" ] && gid='$RNI_GID6'
+	# qperf, ucx_perftest, fi_pingpong, mpi_pingpong: lib/apps.sh
+	if is_app "$tool"; then
+		app_cmd rxe "$tool" "$size" "$iters" "$5" "$server"
+		return
+	fi
 	case "$tool" in
 	rc_pingpong|uc_pingpong|srq_pingpong)
 		echo "ibv_$tool -d \$RNI_RXE -g $gid -s $size -n $iters -m $mtu $extra $server" ;;
@@ -277,6 +282,10 @@ ours_debian_cmd() {
 	# rr:FLAG words are roce-run's own (rr:--engine-thread)
 	for w in $(extra_word rr "$5"); do pre+=" $w"; done
 	pre+=" --"
+	if is_app "$tool"; then
+		app_cmd ours "$tool" "$size" "$iters" "$5" "$server" "$pre"
+		return
+	fi
 	case "$tool" in
 	rc_pingpong|uc_pingpong|srq_pingpong)
 		echo "$pre ibv_$tool -g 1 -s $size -n $iters -m $mtu $extra $server" ;;

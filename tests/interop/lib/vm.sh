@@ -8,7 +8,12 @@
 # 6-10 s; the harness boots each guest once and runs every test in it.
 
 VM_QEMU=${QEMU:-qemu-system-x86_64}
-VM_MEM=512
+# 1 GiB: the initramfs (about 60 MB with UCX, libfabric and OpenMPI) lives
+# in the guest's memory, and an MPI run holds mpirun, orted and a rank
+# with UCX's registered buffers in one guest (README: what each needs)
+VM_MEM=1024
+# VM_SHARE: a directory both guests mount (tag "share": guest-init, guest-rsh)
+VM_SHARE=${VM_SHARE:-}
 
 # vm_boot DIR NAME NETNS TAP IP/NN MAC
 # Starts qemu in NETNS and returns once the guest reported ready (or failed).
@@ -28,6 +33,8 @@ vm_boot() {
 		-device "virtio-net-pci,netdev=wire,mac=$mac"
 		-fsdev "local,id=ctl,path=$dir/ctl,security_model=none"
 		-device "virtio-9p-pci,fsdev=ctl,mount_tag=ctl")
+	[ -z "$VM_SHARE" ] || args+=(-fsdev "local,id=share,path=$VM_SHARE,security_model=none"
+		-device "virtio-9p-pci,fsdev=share,mount_tag=share")
 	printf '%q ' ip netns exec "$ns" "$VM_QEMU" "${args[@]}" >"$dir/qemu.cmd"
 	# ip netns exec execs qemu: $! is qemu's own PID.
 	ip netns exec "$ns" "$VM_QEMU" "${args[@]}" </dev/null >"$dir/qemu.log" 2>&1 &
@@ -100,11 +107,13 @@ vm_run() {
 	vm_wait "$1" "$id" "$2"
 }
 
-# vm_kill DIR ID: end a job that is still running (by its PID, and the
-# processes it started, which are its children)
+# vm_kill DIR ID: end a job that is still running (by its PID, and every
+# process it started, down the tree: busybox's timeout leaves its child
+# running when it is killed, and qperf's server forks one per test, each
+# holding the listening socket)
 vm_kill() {
 	vm_done "$1" "$2" && return 0
-	vm_run "$1" 10 "p=\$(cat /tmp/$2.pid); for c in \$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v p=\$p '\$4==p{print \$1}'); do kill \$c; done; kill \$p" >/dev/null 2>&1
+	vm_run "$1" 10 "p=\$(cat /tmp/$2.pid); for c in \$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v p=\$p '{ pp[\$1] = \$4 } END { for (c in pp) for (q = pp[c]; q > 1; q = pp[q]) if (q == p) { print c; break } }'); do kill \$c; done; kill \$p" >/dev/null 2>&1
 }
 
 # vm_halt DIR: ask for a poweroff, then end qemu by its PID
