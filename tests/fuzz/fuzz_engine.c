@@ -157,7 +157,7 @@ static void setup(void)
 {
 	struct roce_memlink_config lc = { .seed = 1 };
 	struct roce_context_attr ca = { .ip = 0x0A000001 };
-	struct roce_qp_init_attr qa = { .qp_type = ROCE_QPT_RC, .cap = { 64, 64, 1, 1 } };
+	struct roce_qp_init_attr qa = { .qp_type = ROCE_QPT_RC, .cap = { 64, 64, 1, 1, 0 } };
 	struct roce_srq_init_attr sa = { .attr = { .max_wr = 16, .max_sge = 1, .srq_limit = 2 } };
 	struct roce_pd *pd;
 

@@ -46,7 +46,7 @@ static uint64_t now_ns(void *ctx)
 static void side_open(struct side *s, uint8_t id)
 {
 	struct roce_context_attr ca = { .ip = 0x0A000000u | id, .now_ns = now_ns };
-	struct roce_qp_init_attr qa = { .qp_type = ROCE_QPT_RC, .cap = { 64, 64, 1, 1 } };
+	struct roce_qp_init_attr qa = { .qp_type = ROCE_QPT_RC, .cap = { 64, 64, 1, 1, 0 } };
 	struct roce_mr_ctx e;
 
 	ca.mac[0] = 2;

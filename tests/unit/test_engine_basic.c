@@ -135,7 +135,7 @@ static void test_internal_loopback(void **state)
 	assert_non_null(mr);
 	for (int i = 0; i < 2; i++) {
 		struct roce_qp_init_attr qa = { .send_cq = cq, .recv_cq = cq, .qp_type = ROCE_QPT_RC,
-						.cap = { 16, 16, 1, 1 } };
+						.cap = { 16, 16, 1, 1, 0 } };
 
 		qp[i] = roce_create_qp(pd, &qa);
 		assert_non_null(qp[i]);

@@ -198,7 +198,7 @@ static void test_modify_qp_av(void **state)
 	struct roce_cq *cq;
 	struct roce_qp *qp;
 	struct roce_qp_init_attr qa = { .qp_type = ROCE_QPT_RC,
-					.cap = { 4, 4, 1, 1 } };
+					.cap = { 4, 4, 1, 1, 0 } };
 	struct roce_qp_attr at = { .qp_state = ROCE_QPS_INIT, .pkey = 0xFFFF }, back;
 	const unsigned rtr = ROCE_QP_STATE | ROCE_QP_AV | ROCE_QP_PATH_MTU |
 			     ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN;

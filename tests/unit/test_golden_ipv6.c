@@ -120,7 +120,7 @@ static void open_a(struct side *s, const struct golden *g)
 	struct roce_memlink_config lc = { .now_ns = vclock };
 	struct roce_context_attr ca = { .ip = 0x0A5B000Bu, .now_ns = vclock };
 	struct roce_qp_init_attr qa = { .qp_type = ROCE_QPT_RC,
-					.cap = { 1, 500, 1, 1 } };
+					.cap = { 1, 500, 1, 1, 0 } };
 	struct roce_qp_attr at = { .qp_state = ROCE_QPS_INIT, .pkey = 0xFFFF };
 	bool ll = g->gid_a[0] == 0xfe;
 	struct roce_qp *spare[4];

@@ -244,7 +244,7 @@ static int create(struct vfix *v, struct roce_qp **out)
 {
 	struct roce_qp_init_attr qa = { .send_cq = v->cq, .recv_cq = v->cq,
 					.qp_type = ROCE_QPT_RC,
-					.cap = { 1, 1, 1, 1 } };
+					.cap = { 1, 1, 1, 1, 0 } };
 
 	return roce_create_qp_status(v->pd, &qa, out);
 }
@@ -255,7 +255,7 @@ static uint32_t fill(struct vfix *v)
 {
 	struct roce_qp_init_attr qa = { .send_cq = v->cq, .recv_cq = v->cq,
 					.qp_type = ROCE_QPT_RC,
-					.cap = { 1, 1, 1, 1 } };
+					.cap = { 1, 1, 1, 1, 0 } };
 	struct roce_qp *extra = (void *)1;
 	uint32_t n = 0;
 
