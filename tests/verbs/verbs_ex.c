@@ -130,6 +130,19 @@ static int open_side(struct side *s, bool channel)
 	return s->mr && s->rc && s->ud && !ibv_query_gid(s->ctx, 1, 1, &s->gid) ? 0 : -1;
 }
 
+/* Everything open_side made, released (and checked: each verb's 0) */
+static void close_side(struct side *s)
+{
+	CHECK(!s->rc || ibv_destroy_qp(s->rc) == 0);
+	CHECK(!s->ud || ibv_destroy_qp(s->ud) == 0);
+	CHECK(!s->mr || ibv_dereg_mr(s->mr) == 0);
+	CHECK(!s->cq || ibv_destroy_cq(ibv_cq_ex_to_cq(s->cq)) == 0);
+	CHECK(!s->ch || ibv_destroy_comp_channel(s->ch) == 0);
+	CHECK(!s->pd || ibv_dealloc_pd(s->pd) == 0);
+	CHECK(!s->ctx || ibv_close_device(s->ctx) == 0);
+	free(s->buf);
+}
+
 static int ud_to_rts(struct ibv_qp *qp)
 {
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1, .qkey = QKEY };
@@ -312,6 +325,7 @@ static int server(int port)
 	CHECK(write(fd, "E", 1) == 1);
 	close(fd);
 	close(ls);
+	close_side(&s);
 	return failed;
 }
 
@@ -499,6 +513,7 @@ static int client(const char *ip, int port)
 	CHECK(write(fd, "D", 1) == 1);
 	CHECK(read(fd, &c, 1) == 1 && c == 'E');
 	close(fd);
+	close_side(&s);
 	return failed;
 }
 
