@@ -107,7 +107,7 @@ static void refusals(struct rdma_cm_id *id)
 	errno = 0;
 	CHECK(rdma_join_multicast(id, (struct sockaddr *)&mc, NULL) == -1 && errno == EOPNOTSUPP);
 	errno = 0;
-	CHECK(rsocket(AF_INET, SOCK_STREAM, 0) == -1 && errno == ENOSYS);
+	CHECK(rsocket(AF_INET, SOCK_DGRAM, 0) == -1 && errno == ENOTSUP);
 	errno = 0;
 	CHECK(rdma_create_id(ch, &bad, NULL, RDMA_PS_IB) == -1 && errno == EOPNOTSUPP);
 	CHECK(rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, 1) == 0);
