@@ -70,6 +70,9 @@ struct rs_conn_data {                   /* wire: 40 bytes, big-endian */
 	struct rs_sge data_buf;
 };
 
+_Static_assert(sizeof(struct rs_sge) == 16, "rsockets' grant is 16 bytes on the wire");
+_Static_assert(sizeof(struct rs_conn_data) == 40, "rsockets' connection data is 40 bytes");
+
 /* States, ordered passive < opening < connected < disconnected (a
  * comparison says "connected or later"); the connected bits combine. */
 enum {

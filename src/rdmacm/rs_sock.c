@@ -164,9 +164,16 @@ int rsocket(int domain, int type, int protocol)
 				 EAFNOSUPPORT);
 	if (domain != AF_INET && domain != AF_INET6)
 		return rs_err(ENOTSUP);
-	if (kind == SOCK_DGRAM)
+	if (kind == SOCK_DGRAM) {
+		/* said once: Debian's librspreload asks at every socket(2) and
+		   falls back to the kernel's UDP socket, which is right */
+		static int said;
+
+		if (__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+			return rs_err(ENOTSUP);
 		return rc_refuse("rsocket", "datagram rsockets (SOCK_DGRAM) are not supported: "
-				 "stream rsockets only", ENOTSUP);
+				 "stream rsockets only (said once)", ENOTSUP);
+	}
 	if (kind != SOCK_STREAM || (protocol && protocol != IPPROTO_TCP))
 		return rs_err(ENOTSUP);
 	pthread_once(&conf_once, configure);

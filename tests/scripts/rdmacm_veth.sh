@@ -91,7 +91,7 @@ why=
 grep -qx "rdmacm_pair: ok" "$TMP/srv" || why+=" server"
 grep -qx "rdmacm_pair: ok" "$TMP/cli" || why+=" client"
 for line in "rdma_join_multicast: multicast is not supported by this device" \
-	    "rsocket: datagram rsockets (SOCK_DGRAM) are not supported: stream rsockets only" \
+	    "rsocket: datagram rsockets (SOCK_DGRAM) are not supported: stream rsockets only (said once)" \
 	    "rdma_create_id: port spaces other than RDMA_PS_TCP and RDMA_PS_UDP are not supported"; do
 	[ "$(grep -c "^librdmacm (roce-run): $line" "$TMP/srv.err")" = 1 ] || why+=" no '$line'"
 done

@@ -1,19 +1,23 @@
 # shellcheck shell=bash
 # The RDMA applications of the matrix, sourced by tests/interop/run: qperf,
 # UCX's ucx_perftest, libfabric's fi_pingpong and an OpenMPI ping-pong
-# (tests/interop/mpi_pingpong.c) over UCX. Their command lines (for rxe in
+# (tests/interop/mpi_pingpong.c) over UCX, and the rsockets programs:
+# librdmacm's rstream, and iperf3, an ordinary TCP program, over rsockets
+# through Debian's preload library (librspreload). Their command lines (for rxe in
 # a guest, and for our side: Debian's program under roce-run, run:debian)
 # and the check that the run really went over RoCE.
 #
 # Flags of the matrix's extra column go to the client only (the servers of
 # qperf and ucx_perftest take the test from the client; fi_pingpong's
-# server gets the same ones: it must agree on them); a word env:NAME=VALUE
-# sets NAME in both sides' environment (mpirun forwards it to its ranks
-# with -x). UCX and OpenMPI fall back to TCP or shared memory without a
+# server gets the same ones, and rstream's: they must agree on them); a
+# word env:NAME=VALUE sets NAME in both sides' environment (mpirun
+# forwards it to its ranks with -x). UCX and OpenMPI fall back to TCP or shared memory without a
 # word: the lines force the verbs transports (UCX_TLS, uct's -x, pml ucx),
 # and check_app_frames fails a run that did not put its messages on RoCE.
 
-APP_TOOLS="qperf ucx_perftest fi_pingpong mpi_pingpong"
+APP_TOOLS="qperf ucx_perftest fi_pingpong mpi_pingpong rstream iperf3_rs"
+# Debian's rsockets preload library: socket(2) and its kin to rsockets
+RSPRELOAD=/usr/lib/x86_64-linux-gnu/rsocket/librspreload.so
 
 # is_app TOOL: is TOOL one of the applications (not perftest or ibv_*)?
 is_app() { case " $APP_TOOLS " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -67,7 +71,7 @@ app_cmd() {
 	local who=$1 tool=$2 size=$3 iters=$4 extra server=${6:-} pre=${7:-} dev='$RNI_RXE' env
 	[ "$who" = ours ] && dev=roce0
 	extra=$(extra_for "$who" "$5")
-	[ -n "$server" ] || [ "$tool" = fi_pingpong ] || extra=
+	[ -n "$server" ] || [ "$tool" = fi_pingpong ] || [ "$tool" = rstream ] || extra=
 	env=$(app_env "$5")
 	env=${env//@DEV@/$dev}
 	echo "${env:+env $env }${pre:+$pre }$(app_prog "$tool" "$size" "$iters" "${extra//@DEV@/$dev}" "$server" "$env")"
@@ -99,6 +103,19 @@ app_prog() {
 			echo "fi_pingpong -P $OOB_PORT -S $size -I $iters $extra $server"
 		else
 			echo "fi_pingpong -B $OOB_PORT -S $size -I $iters $extra"
+		fi ;;
+	rstream)
+		# both sides the same test: SIZE bytes ITERS times, each byte
+		# checked (-T v); the server on every address
+		echo "rstream -p $OOB_PORT -S $size -C $iters -T v${server:+ -s $server} $extra" ;;
+	iperf3_rs)
+		# iperf3's control and data connections are rsockets through
+		# the preload library; ITERS writes of SIZE bytes; the server
+		# serves one client (-1)
+		if [ -n "$server" ]; then
+			echo "env LD_PRELOAD=$RSPRELOAD iperf3 -p $OOB_PORT -c $server -l $size -n $((size * iters)) $extra"
+		else
+			echo "env LD_PRELOAD=$RSPRELOAD iperf3 -p $OOB_PORT -s -1"
 		fi ;;
 	mpi_pingpong)
 		# rank 0 here, rank 1 on SERVER_IP through guest-rsh; every

@@ -8,7 +8,7 @@
 
 MATRIX_TOOLS="rc_pingpong uc_pingpong ud_pingpong srq_pingpong write_bw read_bw send_bw write_lat read_lat send_lat atomic_bw garbage rights rping ucmatose"
 # the applications (lib/apps.sh)
-MATRIX_TOOLS+=" qperf ucx_perftest fi_pingpong mpi_pingpong"
+MATRIX_TOOLS+=" qperf ucx_perftest fi_pingpong mpi_pingpong rstream iperf3_rs"
 
 matrix_expand() {
 	local runs

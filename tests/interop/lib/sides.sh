@@ -199,10 +199,11 @@ ucmatose_cmd() {
 }
 
 # uses_cm CMD: does the command connect through the RDMA CM (rping,
-# ucmatose, perftest's -R) rather than a TCP exchange?
+# ucmatose, perftest's -R, rsockets) rather than a TCP exchange?
 uses_cm() {
 	case " $1 " in
 	" rping "*|" ucmatose "*|*" -R "*|*" --rdma_cm "*) return 0 ;;
+	*" rstream "*|*librspreload*) return 0 ;; # rsockets connect through the CM
 	esac
 	return 1
 }
