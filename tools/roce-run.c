@@ -237,6 +237,49 @@ static int check_stages(void)
 }
 
 /* ROCE_IBA_STRICT and ROCE_CC_ALGO as the drop-in will read them. */
+/* Whether PROGRAM can load the drop-in: any dynamically linked 64-bit
+ * program can, whether it names libibverbs, reaches it through another
+ * library, or dlopen()s it (UCX, libfabric, OpenMPI, python3); a script
+ * through its interpreter (script: the script, NULL for a program). A
+ * static or foreign program cannot: refused, in one line. */
+static int check_program(const char *prog, const char *script)
+{
+	static const char *const libs[] = { "libibverbs.so.1", "librdmacm.so.1", NULL };
+	char interp[PATH_MAX], what[PATH_MAX + 64];
+	const char *why = NULL;
+
+	if (script)
+		snprintf(what, sizeof(what), "%s: its interpreter %s", script, prog);
+	else
+		snprintf(what, sizeof(what), "%s", prog);
+	switch (elf_needs(prog, libs)) {
+	case ELF_NEEDS:
+	case ELF_NEEDS_NOT:
+		return 0;
+	case ELF_STATIC:
+		why = "is statically linked: the drop-in libibverbs cannot reach it";
+		break;
+	case ELF_NOT_ELF:
+		if (!script && elf_script_interp(prog, interp, sizeof(interp))) {
+			if (interp[0] != '/')
+				return fail(RUN_SETUP, "%s: its interpreter %s is not an "
+					    "absolute path", prog, interp);
+			return check_program(interp, prog);
+		}
+		why = "is neither an ELF program nor a script";
+		break;
+	case ELF_UNSUPPORTED:
+		why = "is not a 64-bit little-endian ELF program (the drop-in is 64-bit)";
+		break;
+	case ELF_BAD:
+		why = "is a malformed ELF file";
+		break;
+	case ELF_IO:
+		return fail(RUN_SETUP, "%s: %s", what, strerror(errno));
+	}
+	return fail(RUN_SETUP, "%s %s", what, why);
+}
+
 static int check_cc(void)
 {
 	struct roce_cc_options o;
@@ -265,7 +308,6 @@ int main(int argc, char **argv)
 		{ "stats", no_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const char *const libs[] = { "libibverbs.so.1", "librdmacm.so.1", NULL };
 	const char *netdev = NULL, *ip = NULL, *link = "packet";
 	char prog[PATH_MAX], libdir[PATH_MAX], *ldpath;
 	struct in_addr a;
@@ -321,24 +363,8 @@ int main(int argc, char **argv)
 		return fail(RUN_NOT_FOUND, "%s: %s", argv[optind],
 			    strchr(argv[optind], '/') ? "not an executable file" :
 			    "command not found");
-	switch (elf_needs(prog, libs)) {
-	case ELF_NEEDS: break;
-	case ELF_NEEDS_NOT:
-		return fail(RUN_SETUP, "%s: not linked against libibverbs (no DT_NEEDED "
-			    "libibverbs.so.1 or librdmacm.so.1)%s", prog, "");
-	case ELF_STATIC:
-		return fail(RUN_SETUP, "%s: statically linked: the drop-in libibverbs "
-			    "cannot reach it%s", prog, "");
-	case ELF_NOT_ELF:
-		return fail(RUN_SETUP, "%s: not an ELF program (a script? run the ELF "
-			    "program it starts)%s", prog, "");
-	case ELF_UNSUPPORTED:
-		return fail(RUN_SETUP, "%s: not a 64-bit little-endian ELF program%s", prog, "");
-	case ELF_BAD:
-		return fail(RUN_SETUP, "%s: malformed ELF file%s", prog, "");
-	case ELF_IO:
-		return fail(RUN_SETUP, "%s: %s", prog, strerror(errno));
-	}
+	if ((s = check_program(prog, NULL)) != 0)
+		return s;
 	if (!find_libdir(libdir, sizeof(libdir)))
 		return fail(RUN_SETUP, "the drop-in libibverbs.so.1 is not in ../%s beside "
 			    "roce-run%s", ROCE_RUN_LIBDIR, "");

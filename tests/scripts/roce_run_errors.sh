@@ -2,9 +2,9 @@
 # roce-run's refusals, each a clear message and its exit status before
 # PROGRAM runs: usage (2), no such interface, no CAP_NET_RAW, the
 # interface held by another roce-run (ibv_asyncwatch holds it, blocked on
-# the device's asynchronous events), a program not linked against
-# libibverbs, a statically linked one, a script (1), a program not found
-# (127); and --help (0). In a network namespace with a veth made here.
+# the device's asynchronous events), a statically linked program or
+# script interpreter, a file neither program nor script (1), a program
+# not found (127); and --help (0). In a network namespace with a veth made here.
 # Usage: roce_run_errors.sh BUILD_DIR SOURCE_DIR
 set -u
 . "$(dirname "$0")/lib/netns.sh"
@@ -45,10 +45,11 @@ expect 2 "ROCE_CC_ALGO=timely: 'timely' is not an algorithm \(dcqcn, swift\)" --
 expect 1 "nosuch0: no such interface" -- --netdev nosuch0 -- ibv_devices
 expect 127 "no-such-program-$$: command not found" -- --netdev "ea$$" -- no-such-program-$$
 expect 127 "/nonexistent/prog: not an executable file" -- --netdev "ea$$" -- /nonexistent/prog
-expect 1 "/usr/bin/true: not linked against libibverbs" -- --netdev "ea$$" -- true
-expect 1 "statically linked" -- --netdev "ea$$" -- /sbin/ldconfig
-printf '#!/bin/sh\nexec ibv_devices\n' >"$TMP/script.sh"; chmod +x "$TMP/script.sh"
-expect 1 "not an ELF program" -- --netdev "ea$$" -- "$TMP/script.sh"
+expect 1 "/sbin/ldconfig is statically linked" -- --netdev "ea$$" -- /sbin/ldconfig
+printf '#!/sbin/ldconfig\n' >"$TMP/script.sh"; chmod +x "$TMP/script.sh"
+expect 1 "script.sh: its interpreter /sbin/ldconfig is statically linked" -- --netdev "ea$$" -- "$TMP/script.sh"
+printf 'just text\n' >"$TMP/text"; chmod +x "$TMP/text"
+expect 1 "text is neither an ELF program nor a script" -- --netdev "ea$$" -- "$TMP/text"
 head -c 100 /dev/urandom >"$TMP/junk"; printf '\177ELF\002\001' | dd of="$TMP/junk" conv=notrunc status=none
 chmod +x "$TMP/junk"
 expect 1 "malformed ELF file" -- --netdev "ea$$" -- "$TMP/junk"

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -107,4 +108,25 @@ enum elf_needed_result elf_needs(const char *path, const char *const *names)
 	r = scan(buf, got, names);
 	free(buf);
 	return r;
+}
+
+bool elf_script_interp(const char *path, char *out, size_t len)
+{
+	char line[256];
+	size_t n = 0, i = 2, j = 0;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return false;
+	n = fread(line, 1, sizeof(line) - 1, f);
+	fclose(f);
+	line[n] = 0;
+	if (n < 3 || line[0] != '#' || line[1] != '!')
+		return false;
+	while (line[i] == ' ' || line[i] == '\t')
+		i++;
+	while (line[i] && line[i] != ' ' && line[i] != '\t' && line[i] != '\n' && j + 1 < len)
+		out[j++] = line[i++];
+	out[j] = 0;
+	return j > 0 && j + 1 < len;
 }

@@ -20,4 +20,8 @@ enum elf_needed_result {
  * NULL-terminated list of sonames) in its DT_NEEDED entries. */
 enum elf_needed_result elf_needs(const char *path, const char *const *names);
 
+/* A script's interpreter: the path after "#!" on its first line, into
+ * out; false when path is no script (or the line is too long). */
+bool elf_script_interp(const char *path, char *out, size_t len);
+
 #endif
