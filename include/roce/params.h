@@ -16,8 +16,12 @@
 #define ROCE_DEV_MEM_SIZE_DEFAULT (64u << 20)
 #define ROCE_DEV_MEM_SIZE_MAX     (16ull << 30) /* MEM_SIZE_KB is 32 bits; keep the model sane */
 
-/* Outstanding RDMA READ / atomic requests per QP (QP_RD_ATOMIC fields) */
-#define ROCE_MAX_RD_ATOMIC     16u
+/* Outstanding RDMA READ / atomic requests per QP (QP_RD_ATOMIC fields):
+ * rxe's 128. The responder's resources are sized per QP from its
+ * max_dest_rd_atomic (ROCE_RESP_QUEUE, ROCE_ATOMIC_REPLAY), never fewer
+ * than for ROCE_RESP_RD_MIN. */
+#define ROCE_MAX_RD_ATOMIC     128u
+#define ROCE_RESP_RD_MIN       16u
 
 /* Path MTU limits (IBA 256..4096) */
 #define ROCE_MIN_MTU           256u
@@ -39,8 +43,10 @@
 #define ROCE_TX_BURST          32u     /* frames staged per link call */
 #define ROCE_RX_BURST          32u     /* frames received per link call */
 #define ROCE_ACKREQ_EVERY      32u     /* AckReq at least every N packets of a message */
-#define ROCE_RESP_QUEUE        (2u * ROCE_MAX_RD_ATOMIC + 4u) /* responder's ordered replies */
-#define ROCE_ATOMIC_REPLAY     ROCE_MAX_RD_ATOMIC /* saved atomic results (duplicates) */
+/* the responder's ordered replies, and its saved atomic results (for
+ * duplicates), for a QP that accepts n READs/atomics */
+#define ROCE_RESP_QUEUE(n)     (2u * ((n) > ROCE_RESP_RD_MIN ? (n) : ROCE_RESP_RD_MIN) + 4u)
+#define ROCE_ATOMIC_REPLAY(n)  ((n) > ROCE_RESP_RD_MIN ? (n) : ROCE_RESP_RD_MIN)
 #define ROCE_MAX_MSG           (1u << 31) /* largest message (IBA: 2^31) */
 #define ROCE_DMA_TIMEOUT_US    1000u   /* default local DMA timeout (seed 001) */
 #define ROCE_IDLE_AFTER_US     1000u   /* engine thread: idle this long, then nap */

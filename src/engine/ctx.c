@@ -90,6 +90,12 @@ void ctx_sync_qp(struct roce_engine *e, struct eng_qp *qp)
 			window_sync(e, qp, true);       /* a new connection's */
 		}
 	}
+	/* the responder's resources follow max_dest_rd_atomic from RTR on;
+	 * without them (no memory) a READ or atomic is dropped unanswered
+	 * and the requester's retries end the connection */
+	if (c.state >= ROCE_QPS_RTR && c.state <= ROCE_QPS_SQE &&
+	    resp_size(qp, c.max_dest_rd_atomic) == ROCE_E_NOMEM)
+		roce_cnt_drop(e->cnt, ROCE_E_NOMEM);
 	/* ERR flushes whatever is posted (the arbiter flushes what comes
 	 * later, rung by its doorbell) */
 	if (qp->cfg.state == ROCE_QPS_ERR) {

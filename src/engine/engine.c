@@ -18,6 +18,7 @@
 #include "engine/event.h"
 #include "engine/flush.h"
 #include "engine/recv.h"
+#include "engine/resp.h"
 #include "engine/sched.h"
 #include "engine/sq.h"
 #include "engine/tx.h"
@@ -92,14 +93,16 @@ int engine_init(struct roce_engine *e, const struct engine_config *cfg)
 	return ROCE_OK;
 }
 
-/* A QP's stage streams go with it (engine_del_qp), or with the engine
- * when its owner frees the QPs without (the sim's). */
+/* A QP's stage streams and responder resources go with it
+ * (engine_del_qp), or with the engine when its owner frees the QPs
+ * without (the sim's). */
 static void qp_streams_free(struct eng_qp *qp)
 {
 	for (unsigned i = 0; i < 2; i++) {
 		stage_stream_free(qp->stage_in[i]);
 		qp->stage_in[i] = NULL;
 	}
+	resp_free(qp);
 }
 
 void engine_fini(struct roce_engine *e)

@@ -18,7 +18,53 @@
 
 void resp_reset(struct eng_qp *qp)
 {
-	memset(&qp->resp, 0, sizeof(qp->resp));
+	struct resp_ctx *r = &qp->resp;
+	struct reply *rep = r->replies;
+	struct atomic_saved *at = r->atomics;
+	uint32_t rc = r->rep_cap, ac = r->atomic_cap;
+
+	/* the resources stay: only their contents go */
+	memset(r, 0, sizeof(*r));
+	r->replies = rep;
+	r->rep_cap = rc;
+	r->atomics = at;
+	r->atomic_cap = ac;
+	if (at)
+		memset(at, 0, sizeof(*at) * ac);
+}
+
+int resp_size(struct eng_qp *qp, uint32_t max_dest_rd_atomic)
+{
+	struct resp_ctx *r = &qp->resp;
+	uint32_t rc = ROCE_RESP_QUEUE(max_dest_rd_atomic);
+	uint32_t ac = ROCE_ATOMIC_REPLAY(max_dest_rd_atomic);
+	void *p;
+
+	if (r->replies && rc == r->rep_cap && ac == r->atomic_cap)
+		return ROCE_OK;
+	/* only an idle responder changes size (entering RTR, or a later
+	   change with nothing queued): a queued reply keeps its place */
+	if (r->replies && r->rep_tail != r->rep_head)
+		return ROCE_E_BUSY;
+	p = calloc(1, sizeof(struct reply) * rc + sizeof(struct atomic_saved) * ac);
+	if (!p)
+		return ROCE_E_NOMEM;
+	free(r->replies);
+	r->replies = p;
+	r->rep_cap = rc;
+	r->atomics = (struct atomic_saved *)(r->replies + rc);
+	r->atomic_cap = ac;
+	r->rep_head = r->rep_tail = 0;
+	r->atomic_next = 0;
+	return ROCE_OK;
+}
+
+void resp_free(struct eng_qp *qp)
+{
+	free(qp->resp.replies);
+	qp->resp.replies = NULL;
+	qp->resp.atomics = NULL;
+	qp->resp.rep_cap = qp->resp.atomic_cap = 0;
 }
 
 static uint32_t rep_count(const struct resp_ctx *r)
@@ -30,9 +76,9 @@ static struct reply *rep_push(struct resp_ctx *r)
 {
 	struct reply *x;
 
-	if (rep_count(r) == ROCE_RESP_QUEUE)
+	if (rep_count(r) == r->rep_cap)
 		return NULL;
-	x = &r->replies[r->rep_tail++ % ROCE_RESP_QUEUE];
+	x = &r->replies[r->rep_tail++ % r->rep_cap];
 	memset(x, 0, sizeof(*x));
 	return x;
 }
@@ -45,7 +91,7 @@ static void queue_ack(struct roce_engine *e, struct eng_qp *qp, uint32_t psn)
 	struct reply *x;
 
 	if (rep_count(r)) {
-		x = &r->replies[(r->rep_tail - 1) % ROCE_RESP_QUEUE];
+		x = &r->replies[(r->rep_tail - 1) % r->rep_cap];
 		if (x->kind == REPLY_ACK) {
 			x->psn = psn;
 			x->msn = r->msn;
@@ -286,7 +332,7 @@ static uint32_t do_read(struct roce_engine *e, struct eng_qp *qp,
 	 * drop it unanswered, as a lost packet: the requester's timer asks
 	 * again (rxe NAKs no READ for want of resources either).
 	 */
-	if (rep_count(&qp->resp) >= ROCE_RESP_QUEUE - 1) {
+	if (rep_count(&qp->resp) + 1 >= qp->resp.rep_cap) {
 		roce_cnt_drop(e->cnt, ROCE_E_FULL);
 		return 0;
 	}
@@ -324,7 +370,7 @@ static bool do_atomic(struct roce_engine *e, struct eng_qp *qp,
 	struct reply *x;
 	int rc;
 
-	if (rep_count(&qp->resp) >= ROCE_RESP_QUEUE - 1) {
+	if (rep_count(&qp->resp) + 1 >= qp->resp.rep_cap) {
 		roce_cnt_drop(e->cnt, ROCE_E_FULL);     /* as for READ: ask again */
 		return false;
 	}
@@ -359,7 +405,7 @@ static bool do_atomic(struct roce_engine *e, struct eng_qp *qp,
 	}
 
 	/* kept for a duplicate request, which must not execute again */
-	s = &qp->resp.atomics[qp->resp.atomic_next++ % ROCE_ATOMIC_REPLAY];
+	s = &qp->resp.atomics[qp->resp.atomic_next++ % qp->resp.atomic_cap];
 	s->valid = true;
 	s->psn = psn;
 	s->orig = orig;
@@ -381,7 +427,7 @@ static bool do_atomic(struct roce_engine *e, struct eng_qp *qp,
 static void rep_truncate(struct resp_ctx *r, uint32_t psn)
 {
 	while (rep_count(r)) {
-		struct reply *x = &r->replies[(r->rep_tail - 1) % ROCE_RESP_QUEUE];
+		struct reply *x = &r->replies[(r->rep_tail - 1) % r->rep_cap];
 		uint32_t reach = x->kind == REPLY_READ ? x->last_psn : x->psn;
 
 		if (roce_psn_cmp(reach, psn) < 0)
@@ -404,7 +450,7 @@ static void duplicate(struct roce_engine *e, struct eng_qp *qp,
 		break;
 	case ROCE_OPC_ATOMIC:
 		rep_truncate(&qp->resp, psn);
-		for (unsigned i = 0; i < ROCE_ATOMIC_REPLAY; i++) {
+		for (unsigned i = 0; i < qp->resp.atomic_cap; i++) {
 			struct atomic_saved *s = &qp->resp.atomics[i];
 			struct reply *x;
 
@@ -572,7 +618,7 @@ void resp_tx(struct roce_engine *e, struct eng_qp *qp)
 	struct resp_ctx *r = &qp->resp;
 
 	while (tx_room(e) && rep_count(r)) {
-		struct reply *x = &r->replies[r->rep_head % ROCE_RESP_QUEUE];
+		struct reply *x = &r->replies[r->rep_head % r->rep_cap];
 		bool done = true;
 
 		switch (x->kind) {

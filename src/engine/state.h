@@ -296,11 +296,16 @@ struct resp_ctx {
 	uint32_t rcv_offset;            /* SEND: bytes placed in the RWQE */
 	struct mr_pos write_at;         /* WRITE: where its next byte goes */
 	uint32_t write_resid;
-	/* replies in PSN order */
-	struct reply replies[ROCE_RESP_QUEUE];
+	/* replies in PSN order, and the atomics' saved results: sized from
+	 * the QP's max_dest_rd_atomic as it enters RTR (resp.c resp_size),
+	 * so a QP that accepts rxe's 128 pays for them and the many QPs
+	 * that accept a few do not (one block; NULL before RTR) */
+	struct reply *replies;
+	uint32_t rep_cap;               /* ROCE_RESP_QUEUE(max_dest_rd_atomic) */
 	uint32_t rep_head, rep_tail;    /* free-running */
 	uint32_t rd_outstanding;        /* READ/atomic replies queued */
-	struct atomic_saved atomics[ROCE_ATOMIC_REPLAY];
+	struct atomic_saved *atomics;
+	uint32_t atomic_cap;            /* ROCE_ATOMIC_REPLAY(max_dest_rd_atomic) */
 	uint32_t atomic_next;
 	/* a QP on an SRQ: the WQE taken for the message in progress */
 	bool srq_held;

@@ -140,7 +140,9 @@ static int modify(struct pair *p, struct pair_side *s, unsigned i,
 static int side_connect(struct pair *p, struct pair_side *s, const struct pair_side *peer,
 			uint32_t my_psn, uint32_t peer_psn, const struct pair_opts *o)
 {
-	uint8_t rd_atomic = opt(o->max_rd_atomic, ROCE_MAX_RD_ATOMIC);
+	/* 16 unless asked: the depth before the limit grew to 128, which
+	   keeps the many-QP rows' responder resources where they were */
+	uint8_t rd_atomic = opt(o->max_rd_atomic, ROCE_RESP_RD_MIN);
 	bool rc_qp = o->qp_type != ROCE_QPT_UC;
 	int rc = ROCE_OK;
 

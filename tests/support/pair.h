@@ -81,7 +81,7 @@ struct pair_opts {
 	uint8_t retry_cnt;              /* 7 */
 	uint8_t rnr_retry;              /* 7 */
 	uint8_t min_rnr_timer;          /* 1 (10 us) */
-	uint8_t max_rd_atomic;          /* both directions: ROCE_MAX_RD_ATOMIC */
+	uint8_t max_rd_atomic;          /* both directions: ROCE_RESP_RD_MIN (16) */
 	struct trace_writer *trace;     /* both NICs' transaction trace, A as
 					 * NIC 0 and B as 1; NULL = none */
 };

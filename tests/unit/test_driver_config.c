@@ -168,7 +168,7 @@ static const struct bad bad_cases[] = {
 	{ DEV "[qp 1]\nsq_psn = 16777216\n", 4, "out of range" },
 	{ DEV "[qp 1]\ntimeout = 32\n", 4, "out of range" },
 	{ DEV "[qp 1]\nretry_cnt = 8\n", 4, "out of range" },
-	{ DEV "[qp 1]\nmax_rd_atomic = 17\n", 4, "out of range" },
+	{ DEV "[qp 1]\nmax_rd_atomic = 129\n", 4, "out of range" },
 	{ DEV "[qp 1]\nmac = 02:00:00:00:00:01\n", 4, "unknown key 'mac' in the qp" },
 	{ DEV "\n[qp 1]\ntype = rc\n", 4, "needs 'dest_qpn'" },
 	{ DEV "[qp 1]\ntype=ud\npkey = 0x8000\n", 3, "low 15 bits" },

@@ -40,6 +40,9 @@ static int failed;
 #define BUF (64 * 1024)
 #define QKEY 0x11111111u
 #define INLINE 256
+#define RD_DEPTH 128            /* READs/atomics outstanding: rxe's most */
+#define N_READS 100             /* client_reads: READs, then fetch-and-adds */
+#define N_FADDS 20
 /* where things land in the server's buffer */
 #define AT_WIMM 4096            /* WRITE with immediate: 300 bytes */
 #define AT_WINL 8192            /* inline WRITE from two buffers: 150 */
@@ -86,7 +89,7 @@ static struct ibv_qp *make_qp(struct side *s, enum ibv_qp_type type, uint64_t op
 	struct ibv_qp_init_attr_ex a = {
 		.send_cq = ibv_cq_ex_to_cq(s->cq), .recv_cq = ibv_cq_ex_to_cq(s->cq),
 		.qp_type = type, .pd = s->pd,
-		.cap = { .max_send_wr = 32, .max_recv_wr = 32, .max_send_sge = 2,
+		.cap = { .max_send_wr = 160, .max_recv_wr = 32, .max_send_sge = 2,
 			 .max_recv_sge = 1, .max_inline_data = INLINE },
 		.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS |
 			     IBV_QP_INIT_ATTR_CREATE_FLAGS,
@@ -167,8 +170,9 @@ static int connect_sides(int fd, struct side *s, struct card *peer)
 	if (oob_swap(fd, &me, peer, sizeof(me)))
 		return -1;
 	memcpy(g.raw, peer->gid, 16);
-	return qp_to_rts(s->rc, peer->rc, &g, IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
-			 IBV_ACCESS_REMOTE_ATOMIC) || ud_to_rts(s->ud);
+	/* rxe's 128 READs/atomics each way, as ib_read_bw moves its QP */
+	return qp_to_rts_rd(s->rc, peer->rc, &g, IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+			    IBV_ACCESS_REMOTE_ATOMIC, RD_DEPTH) || ud_to_rts(s->ud);
 }
 
 /* n completions through start/next/end poll (10 s at most): each one's
@@ -319,7 +323,7 @@ static int server(int port)
 	pattern(want, 150, 7);
 	CHECK(memcmp(s.buf + AT_WINL, want, 150) == 0);
 	memcpy(&v, s.buf + AT_FADD, 8);
-	CHECK(v == 45);
+	CHECK(v == 45 + N_FADDS);
 	memcpy(&v, s.buf + AT_CSWP, 8);
 	CHECK(v == 0x5678);
 	CHECK(write(fd, "E", 1) == 1);
@@ -385,6 +389,71 @@ static void client_batch(struct side *s, const struct card *peer)
 		memcpy(&cs, s->buf + 2056, 8);
 		CHECK(fa == 40 && cs == 0x1234);
 	}
+}
+
+/* Deeper than the old limit of 16: READ_DEPTH asked at RTR and RTS
+   (perftest's ib_read_bw failed there), then N_READS READs and N_FADDS
+   fetch-and-adds posted in one chain, each one's data checked; 129 is
+   refused, the QP kept as it was */
+static void client_reads(struct side *s, const struct card *peer)
+{
+	static struct ibv_send_wr w[N_READS + N_FADDS];
+	static struct ibv_sge sg[N_READS + N_FADDS];
+	static struct got g[N_READS + N_FADDS];
+	struct ibv_qp_attr qa;
+	struct ibv_qp_init_attr qi;
+	struct ibv_send_wr *bad = NULL;
+	uint8_t want[64];
+	bool seen[N_FADDS] = { false };
+	int n = N_READS + N_FADDS;
+
+	CHECK(ibv_query_qp(s->rc, &qa, IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_MAX_DEST_RD_ATOMIC,
+			   &qi) == 0 && qa.max_rd_atomic == RD_DEPTH &&
+	      qa.max_dest_rd_atomic == RD_DEPTH);
+	memset(s->buf + 4096, 0, N_READS * 64 + N_FADDS * 8);
+	for (int i = 0; i < n; i++) {
+		bool read = i < N_READS;
+
+		sg[i] = (struct ibv_sge){ (uintptr_t)s->buf + 4096 + (read ? i * 64 :
+				N_READS * 64 + (i - N_READS) * 8), read ? 64 : 8, s->mr->lkey };
+		w[i] = (struct ibv_send_wr){ .wr_id = 1000 + (uint64_t)i, .next = i + 1 < n ?
+					     &w[i + 1] : NULL, .sg_list = &sg[i], .num_sge = 1,
+					     .send_flags = IBV_SEND_SIGNALED };
+		if (read) {
+			w[i].opcode = IBV_WR_RDMA_READ;
+			w[i].wr.rdma.remote_addr = peer->addr + AT_READ;
+			w[i].wr.rdma.rkey = peer->rkey;
+		} else {
+			w[i].opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
+			w[i].wr.atomic.remote_addr = peer->addr + AT_FADD;
+			w[i].wr.atomic.compare_add = 1;
+			w[i].wr.atomic.rkey = peer->rkey;
+		}
+	}
+	CHECK(ibv_post_send(s->rc, w, &bad) == 0);
+	CHECK(poll_ex(s, g, n) == n);
+	pattern(want, 64, 2);
+	for (int i = 0; i < n; i++) {
+		CHECK(g[i].id == 1000 + (uint64_t)i && g[i].st == IBV_WC_SUCCESS);
+		if (i < N_READS) {
+			CHECK(g[i].op == IBV_WC_RDMA_READ && g[i].len == 64 &&
+			      memcmp(s->buf + 4096 + i * 64, want, 64) == 0);
+		} else {
+			uint64_t v;
+
+			memcpy(&v, s->buf + 4096 + N_READS * 64 + (i - N_READS) * 8, 8);
+			CHECK(g[i].op == IBV_WC_FETCH_ADD && v >= 45 && v < 45 + N_FADDS &&
+			      !seen[v - 45]);
+			if (v >= 45 && v < 45 + N_FADDS)
+				seen[v - 45] = true;
+		}
+	}
+	/* one more than rxe's most: EINVAL, and the QP still has 128 */
+	memset(&qa, 0, sizeof(qa));
+	qa.max_rd_atomic = RD_DEPTH + 1;
+	CHECK(ibv_modify_qp(s->rc, &qa, IBV_QP_MAX_QP_RD_ATOMIC) == EINVAL);
+	CHECK(ibv_query_qp(s->rc, &qa, IBV_QP_MAX_QP_RD_ATOMIC | IBV_QP_STATE, &qi) == 0 &&
+	      qa.max_rd_atomic == RD_DEPTH && qa.qp_state == IBV_QPS_RTS);
 }
 
 /* ibv_post_send inline on RC, then UD inline by both APIs */
@@ -508,6 +577,7 @@ static int client(const char *ip, int port)
 	if (failed)
 		return 1;
 	client_batch(&s, &peer);
+	client_reads(&s, &peer);
 	client_inline(&s, &peer);
 	client_refusals(&s);
 	CHECK(write(fd, "D", 1) == 1);
