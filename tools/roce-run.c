@@ -6,8 +6,9 @@
  *
  * It checks what it can before the program starts (the interface, the
  * rights AF_PACKET needs, that no other roce-run holds the interface, that
- * PROGRAM is a dynamically linked program that needs libibverbs or
- * librdmacm), then puts the drop-in libibverbs.so.1 (src/ibverbs) and
+ * PROGRAM, or a script's interpreter, is a dynamically linked 64-bit
+ * program: whatever in its tree loads libibverbs or librdmacm, by
+ * DT_NEEDED or dlopen(), gets the drop-in), then puts the drop-in libibverbs.so.1 (src/ibverbs) and
  * librdmacm.so.1 (src/rdmacm), both installed in <libdir>/roce/ibverbs,
  * first in LD_LIBRARY_PATH, says which interface
  * through the environment (ROCE_RUN_NETDEV, ROCE_RUN_IP, ROCE_RUN_LINK)
@@ -112,8 +113,8 @@ static void usage(FILE *f)
 	      "\n"
 	      "GID index 0 is the link-local IPv6 GID, 1 the IPv4 one (use -g 1 / -x 1).\n"
 	      "Exit status: PROGRAM's; 1 when it cannot start (no such interface, no\n"
-	      "CAP_NET_RAW, the interface held by another roce-run, PROGRAM not linked\n"
-	      "against libibverbs), 2 bad usage, 127 PROGRAM not found.\n", f);
+	      "CAP_NET_RAW, the interface held by another roce-run, PROGRAM static,\n"
+	      "32-bit or no program), 2 bad usage, 127 PROGRAM not found.\n", f);
 }
 
 static int fail(int code, const char *fmt, const char *a, const char *b)
