@@ -142,6 +142,11 @@ int roce_cm_open(const struct roce_cm_attr *attr, struct roce_cm **out);
    most) while a disconnect's DREQ is unanswered, so that the peer learns
    of it even when the first DREQ was lost. */
 int roce_cm_close(struct roce_cm *cm);
+/* The process ends with IDs still open (roce_cm_close said ROCE_E_BUSY):
+   as the kernel's rdma_cm when the last file of the process closes,
+   every connection still up is disconnected (a DREQ), and the CM waits,
+   as roce_cm_close does, while a DREQ is unanswered. The CM stays. */
+void roce_cm_exit(struct roce_cm *cm);
 
 /* The CM's counters, one "cm_NAME VALUE" line each, the non-zero ones
    (all with all): MADs received and sent (cm_mads_rx, cm_req_tx, ...),

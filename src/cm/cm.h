@@ -289,6 +289,9 @@ unsigned cm_max_conns(const struct cm *cm);
 unsigned cm_conns_in_use(const struct cm *cm);
 /* Connections in state st. */
 unsigned cm_conns_in_state(const struct cm *cm, enum cm_state st);
+/* Every established connection disconnected (a DREQ each): the process
+   ends with them (roce_cm_exit). */
+void cm_disconnect_all(struct cm *cm);
 const struct cm_counters *cm_counters(const struct cm *cm);
 
 /* IBA's time exponents in milliseconds as the kernel's cm_convert_to_ms

@@ -169,6 +169,16 @@ static void linger(struct roce_cm *cm)
 	}
 }
 
+void roce_cm_exit(struct roce_cm *cm)
+{
+	if (!cm)
+		return;
+	pthread_mutex_lock(&cm->lock);
+	cm_disconnect_all(cm_qp1_cm(cm->port));
+	pthread_mutex_unlock(&cm->lock);
+	linger(cm);
+}
+
 int roce_cm_close(struct roce_cm *cm)
 {
 	if (!cm)

@@ -89,6 +89,9 @@ int rv_query_device_ex(struct ibv_context *context,
 	memset(&a, 0, sizeof(a));
 	device_attr(c, &a.orig_attr);
 	a.max_dm_size = 0;
+	/* as every provider: the 32-bit count beside the 8-bit one (UCX
+	   and libfabric read this one) */
+	a.phys_port_cnt_ex = a.orig_attr.phys_port_cnt;
 	/* the program may be built with an older, shorter structure */
 	memcpy(attr, &a, attr_size < sizeof(a) ? attr_size : sizeof(a));
 	if (attr_size > sizeof(a))

@@ -28,11 +28,10 @@
 /* the provider interface: a program's verbs never reach a provider here */
 #define STUB_CMD(name) STUB_ERR(name, ENOSYS)
 
-/* IBVERBS_1.0: kernel ABI copies librdmacm uses, and sysfs */
+/* IBVERBS_1.0: kernel ABI copies librdmacm uses */
 STUB_VOID(ibv_copy_path_rec_from_kern)
 STUB_VOID(ibv_copy_path_rec_to_kern)
 STUB_VOID(ibv_copy_qp_attr_from_kern)
-STUB_NULL(ibv_get_sysfs_path)
 
 /* IBVERBS_1.1 */
 STUB_ERR(ibv_attach_mcast, EOPNOTSUPP)

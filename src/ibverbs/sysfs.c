@@ -4,16 +4,21 @@
  * the device has no sysfs directory (its paths name none), so a read
  * finds no file and the program leaves the line out, as it does for a
  * kernel device without the file. A path outside it is read as
- * rdma-core reads it (one line, the newline dropped).
+ * rdma-core reads it (one line, the newline dropped). The sysfs root is
+ * rdma-core's: $SYSFS_PATH without its trailing slashes, else /sys
+ * (qperf asks for it, and reads nothing of ours under it).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <infiniband/verbs.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 int ibv_read_sysfs_file(const char *dir, const char *file, char *buf, size_t size);
+const char *ibv_get_sysfs_path(void);
 int ibv_read_ibdev_sysfs_file(char *buf, size_t size, const char *dev, const char *fmt, ...);
 
 int ibv_read_sysfs_file(const char *dir, const char *file, char *buf, size_t size)
@@ -59,4 +64,27 @@ int ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op, uint32_
 	(void)op;
 	(void)flags;
 	return 0;
+}
+
+static char sysfs_root[256] = "/sys";
+static pthread_once_t sysfs_once = PTHREAD_ONCE_INIT;
+
+static void find_sysfs(void)
+{
+	const char *env = getenv("SYSFS_PATH");
+	size_t n;
+
+	if (!env || !*env || strlen(env) >= sizeof(sysfs_root))
+		return;
+	n = strlen(env);
+	while (n > 1 && env[n - 1] == '/')
+		n--;
+	memcpy(sysfs_root, env, n);
+	sysfs_root[n] = 0;
+}
+
+const char *ibv_get_sysfs_path(void)
+{
+	pthread_once(&sysfs_once, find_sysfs);
+	return sysfs_root;
 }

@@ -96,14 +96,20 @@ struct rc_device *rc_device(void)
 }
 
 /* At exit, before libibverbs' own: the CM lingers while a DREQ of ours is
- * unanswered. A program that left IDs or channels open keeps them (the
- * process ends them as the kernel would). */
+ * unanswered. A program that left IDs or channels open (rstream's
+ * listener) keeps them, but its connections still up are disconnected
+ * and their DREQs waited for, as the kernel's rdma_cm does when the
+ * process's last file closes. */
 __attribute__((destructor)) static void device_close(void)
 {
 	struct rc_device *d = &the_device;
 
-	if (!d->cm || rv_cm_close(d->cm))
+	if (!d->cm)
 		return;
+	if (rv_cm_close(d->cm)) {
+		roce_cm_exit(d->cm);
+		return;
+	}
 	ibv_dealloc_pd(d->pd);
 	ibv_close_device(d->verbs);
 	memset(d, 0, sizeof(*d));
