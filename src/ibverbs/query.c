@@ -43,8 +43,10 @@ static void device_attr(struct rv_context *c, struct ibv_device_attr *a)
 	a->sys_image_guid = c->dev->guid;
 	a->max_mr_size = ROCE_MAX_MSG;
 	a->page_size_cap = 0xfffff000u;
-	/* vendor 0, part 0: perftest takes the device for none it knows and
-	 * uses ibv_post_send, not the mlx5/EFA ibv_wr_* path */
+	/* rxe's vendor, 0xFFFFFF (no IEEE OUI), part 0: perftest takes the
+	 * device for none it knows and uses ibv_post_send, not the mlx5/EFA
+	 * ibv_wr_* path; a caller that checks for a vendor finds one */
+	a->vendor_id = 0xFFFFFF;
 	a->max_qp = (int)qp_count(c);
 	a->max_qp_wr = ROCE_MAX_WR;
 	a->device_cap_flags = IBV_DEVICE_RC_RNR_NAK_GEN | IBV_DEVICE_PORT_ACTIVE_EVENT;
