@@ -16,6 +16,7 @@
 set -u
 . "$(dirname "$0")/lib/netns.sh"
 . "$(dirname "$0")/lib/roce_run.sh"
+. "$(dirname "$0")/lib/pair_run.sh"
 B=${1:?build dir}
 NA=rcm-a-$$ NB=rcm-b-$$ IA=cma$$ IB=cmb$$
 fails=0 pass=0
@@ -42,32 +43,6 @@ done
 ip -n "$NA" addr add fd00:241:7::1/64 dev "$IA" nodad
 ip -n "$NB" addr add fd00:241:7::2/64 dev "$IB" nodad
 
-result() { # NAME WHY...: ok when WHY is empty
-	local name=$1; shift
-	if [ -z "$*" ]; then
-		pass=$((pass + 1)); echo "ok   $name"
-	else
-		fails=$((fails + 1)); echo "FAIL $name:$*"
-		cut -c1-120 "$TMP/cli" | sed 's/^/  client| /'
-		cut -c1-120 "$TMP/srv" | sed 's/^/  server| /'
-	fi
-}
-
-# pair SERVER_CMD... :: CLIENT_CMD...: the server in NA, then the client
-# in NB; sets crc, src (exit statuses) and $TMP/srv, $TMP/cli
-pair() {
-	local s=() sp
-	while [ "$1" != :: ]; do s+=("$1"); shift; done
-	shift
-	ip netns exec "$NA" timeout 60 "${s[@]}" >"$TMP/srv" 2>&1 &
-	sp=$!
-	pids+=("$sp")
-	sleep "${WAIT:-0.7}"
-	ip netns exec "$NB" timeout 60 "$@" >"$TMP/cli" 2>&1
-	crc=$?
-	wait "$sp"
-	src=$?
-}
 
 # ---- our program ------------------------------------------------------------
 ip netns exec "$NA" timeout 60 "$RR" --netdev "$IA" -- "$B/tests/rdmacm_pair" server \
