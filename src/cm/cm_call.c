@@ -278,3 +278,10 @@ int cm_disconnect(struct cm *cm, int conn)
 	cm_timer_arm(cm, c, c->resp_us, c->max_retries);
 	return ROCE_OK;
 }
+
+void cm_disconnect_all(struct cm *cm)
+{
+	for (unsigned i = 0; i < cm_max_conns(cm); i++)
+		if (cm_conn_state(cm, (int)i) == CM_ESTABLISHED)
+			cm_disconnect(cm, (int)i);
+}

@@ -211,13 +211,6 @@ unsigned cm_conns_in_state(const struct cm *cm, enum cm_state st)
 	return n;
 }
 
-void cm_disconnect_all(struct cm *cm)
-{
-	for (unsigned i = 0; i < cm->cfg.max_conns; i++)
-		if (cm->conns[i].state == CM_ESTABLISHED)
-			cm_disconnect(cm, (int)i);
-}
-
 /* ---- sending ----------------------------------------------------------- */
 
 /* Packs and sends m; keeps the bytes in keep (for resends) when not NULL. */

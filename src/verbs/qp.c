@@ -483,7 +483,7 @@ int roce_post_send(struct roce_qp *qp, struct roce_send_wr *wr,
 		w->length = (uint32_t)len;
 		if (wr->send_flags & ROCE_SEND_INLINE)
 			inline_copy(qp, w, wr);
-		else
+		else if (wr->num_sge)   /* none: a zero-length op (rsockets' credits) */
 			memcpy(w->sge, wr->sg_list,
 			       sizeof(struct roce_sge) * (size_t)wr->num_sge);
 		w->imm = wr->imm_data;
@@ -530,7 +530,9 @@ int rwqe_fill(struct rwqe *r, const struct roce_recv_wr *wr, uint32_t max_sge)
 	r->wr_id = wr->wr_id;
 	r->num_sge = (uint8_t)wr->num_sge;
 	r->length = (uint32_t)total;
-	memcpy(r->sge, wr->sg_list, sizeof(struct roce_sge) * (size_t)wr->num_sge);
+	/* none is a receive for a WRITE with immediate alone (rsockets') */
+	if (wr->num_sge)
+		memcpy(r->sge, wr->sg_list, sizeof(struct roce_sge) * (size_t)wr->num_sge);
 	return ROCE_OK;
 }
 

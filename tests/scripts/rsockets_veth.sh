@@ -86,8 +86,11 @@ result "rcopy: 3,000,001 bytes through rsockets, compared" $why
 
 # ---- iperf3 through Debian's preload library ---------------------------------------
 if command -v iperf3 >/dev/null && [ -e "$PRELOAD" ]; then
-	rpair env LD_PRELOAD=$PRELOAD iperf3 -s -1 -B $SA -p 7472 :: \
-	     env LD_PRELOAD=$PRELOAD iperf3 -c $SA -p 7472 -n 64M -l 65536
+	# the preload library after what roce-run preloads (a sanitized
+	# drop-in's runtime), as a user's LD_PRELOAD is kept
+	pre="LD_PRELOAD=\"\${LD_PRELOAD:+\$LD_PRELOAD:}$PRELOAD\" exec"
+	rpair sh -c "$pre iperf3 -s -1 -B $SA -p 7472" :: \
+	      sh -c "$pre iperf3 -c $SA -p 7472 -n 64M -l 65536"
 	why=
 	[ $crc = 0 ] && [ $src = 0 ] || why+=" exit $src/$crc"
 	grep -q "iperf Done" "$TMP/cli" || why+=" client not done"
