@@ -44,6 +44,12 @@ static struct rsock *ready(int socket, ssize_t *ret)
 		*ret = -1;
 		return NULL;
 	}
+	/* never connected (unconnected, listening, or failed before its
+	   QP): nothing to read or write */
+	if (!rs->cm_id->recv_cq) {
+		*ret = rs_err(ENOTCONN);
+		return NULL;
+	}
 	return rs;
 }
 

@@ -108,6 +108,20 @@ static void refusals(struct rdma_cm_id *id)
 	CHECK(rdma_join_multicast(id, (struct sockaddr *)&mc, NULL) == -1 && errno == EOPNOTSUPP);
 	errno = 0;
 	CHECK(rsocket(AF_INET, SOCK_DGRAM, 0) == -1 && errno == ENOTSUP);
+	{
+		/* a stream rsocket never connected: ENOTCONN, no crash */
+		int rs = rsocket(AF_INET, SOCK_STREAM, 0);
+		char b[8];
+
+		CHECK(rs >= 0);
+		errno = 0;
+		CHECK(rrecv(rs, b, sizeof(b), 0) == -1 && errno == ENOTCONN);
+		errno = 0;
+		CHECK(rsend(rs, b, sizeof(b), 0) == -1 && errno == ENOTCONN);
+		CHECK(rclose(rs) == 0);
+		errno = 0;
+		CHECK(rclose(rs) == -1 && errno == EBADF);
+	}
 	errno = 0;
 	CHECK(rdma_create_id(ch, &bad, NULL, RDMA_PS_IB) == -1 && errno == EOPNOTSUPP);
 	CHECK(rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, 1) == 0);
