@@ -17,6 +17,12 @@
  * expected) and their delay from the last poll, p50, p99, max
  * (roce_engine_rtc_stats), against the bound of 100 us; and B's READ
  * round trips, p50, p99, max: what a peer sees of the hand-over.
+ * Then the machine's own wake-ups, the same rounds without an engine
+ * (lib/wake_floor.h): a thread blocked on an eventfd, at the parked
+ * engine thread's priority, woken as the spinner stops (the hop
+ * "release" takes), and how late a sleep to handoff_us after the stop
+ * wakes (the watchdog's hop in "block"): the parts of a takeover that
+ * are the machine's, not the engine's.
  *
  *   bench_takeover [--rounds N] [--poll-ms MS] [--stop-ms MS]
  *                  [--hogs N] [--handoff-us US]
@@ -29,6 +35,7 @@
 
 #include "lib/pair.h"
 #include "lib/util.h"
+#include "lib/wake_floor.h"
 #include "roce/params.h"
 
 enum way { WAY_BLOCK, WAY_COMPUTE, WAY_RELEASE };
@@ -163,6 +170,21 @@ static void run(enum way w, unsigned rounds, unsigned poll_ms, unsigned stop_ms,
 	free(r.lat);
 }
 
+/* The same rounds without an engine: the machine's own wake-ups */
+static void floor_print(unsigned rounds, unsigned poll_ms, unsigned stop_ms, uint32_t handoff)
+{
+	struct wake_floor f;
+
+	wake_floor_run(&f, rounds, poll_ms, stop_ms, handoff);
+	printf("\nthe machine's own wake-ups (the same rounds, no engine):\n"
+	       "  eventfd ring -> a blocked thread (%s) runs:  p50 %6.1f  p99 %6.1f  max %6.1f us\n"
+	       "  a sleep to %u us after the stop wakes late by: p50 %6.1f  p99 %6.1f  max %6.1f us\n",
+	       f.realtime ? "SCHED_FIFO 1" : "normal priority",
+	       (double)f.ring_p50_ns / 1000.0, (double)f.ring_p99_ns / 1000.0,
+	       (double)f.ring_max_ns / 1000.0, handoff, (double)f.timer_p50_ns / 1000.0,
+	       (double)f.timer_p99_ns / 1000.0, (double)f.timer_max_ns / 1000.0);
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: bench_takeover [--rounds N] [--poll-ms MS] [--stop-ms MS]\n"
@@ -232,6 +254,7 @@ int main(int argc, char **argv)
 	       "p99 us", "max us");
 	for (int w = WAY_BLOCK; w <= WAY_RELEASE; w++)
 		run((enum way)w, rounds, poll_ms, stop_ms, handoff);
+	floor_print(rounds, poll_ms, stop_ms, handoff);
 	atomic_store(&hogs_stop, 1);
 	for (unsigned i = 0; i < nhogs; i++)
 		pthread_join(hogs[i], NULL);

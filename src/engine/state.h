@@ -490,6 +490,9 @@ struct eng_rtc {
 	_Atomic uint64_t drive_ns;      /* a program's last turn (or try) */
 	_Atomic bool released;          /* a program is about to block */
 	_Atomic bool parked;            /* the thread waits on its eventfd */
+	_Atomic bool driving;           /* a program's thread runs a turn now */
+	_Atomic uint64_t spent_ns;      /* the drive_ns a takeover ended: the
+					 * thread parks again on a newer drive only */
 	int watch_fd;                   /* the watchdog's eventfd: a park began */
 	pthread_t watchdog;
 	_Atomic bool rt_ok, rt_refused; /* parked real-time; refused (no

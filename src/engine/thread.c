@@ -86,7 +86,11 @@ unsigned engine_drive(struct roce_engine *e)
 	unsigned moved = 0;
 
 	if (pthread_mutex_trylock(&e->lock) == 0) {
+		/* a long turn (a 64 KB WRITE's frames) is a drive too: the
+		   thread does not take over from a program inside one */
+		atomic_store_explicit(&e->rtc.driving, true, memory_order_relaxed);
 		moved = engine_turn(e);
+		atomic_store_explicit(&e->rtc.driving, false, memory_order_release);
 		pthread_mutex_unlock(&e->lock);
 		add_relaxed(&e->rtc.driven);
 	}
@@ -194,9 +198,14 @@ static bool drives_recent(struct roce_engine *e, uint64_t *last, uint64_t *left_
 	uint64_t now, until;
 
 	*last = atomic_load_explicit(&e->rtc.drive_ns, memory_order_acquire);
-	if (!h || !*last || atomic_load_explicit(&e->rtc.released, memory_order_acquire))
+	if (!h || !*last || atomic_load_explicit(&e->rtc.released, memory_order_acquire) ||
+	    *last <= atomic_load_explicit(&e->rtc.spent_ns, memory_order_relaxed))
 		return false;
 	now = roce_now_ns();
+	if (atomic_load_explicit(&e->rtc.driving, memory_order_acquire)) {
+		*left_ns = (uint64_t)h * 1000u;
+		return true;
+	}
 	until = *last + (uint64_t)h * 1000u;
 	*left_ns = until > now ? until - now : 0;
 	return until > now;
@@ -253,7 +262,12 @@ run:
 		now = roce_now_ns();
 		takeover(e, last && now > last ? now - last : 0);
 	}
-	/* spent: the next drive parks the thread again */
+	/* spent: the next drive parks the thread again, not this one (a
+	   release taken over within handoff_us of the last drive would
+	   otherwise park it again until the watchdog's ring: a second,
+	   late takeover) */
+	if (last)
+		atomic_store_explicit(&e->rtc.spent_ns, last, memory_order_relaxed);
 	atomic_store_explicit(&e->rtc.released, false, memory_order_relaxed);
 	return false;
 }

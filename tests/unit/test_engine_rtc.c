@@ -8,7 +8,10 @@
  *     its own WRITE, across a link that loses frames, is retransmitted
  *     and completes, all by the engine thread; the takeovers counted;
  *   - while the caller spins, the thread parks and runs no turn;
- *   - a release (a program about to block) hands over at once;
+ *   - a release (a program about to block) hands over at once, and the
+ *     drives it was released from do not park the thread again;
+ *   - a program inside a long turn (its drive placing a WRITE that takes
+ *     longer than the handoff) is driving: the thread does not take over;
  *   - two threads polling two CQs of one context, each driving: every
  *     completion arrives, no turn runs twice at once (TSan: labelled
  *     "tsan");
@@ -23,7 +26,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine/mover.h"
 #include "unit/pair.h"
+#include "verbs/verbs_priv.h"
 
 static void sleep_us(unsigned us)
 {
@@ -149,7 +154,7 @@ static void test_stops_polling(void **state)
 static void test_parks_and_release(void **state)
 {
 	struct pair *p = rtc_pair(0);
-	struct roce_engine_rtc_stats s0, s1, s2;
+	struct roce_engine_rtc_stats s0, s1, s2, s3;
 	struct roce_wc wc;
 
 	(void)state;
@@ -169,6 +174,13 @@ static void test_parks_and_release(void **state)
 	assert_int_equal(s2.takeovers, s1.takeovers + 1);
 	assert_true(s2.takeover_max_ns < 100000000u);
 	assert_true(s2.thread_turns > s1.thread_turns);
+	/* and stays running: the drives it was released from do not park it
+	   again (it would, until the watchdog's look at the handoff's end,
+	   100 ms after the last drive: a second, late takeover) */
+	sleep_us(120000);
+	roce_engine_rtc_stats(p->a.ctx, &s3);
+	assert_int_equal(s3.parks, s2.parks);
+	assert_int_equal(s3.takeovers, s2.takeovers);
 	pair_close(p);
 }
 
@@ -309,6 +321,62 @@ static void test_realtime_park(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/* A's engine, when armed, stalls its first placement of B's data for
+   SLOW_TURN_US, noting whose thread it was in */
+#define SLOW_TURN_US 80000u
+struct slow_turn {
+	_Atomic int armed, stalls;
+	pthread_t in;
+};
+
+static void stall_once(void *arg, bool write, uint64_t pa, const uint8_t *data, uint32_t len)
+{
+	struct slow_turn *t = arg;
+
+	(void)pa, (void)data, (void)len;
+	if (write && atomic_exchange(&t->armed, 0)) {
+		t->in = pthread_self();
+		sleep_us(SLOW_TURN_US);
+		atomic_fetch_add(&t->stalls, 1);
+	}
+}
+
+static void test_long_turn_is_driving(void **state)
+{
+	struct pair *p = rtc_pair(0);
+	struct roce_engine_rtc_stats s0, s1;
+	struct slow_turn t = { 0 };
+	struct roce_send_wr wr, *bad;
+	struct roce_sge sge;
+	struct roce_wc wc;
+	uint64_t end;
+
+	(void)state;
+	/* a handoff of 20 ms: shorter than the turn (80 ms), far longer
+	   than the gaps between the drives of a program that spins, even
+	   on a loaded machine */
+	assert_int_equal(roce_engine_set_handoff(p->a.ctx, 20000), ROCE_OK);
+	engine_set_dma_observer(&p->a.ctx->eng, stall_once, &t);
+	spin_a(p, &wc, 1, 30);                 /* the thread parks */
+	roce_engine_rtc_stats(p->a.ctx, &s0);
+	atomic_store(&t.armed, 1);
+	wr = rdma_wr(&p->b, &p->a, ROCE_WR_RDMA_WRITE, 1, 0, 4096, &sge);
+	assert_int_equal(roce_post_send(p->b.qps[0], &wr, &bad), ROCE_OK);
+	end = pair_now_ms() + 2000;
+	while (!atomic_load(&t.stalls) && pair_now_ms() < end)
+		spin_a(p, &wc, 1, 1);
+	spin_a(p, &wc, 1, 30);                 /* past the turn, still spinning */
+	roce_engine_rtc_stats(p->a.ctx, &s1);
+	engine_set_dma_observer(&p->a.ctx->eng, NULL, NULL);
+	assert_int_equal(atomic_load(&t.stalls), 1);
+	/* the stall was in this thread's drive, and the engine thread, parked
+	   all along, never took over: a drive in progress is recent */
+	assert_true(pthread_equal(t.in, pthread_self()));
+	assert_int_equal(s1.takeovers, s0.takeovers);
+	assert_int_equal(s1.thread_turns, s0.thread_turns);
+	pair_close(p);
+}
+
 static void test_bounds(void **state)
 {
 	struct pair_opts o = { .mtu = ROCE_MTU_1024 };
@@ -338,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_stops_polling),
 		cmocka_unit_test(test_parks_and_release),
 		cmocka_unit_test(test_two_pollers),
+		cmocka_unit_test(test_long_turn_is_driving),
 		cmocka_unit_test(test_realtime_park),
 		cmocka_unit_test(test_bounds),
 	};
