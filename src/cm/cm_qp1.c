@@ -32,11 +32,20 @@ struct cm_qp1 {
 	uint8_t *buf;              /* receives, then send slots (device DDR) */
 	struct roce_mr *mr;
 	uint64_t sends_posted, sends_done;
+	uint64_t last_done_ns;     /* when a send last completed */
 	struct roce_qp *qps[CM_QP1_MAX_QPS];
 	struct neigh neigh[CM_QP1_NEIGH];
 	unsigned neigh_next;
 	struct cm_qp1_stats st;
 };
+
+bool cm_qp1_sending(const struct cm_qp1 *p, unsigned drain_ms)
+{
+	uint64_t now = cm_qp1_now_ns((struct cm_qp1 *)p);
+
+	return p->sends_done < p->sends_posted ||
+	       (p->last_done_ns && now - p->last_done_ns < (uint64_t)drain_ms * 1000000u);
+}
 
 uint64_t cm_qp1_now_ns(struct cm_qp1 *p)
 {
@@ -308,6 +317,7 @@ unsigned cm_qp1_poll(struct cm_qp1 *p)
 			if (wc[i].status != ROCE_WC_SUCCESS)
 				p->st.tx_error++;
 		p->sends_done += (unsigned)n;
+		p->last_done_ns = cm_qp1_now_ns(p);
 		done += (unsigned)n;
 	}
 	while ((n = roce_poll_cq(p->rcq, 16, wc)) > 0) {

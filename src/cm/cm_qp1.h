@@ -83,6 +83,10 @@ int cm_qp1_ah_attr(struct cm_qp1 *p, const uint8_t gid[16], struct roce_ah_attr 
 /* Takes the MADs QP1 received (to the CM), frees finished sends, runs
    cm_poll() when due. Returns how many completions it handled. */
 unsigned cm_qp1_poll(struct cm_qp1 *p);
+/* True while a MAD posted is not yet sent, or was sent less than
+   drain_ms ago (the port's own queue, an AF_PACKET ring, may still hold
+   it): a process about to exit waits on it for its last DREP. */
+bool cm_qp1_sending(const struct cm_qp1 *p, unsigned drain_ms);
 /* Nanoseconds on its clock. */
 uint64_t cm_qp1_now_ns(struct cm_qp1 *p);
 const struct cm_qp1_stats *cm_qp1_stats(const struct cm_qp1 *p);

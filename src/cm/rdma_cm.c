@@ -39,6 +39,8 @@
 #define RCM_RETRIES 15
 /* how long roce_cm_close waits for DREQs still unanswered (linger) */
 #define RCM_CLOSE_LINGER_MS 10000u
+/* a MAD handed to the port: the time its queue takes to send it */
+#define RCM_DRAIN_MS 20u
 
 /* The thread that drives the CM: QP1's completions, the CM's timers
    (cm_qp1_poll) and the status socket's requests. */
@@ -158,12 +160,18 @@ static void linger(struct roce_cm *cm)
 	uint64_t t0 = roce_now_ms();
 
 	for (;;) {
+		bool sending;
 		unsigned n;
 
 		pthread_mutex_lock(&cm->lock);
 		n = cm_conns_in_state(cm_qp1_cm(cm->port), CM_DREQ_SENT);
+		/* and a MAD still leaving: the DREP that answered a DREQ
+		   just before the program, woken by its DISCONNECTED,
+		   exits (qperf's server does; the kernel's CM sends it
+		   whatever the process) */
+		sending = cm_qp1_sending(cm->port, RCM_DRAIN_MS);
 		pthread_mutex_unlock(&cm->lock);
-		if (!n || roce_now_ms() - t0 >= ms)
+		if ((!n && !sending) || roce_now_ms() - t0 >= ms)
 			return;
 		nanosleep(&nap, NULL);
 	}
