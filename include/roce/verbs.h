@@ -289,6 +289,12 @@ struct roce_cq *roce_create_cq_channel(struct roce_context *ctx, int cqe, void *
  * forgot an ack from hanging). Events raised and not yet taken are dropped
  * with the CQ, as the kernel drops them. */
 int roce_destroy_cq(struct roce_cq *cq);
+/* As ibv_resize_cq: the CQ holds cqe completions from now on (1 ..
+ * ROCE_MAX_CQE, else ROCE_E_RANGE), those it holds kept in order;
+ * ROCE_E_INVAL when it holds more than cqe, ROCE_E_FULL when it
+ * overran, ROCE_E_NOMEM; the CQ is as before on every error. One thread
+ * at a time with the polls of the same CQ, as polling itself. */
+int roce_resize_cq(struct roce_cq *cq, int cqe);
 /* Returns the number of completions stored in wc (0..n), or a negative
  * status (-ROCE_E_FULL: the CQ overflowed and completions were lost). */
 int roce_poll_cq(struct roce_cq *cq, int n, struct roce_wc *wc);

@@ -112,6 +112,25 @@ int ibv_destroy_cq(struct ibv_cq *cq)
 	return 0;
 }
 
+/* As rxe: grow or shrink, the completions held kept; fewer slots than
+   completions held, or an overrun CQ, is EINVAL and the CQ stays. */
+int ibv_resize_cq(struct ibv_cq *cq, int cqe)
+{
+	int st;
+
+	if (!cq)
+		return EINVAL;
+	if (cqe < 1 || (unsigned)cqe >= ROCE_MAX_CQE)
+		return EINVAL;
+	st = roce_resize_cq(RV_OF(rv_cq, cq)->cq, cqe);
+	if (st == ROCE_E_NOMEM)
+		return ENOMEM;
+	if (st)
+		return EINVAL;
+	cq->cqe = cqe;
+	return 0;
+}
+
 /* ibv_wc from the engine's completion (the enums have ibverbs' values). */
 void rv_wc_out(const struct roce_wc *r, struct ibv_wc *w)
 {

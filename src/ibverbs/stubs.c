@@ -38,7 +38,6 @@ STUB_ERR(ibv_attach_mcast, EOPNOTSUPP)
 STUB_ERR(ibv_detach_mcast, EOPNOTSUPP)
 STUB_VOID(ibv_copy_ah_attr_from_kern)
 STUB_ERR(ibv_rereg_mr, EOPNOTSUPP)
-STUB_ERR(ibv_resize_cq, EOPNOTSUPP)
 STUB_ERR(ibv_resolve_eth_l2_from_gid, EOPNOTSUPP)
 
 /* IBVERBS_1.6 .. 1.13 */

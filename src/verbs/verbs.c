@@ -382,6 +382,44 @@ struct roce_cq *roce_create_cq_channel(struct roce_context *ctx, int cqe, void *
 	return cq;
 }
 
+int roce_resize_cq(struct roce_cq *cq, int cqe)
+{
+	struct eng_cq *q;
+	struct roce_wc *wc, *old;
+	uint32_t n, cons, prod;
+	int rc = ROCE_OK;
+
+	if (!cq)
+		return ROCE_E_INVAL;
+	if (cqe < 1 || (uint32_t)cqe > ROCE_MAX_CQE)
+		return ROCE_E_RANGE;
+	n = pow2_at_least((uint32_t)cqe);
+	wc = calloc(n, sizeof(*wc));
+	if (!wc)
+		return ROCE_E_NOMEM;
+	q = &cq->eng;
+	/* the engine writes completions only in its turns: none meanwhile */
+	engine_lock(&cq->ctx->eng);
+	cons = atomic_load_explicit(&q->ring.cons, memory_order_acquire);
+	prod = atomic_load_explicit(&q->ring.prod, memory_order_acquire);
+	if (atomic_load_explicit(&q->overflow, memory_order_acquire))
+		rc = ROCE_E_FULL;
+	else if (prod - cons > (uint32_t)cqe)
+		rc = ROCE_E_INVAL;      /* rxe's, mlx5's: the completions held stay */
+	if (rc == ROCE_OK) {
+		/* at the same indexes: prod and cons stay as they are */
+		for (uint32_t i = cons; i != prod; i++)
+			wc[i & (n - 1)] = q->wc[i & q->ring.mask];
+		old = q->wc;
+		q->wc = wc;
+		q->ring.mask = n - 1;
+		wc = old;
+	}
+	engine_unlock(&cq->ctx->eng);
+	free(wc);
+	return rc;
+}
+
 int roce_destroy_cq(struct roce_cq *cq)
 {
 	struct roce_engine *e;

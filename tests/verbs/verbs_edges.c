@@ -165,6 +165,12 @@ int main(int argc, char **argv)
 
 		CHECK(ibv_poll_cq(cq, 1, &wc) == 0);
 	}
+	/* ibv_resize_cq: grows and shrinks (cqe as asked), bounds EINVAL, the
+	   CQ as it was after a refusal */
+	CHECK(ibv_resize_cq(cq, 1000) == 0 && cq->cqe == 1000);
+	CHECK(ibv_resize_cq(cq, 0) == EINVAL && cq->cqe == 1000);
+	CHECK(ibv_resize_cq(cq, 1 << 30) == EINVAL && cq->cqe == 1000);
+	CHECK(ibv_resize_cq(cq, 128) == 0 && cq->cqe == 128);
 	/* a QP type not offered; no CQ */
 	ia.qp_type = IBV_QPT_XRC_SEND;
 	ia.send_cq = ia.recv_cq = cq;
