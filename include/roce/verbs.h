@@ -204,6 +204,15 @@ struct roce_mr *roce_reg_mr(struct roce_pd *pd, void *addr, size_t length,
 struct roce_mr *roce_reg_host_mr(struct roce_pd *pd, void *addr, size_t length,
 				 unsigned access);
 int roce_dereg_mr(struct roce_mr *mr);
+/* As ibv_rereg_mr with IBV_REREG_MR_CHANGE_PD and/or _ACCESS (rxe's
+ * two): the MR's entry moves to pd and/or takes access, its range and
+ * keys kept; the entry is rewritten whole through the register file, so
+ * the engine's next key check sees the new one. ROCE_E_INVAL for no
+ * flag, another flag (a new translation is refused), a pd of another
+ * context or rights the entry refuses; the MR is as before on error. */
+#define ROCE_REREG_PD     (1u << 1)
+#define ROCE_REREG_ACCESS (1u << 2)
+int roce_rereg_mr(struct roce_mr *mr, unsigned flags, struct roce_pd *pd, unsigned access);
 
 /* ---- inline stages (roce/stage.h, docs/stages.md) ------------------------- */
 

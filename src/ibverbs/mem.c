@@ -171,3 +171,55 @@ int ibv_dofork_range(void *base, size_t size)
 	(void)size;
 	return 0;
 }
+
+/*
+ * As rxe: a new PD and/or new rights (IBV_REREG_MR_CHANGE_PD, _ACCESS),
+ * range and keys kept. A new translation (IBV_REREG_MR_CHANGE_TRANSLATION)
+ * is refused in one line, IBV_REREG_MR_ERR_CMD with EOPNOTSUPP, as rxe's
+ * kernel answers; bad input IBV_REREG_MR_ERR_INPUT with EINVAL, as
+ * rdma-core's own checks.
+ */
+int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr, size_t length,
+		 int access)
+{
+	unsigned want = (unsigned)access & ~(unsigned)IBV_ACCESS_OPTIONAL_RANGE;
+	unsigned f = 0;
+	struct rv_mr *m = RV_OF(rv_mr, mr);
+	int st;
+
+	(void)addr, (void)length;
+	if (!mr || flags <= 0 || (flags & ~IBV_REREG_MR_FLAGS_SUPPORTED) ||
+	    ((flags & IBV_REREG_MR_CHANGE_PD) && (!pd || pd->context != mr->context))) {
+		errno = EINVAL;
+		return IBV_REREG_MR_ERR_INPUT;
+	}
+	if (flags & IBV_REREG_MR_CHANGE_TRANSLATION) {
+		rv_unsupported("ibv_rereg_mr of the translation (a new address or length)",
+			       EOPNOTSUPP);
+		return IBV_REREG_MR_ERR_CMD;
+	}
+	if (flags & IBV_REREG_MR_CHANGE_ACCESS) {
+		if (want & ~(unsigned)RV_MR_ACCESS) {
+			rv_unsupported("ibv_rereg_mr with memory windows, zero-based, on-demand "
+				       "or huge-page rights", EOPNOTSUPP);
+			return IBV_REREG_MR_ERR_CMD;
+		}
+		/* IBA 10.6.3.1: remote write or atomic rights need local write */
+		if ((want & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC)) &&
+		    !(want & IBV_ACCESS_LOCAL_WRITE)) {
+			errno = EINVAL;
+			return IBV_REREG_MR_ERR_INPUT;
+		}
+		f |= ROCE_REREG_ACCESS;
+	}
+	if (flags & IBV_REREG_MR_CHANGE_PD)
+		f |= ROCE_REREG_PD;
+	st = roce_rereg_mr(m->mr, f, pd ? RV_OF(rv_pd, pd)->pd : NULL, want);
+	if (st) {
+		errno = rv_errno(st);
+		return IBV_REREG_MR_ERR_CMD;
+	}
+	if (flags & IBV_REREG_MR_CHANGE_PD)
+		mr->pd = pd;
+	return 0;
+}

@@ -37,7 +37,6 @@ STUB_VOID(ibv_copy_qp_attr_from_kern)
 STUB_ERR(ibv_attach_mcast, EOPNOTSUPP)
 STUB_ERR(ibv_detach_mcast, EOPNOTSUPP)
 STUB_VOID(ibv_copy_ah_attr_from_kern)
-STUB_ERR(ibv_rereg_mr, EOPNOTSUPP)
 STUB_ERR(ibv_resolve_eth_l2_from_gid, EOPNOTSUPP)
 
 /* IBVERBS_1.6 .. 1.13 */

@@ -349,6 +349,39 @@ int roce_dereg_mr(struct roce_mr *mr)
 	return rc;
 }
 
+int roce_rereg_mr(struct roce_mr *mr, unsigned flags, struct roce_pd *pd, unsigned access)
+{
+	struct roce_context *ctx;
+	struct roce_mr_ctx e;
+	int rc;
+
+	if (!mr || !flags || (flags & ~(ROCE_REREG_PD | ROCE_REREG_ACCESS)) ||
+	    ((flags & ROCE_REREG_PD) && (!pd || pd->ctx != mr->ctx)) ||
+	    ((flags & ROCE_REREG_ACCESS) &&
+	     (access & ~(unsigned)ROCE_FIELD_MASK(ROCE_MR_ACCESS_WIDTH))))
+		return ROCE_E_INVAL;
+	ctx = mr->ctx;
+	engine_lock(&ctx->eng);
+	/* read, change, write back: the range, keys, space and stage
+	   binding stay as they are */
+	rc = roce_drv_mr_read(&ctx->drv, mr->index, &e);
+	if (rc == ROCE_OK) {
+		if (flags & ROCE_REREG_PD)
+			e.pd = pd->pdn;
+		if (flags & ROCE_REREG_ACCESS)
+			e.access = access;
+		rc = roce_drv_mr_write(&ctx->drv, &e);
+	}
+	if (rc == ROCE_OK) {
+		if (flags & ROCE_REREG_PD)
+			mr->pd = pd;
+		if (flags & ROCE_REREG_ACCESS)
+			mr->access = access;
+	}
+	engine_unlock(&ctx->eng);
+	return rc;
+}
+
 /* ---- CQ ----------------------------------------------------------------------- */
 
 struct roce_cq *roce_create_cq(struct roce_context *ctx, int cqe)

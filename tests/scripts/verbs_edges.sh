@@ -28,7 +28,8 @@ rc=$?
 grep -qx "verbs_edges: ok" "$TMP/out" || fail "verbs_edges did not finish"
 for verb in "ibv_reg_mr with memory windows" \
 	    "ibv_reg_mr_iova with an iova other than the address" \
-	    "ibv_create_qp of a QP type other than RC, UC or UD" "ibv_modify_srq resizing"; do
+	    "ibv_create_qp of a QP type other than RC, UC or UD" "ibv_modify_srq resizing" \
+	    "ibv_rereg_mr of the translation"; do
 	[ "$(grep -c "^libibverbs (roce-run): $verb.*: not supported by this device\$" "$TMP/err")" = 1 ] ||
 		fail "stderr does not name '$verb' once"
 done

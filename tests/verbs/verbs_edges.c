@@ -151,6 +151,29 @@ int main(int argc, char **argv)
 	      errno == EOPNOTSUPP);
 	CHECK(!ibv_reg_mr_iova2(pd, buf, 4096, 0x1000, IBV_ACCESS_LOCAL_WRITE) &&
 	      errno == EOPNOTSUPP);
+	/* ibv_rereg_mr: rights and PD as rxe, keys kept; a new translation
+	   refused (one line), bad input ERR_INPUT */
+	if (mr) {
+		struct ibv_pd *pd2 = ibv_alloc_pd(ctx);
+		uint32_t lkey = mr->lkey, rkey = mr->rkey;
+
+		CHECK(ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_ACCESS, NULL, NULL, 0,
+				   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ) == 0);
+		CHECK(pd2 && ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_PD, pd2, NULL, 0, 0) == 0 &&
+		      mr->pd == pd2);
+		CHECK(ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_PD | IBV_REREG_MR_CHANGE_ACCESS, pd,
+				   NULL, 0, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE) == 0 &&
+		      mr->pd == pd && mr->lkey == lkey && mr->rkey == rkey);
+		CHECK(ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_TRANSLATION, NULL, buf, 4096, 0) ==
+		      IBV_REREG_MR_ERR_CMD && errno == EOPNOTSUPP);
+		CHECK(ibv_rereg_mr(mr, 0, NULL, NULL, 0, 0) == IBV_REREG_MR_ERR_INPUT &&
+		      errno == EINVAL);
+		CHECK(ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_ACCESS, NULL, NULL, 0,
+				   IBV_ACCESS_REMOTE_WRITE) == IBV_REREG_MR_ERR_INPUT);
+		CHECK(ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_PD, NULL, NULL, 0, 0) ==
+		      IBV_REREG_MR_ERR_INPUT && mr->pd == pd);
+		CHECK(pd2 && ibv_dealloc_pd(pd2) == 0);
+	}
 
 	ch = ibv_create_comp_channel(ctx);
 	CHECK(ch && ch->fd >= 0);
