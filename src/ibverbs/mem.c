@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "ibverbs/rv.h"
@@ -58,6 +59,25 @@ int ibv_dealloc_pd(struct ibv_pd *pd)
 #define RV_MR_ACCESS (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
 		      IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC)
 
+/* Rights the MR table cannot hold: one line, EOPNOTSUPP; remote write or
+   atomic without local write (IBA 10.6.3.1): EINVAL. 0 when they fit. */
+static int rights_check(const char *verb, unsigned want)
+{
+	char what[96];
+
+	if (want & ~(unsigned)RV_MR_ACCESS) {
+		snprintf(what, sizeof(what), "%s with memory windows, zero-based, on-demand or "
+			 "huge-page rights", verb);
+		return rv_unsupported(what, EOPNOTSUPP);
+	}
+	if ((want & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC)) &&
+	    !(want & IBV_ACCESS_LOCAL_WRITE)) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
+
 struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length,
 				uint64_t iova, unsigned int access)
 {
@@ -76,17 +96,8 @@ struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length,
 			       EOPNOTSUPP);
 		return NULL;
 	}
-	if (want & ~(unsigned)RV_MR_ACCESS) {
-		rv_unsupported("ibv_reg_mr with memory windows, zero-based, on-demand or "
-			       "huge-page rights", EOPNOTSUPP);
+	if (rights_check("ibv_reg_mr", want))
 		return NULL;
-	}
-	/* IBA 10.6.3.1: remote write or atomic rights need local write */
-	if ((want & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC)) &&
-	    !(want & IBV_ACCESS_LOCAL_WRITE)) {
-		errno = EINVAL;
-		return NULL;
-	}
 	m = calloc(1, sizeof(*m));
 	if (!m) {
 		errno = ENOMEM;
@@ -199,17 +210,8 @@ int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr, si
 		return IBV_REREG_MR_ERR_CMD;
 	}
 	if (flags & IBV_REREG_MR_CHANGE_ACCESS) {
-		if (want & ~(unsigned)RV_MR_ACCESS) {
-			rv_unsupported("ibv_rereg_mr with memory windows, zero-based, on-demand "
-				       "or huge-page rights", EOPNOTSUPP);
-			return IBV_REREG_MR_ERR_CMD;
-		}
-		/* IBA 10.6.3.1: remote write or atomic rights need local write */
-		if ((want & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC)) &&
-		    !(want & IBV_ACCESS_LOCAL_WRITE)) {
-			errno = EINVAL;
-			return IBV_REREG_MR_ERR_INPUT;
-		}
+		if (rights_check("ibv_rereg_mr", want))
+			return errno == EINVAL ? IBV_REREG_MR_ERR_INPUT : IBV_REREG_MR_ERR_CMD;
 		f |= ROCE_REREG_ACCESS;
 	}
 	if (flags & IBV_REREG_MR_CHANGE_PD)
