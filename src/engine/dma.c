@@ -99,15 +99,18 @@ static int no_mr(struct mr_pos *at)
 	return ROCE_OK;
 }
 
-static int lkey_check(struct roce_engine *e, uint32_t lkey, uint64_t va, uint64_t len,
-		      unsigned access, struct mr_pos *at, uint8_t **ptr)
+/* pd: the QP's, or PD_ANY (mem_lkey: no QP) */
+#define PD_ANY UINT32_MAX
+
+static int lkey_check(struct roce_engine *e, uint32_t pd, uint32_t lkey, uint64_t va,
+		      uint64_t len, unsigned access, struct mr_pos *at, uint8_t **ptr)
 {
 	const struct roce_mr_entry *mr;
 
 	if (len == 0)
 		return no_mr(at);
 	mr = mr_entry(e, lkey);
-	if (!mr || !mr->valid || mr->lkey != lkey)
+	if (!mr || !mr->valid || mr->lkey != lkey || (pd != PD_ANY && mr->pd != pd))
 		return ROCE_E_LKEY;
 	return mem_check(e, mr, ROCE_MR_KEY_INDEX(lkey), va, len, access, at, ptr);
 }
@@ -115,7 +118,7 @@ static int lkey_check(struct roce_engine *e, uint32_t lkey, uint64_t va, uint64_
 int mem_lkey(struct roce_engine *e, uint32_t lkey, uint64_t va, uint64_t len,
 	     unsigned access, struct mr_pos *at)
 {
-	return lkey_check(e, lkey, va, len, access, at, NULL);
+	return lkey_check(e, PD_ANY, lkey, va, len, access, at, NULL);
 }
 
 int mem_rkey(struct roce_engine *e, struct eng_qp *qp, uint32_t rkey,
@@ -147,7 +150,7 @@ int mem_seg_at(const struct roce_engine *e, const struct mr_pos *at, uint32_t le
  * right, bound and window before a byte moves: a DMA that would fail
  * moves nothing.
  */
-int mem_resolve(struct roce_engine *e, const struct roce_sge *sge,
+int mem_resolve(struct roce_engine *e, uint32_t pd, const struct roce_sge *sge,
 		       unsigned nsge, uint32_t off, uint32_t len, unsigned access,
 		       struct dma_seg *seg, unsigned *nseg)
 {
@@ -164,7 +167,7 @@ int mem_resolve(struct roce_engine *e, const struct roce_sge *sge,
 		n = sge[i].length - off;
 		if (n > len)
 			n = len;
-		rc = lkey_check(e, sge[i].lkey, sge[i].addr + off, n, access,
+		rc = lkey_check(e, pd, sge[i].lkey, sge[i].addr + off, n, access,
 				&seg[k].at, &seg[k].ptr);
 		if (rc)
 			return rc;

@@ -34,8 +34,9 @@ struct dma_seg {                        /* one piece of a DMA */
 
 /* Resolve len bytes of an SGE list from byte off to DMA ranges and their
  * bytes (at most one per SGE), every L_Key, right, bound and window
- * checked first. */
-int mem_resolve(struct roce_engine *e, const struct roce_sge *sge, unsigned nsge,
+ * checked first; each L_Key's MR must be of pd, the QP's (IBA 10.6.3.1:
+ * else ROCE_E_LKEY, a local protection error). */
+int mem_resolve(struct roce_engine *e, uint32_t pd, const struct roce_sge *sge, unsigned nsge,
 		uint32_t off, uint32_t len, unsigned access, struct dma_seg *seg,
 		unsigned *nseg);
 /* Translate [va, va + len) under lkey with the given access; returns the

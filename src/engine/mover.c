@@ -7,13 +7,13 @@
  */
 #include "engine/mover.h"
 
-int mem_place_sge(struct roce_engine *e, struct stage_stream **s, bool last,
+int mem_place_sge(struct roce_engine *e, uint32_t pd, struct stage_stream **s, bool last,
 		  const struct roce_sge *sge, unsigned nsge, uint32_t off,
 		  const uint8_t *src, uint32_t len)
 {
 	struct dma_seg seg[ROCE_MAX_SGE];
 	unsigned nseg;
-	int rc = mem_resolve(e, sge, nsge, off, len, ROCE_ACCESS_LOCAL_WRITE, seg, &nseg);
+	int rc = mem_resolve(e, pd, sge, nsge, off, len, ROCE_ACCESS_LOCAL_WRITE, seg, &nseg);
 
 	if (rc)
 		return rc;

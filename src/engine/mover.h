@@ -143,7 +143,7 @@ static inline int mem_place_at(struct roce_engine *e, struct stage_stream **s, b
 /* Place len bytes into an SGE list from byte off (mem_resolve's checks,
  * local write access): nothing moves unless all of it resolves. s, last:
  * place_one's. */
-int mem_place_sge(struct roce_engine *e, struct stage_stream **s, bool last,
+int mem_place_sge(struct roce_engine *e, uint32_t pd, struct stage_stream **s, bool last,
 		  const struct roce_sge *sge, unsigned nsge, uint32_t off,
 		  const uint8_t *src, uint32_t len);
 /* The 8-byte read-modify-write of an atomic at *at (aligned, checked; an

@@ -173,7 +173,7 @@ int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p)
 	if (p->len && p->inl) {
 		nseg = 0;
 	} else if (p->len && p->sge) {
-		rc = mem_resolve(e, p->sge, p->nsge, p->sge_off, p->len, 0, seg, &nseg);
+		rc = mem_resolve(e, qp->cfg.pd, p->sge, p->nsge, p->sge_off, p->len, 0, seg, &nseg);
 		if (rc)
 			return rc;
 	} else if (p->len) {

@@ -156,9 +156,9 @@ void ud_request(struct roce_engine *e, struct eng_qp *qp, const struct roce_pkt 
 		return;
 	}
 	grh_area(p, grh);
-	rc = mem_place_sge(e, NULL, true, w->sge, w->num_sge, 0, grh, ROCE_GRH_LEN);
+	rc = mem_place_sge(e, qp->cfg.pd, NULL, true, w->sge, w->num_sge, 0, grh, ROCE_GRH_LEN);
 	if (!rc)
-		rc = mem_place_sge(e, NULL, true, w->sge, w->num_sge, ROCE_GRH_LEN,
+		rc = mem_place_sge(e, qp->cfg.pd, NULL, true, w->sge, w->num_sge, ROCE_GRH_LEN,
 				   roce_pkt_payload(p), p->payload_len);
 	if (rc) {
 		/* the receive WQE's own buffer is bad: a local error of this

@@ -334,6 +334,60 @@ static void test_local_protection(void **state)
 	pair_close(p);
 }
 
+/* IBA 10.6.3.1: an L_Key names an MR of the QP's own PD. A valid key of
+   another PD's MR is a local protection error, on the send side (nothing
+   sent) and on the receive side (the SEND NAKed, nothing placed). */
+static void test_lkey_other_pd(void **state)
+{
+	struct pair_opts o = { 0 };
+	struct pair *p = pair_open(&o);
+	struct roce_pd *pa = roce_alloc_pd(p->a.ctx), *pb = roce_alloc_pd(p->b.ctx);
+	struct roce_mr *ma, *mb;
+	struct roce_sge sge = { .length = 100 }, rsge;
+	struct roce_recv_wr rwr = { .wr_id = 9, .sg_list = &rsge, .num_sge = 1 };
+	struct roce_send_wr wr;
+	struct roce_wc wc;
+
+	(void)state;
+	assert_non_null(pa);
+	assert_non_null(pb);
+	/* the same DDR, an MR of another PD over it */
+	ma = roce_reg_mr(pa, p->a.buf, 4096, ROCE_ACCESS_LOCAL_WRITE);
+	mb = roce_reg_mr(pb, p->b.buf, 4096, ROCE_ACCESS_LOCAL_WRITE);
+	assert_non_null(ma);
+	assert_non_null(mb);
+	memset(p->a.buf, 0x5a, 100);
+	wr = write_wr(p, &sge, 7, (uint64_t)(uintptr_t)p->b.buf, p->b.mr->rkey);
+	sge.lkey = ma->lkey;
+	assert_int_equal(roce_post_send(p->a.qp, &wr, NULL), ROCE_OK);
+	assert_int_equal(pair_wait(p, p->a.scq, &wc, 1, 5000), 1);
+	assert_int_equal(wc.status, ROCE_WC_LOC_PROT_ERR);
+	assert_int_equal(p->b.buf[0], 0);
+	assert_int_equal(roce_dereg_mr(ma), ROCE_OK);
+	assert_int_equal(roce_dereg_mr(mb), ROCE_OK);
+	roce_dealloc_pd(pa);
+	roce_dealloc_pd(pb);
+	pair_close(p);
+
+	p = pair_open(&o);
+	pb = roce_alloc_pd(p->b.ctx);
+	mb = roce_reg_mr(pb, p->b.buf, 4096, ROCE_ACCESS_LOCAL_WRITE);
+	assert_non_null(mb);
+	rsge = (struct roce_sge){ (uint64_t)(uintptr_t)p->b.buf, 4096, mb->lkey };
+	assert_int_equal(roce_post_recv(p->b.qp, &rwr, NULL), ROCE_OK);
+	memset(p->a.buf, 0x5a, 100);
+	send_one(p, 1, 100);
+	assert_int_equal(pair_wait(p, p->a.scq, &wc, 1, 5000), 1);
+	assert_int_equal(wc.status, ROCE_WC_REM_OP_ERR);
+	assert_int_equal(pair_wait(p, p->b.rcq, &wc, 1, 5000), 1);
+	assert_int_equal(wc.wr_id, 9);
+	assert_int_equal(wc.status, ROCE_WC_LOC_PROT_ERR);
+	assert_int_equal(p->b.buf[0], 0);
+	assert_int_equal(roce_dereg_mr(mb), ROCE_OK);
+	roce_dealloc_pd(pb);
+	pair_close(p);
+}
+
 static void test_dma_stall(void **state)
 {
 	struct pair_opts o = { .virtual_time = true };
@@ -455,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_recv_bad_lkey),
 		cmocka_unit_test(test_write_after_dereg),
 		cmocka_unit_test(test_local_protection),
+		cmocka_unit_test(test_lkey_other_pd),
 		cmocka_unit_test(test_dma_stall),
 		cmocka_unit_test(test_bad_work_requests),
 		cmocka_unit_test(test_many_reads_in_flight),
