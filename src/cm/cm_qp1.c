@@ -39,9 +39,9 @@ struct cm_qp1 {
 	struct cm_qp1_stats st;
 };
 
-bool cm_qp1_sending(const struct cm_qp1 *p, unsigned drain_ms)
+bool cm_qp1_sending(struct cm_qp1 *p, unsigned drain_ms)
 {
-	uint64_t now = cm_qp1_now_ns((struct cm_qp1 *)p);
+	uint64_t now = cm_qp1_now_ns(p);
 
 	return p->sends_done < p->sends_posted ||
 	       (p->last_done_ns && now - p->last_done_ns < (uint64_t)drain_ms * 1000000u);

@@ -86,7 +86,7 @@ unsigned cm_qp1_poll(struct cm_qp1 *p);
 /* True while a MAD posted is not yet sent, or was sent less than
    drain_ms ago (the port's own queue, an AF_PACKET ring, may still hold
    it): a process about to exit waits on it for its last DREP. */
-bool cm_qp1_sending(const struct cm_qp1 *p, unsigned drain_ms);
+bool cm_qp1_sending(struct cm_qp1 *p, unsigned drain_ms);
 /* Nanoseconds on its clock. */
 uint64_t cm_qp1_now_ns(struct cm_qp1 *p);
 const struct cm_qp1_stats *cm_qp1_stats(const struct cm_qp1 *p);

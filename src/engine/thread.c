@@ -198,14 +198,15 @@ static bool drives_recent(struct roce_engine *e, uint64_t *last, uint64_t *left_
 	uint64_t now, until;
 
 	*last = atomic_load_explicit(&e->rtc.drive_ns, memory_order_acquire);
-	if (!h || !*last || atomic_load_explicit(&e->rtc.released, memory_order_acquire) ||
-	    *last <= atomic_load_explicit(&e->rtc.spent_ns, memory_order_relaxed))
+	if (!h || atomic_load_explicit(&e->rtc.released, memory_order_acquire))
 		return false;
-	now = roce_now_ns();
 	if (atomic_load_explicit(&e->rtc.driving, memory_order_acquire)) {
 		*left_ns = (uint64_t)h * 1000u;
 		return true;
 	}
+	if (!*last || *last <= atomic_load_explicit(&e->rtc.spent_ns, memory_order_relaxed))
+		return false;
+	now = roce_now_ns();
 	until = *last + (uint64_t)h * 1000u;
 	*left_ns = until > now ? until - now : 0;
 	return until > now;
