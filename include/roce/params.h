@@ -33,7 +33,12 @@
 #define ROCE_MAX_FRAME         (ROCE_MAX_MTU + ROCE_MAX_HDR_LEN)
 
 /* Transport engine */
-#define ROCE_MAX_SGE           4u      /* scatter/gather entries per WQE */
+/* Scatter/gather entries a send or receive WR may have (rxe's
+ * RXE_MAX_SGE); a WQE holds ROCE_WQE_SGE of them itself, and a QP that
+ * asks for more gets a per-QP list area for the rest (src/verbs/qp.c).
+ * An SRQ's WQEs hold ROCE_WQE_SGE. */
+#define ROCE_MAX_SGE           32u
+#define ROCE_WQE_SGE           4u
 #define ROCE_MAX_WR            8192u   /* send or receive queue depth */
 /* Inline data a send WQE carries (rxe's RXE_MAX_INLINE_DATA): up to the
  * room of its SGE array in the WQE itself, beyond it in a per-QP area

@@ -236,8 +236,8 @@ static void on_read_resp(struct roce_engine *e, struct eng_qp *qp,
 		fail_at(e, qp, ROCE_WC_BAD_RESP_ERR);
 		return;
 	}
-	rc = mem_place_sge(e, qp->cfg.pd, &qp->stage_in[STAGE_IN_COMP], off + expect == w->length, w->sge,
-			   w->num_sge, off, roce_pkt_payload(p), p->payload_len);
+	rc = mem_place_sge(e, qp->cfg.pd, &qp->stage_in[STAGE_IN_COMP], off + expect == w->length,
+			   swqe_sgl(qp, w), w->num_sge, off, roce_pkt_payload(p), p->payload_len);
 	if (rc) {
 		/* the local buffer's key or bounds; a stage that cannot do
 		   its work is an error of this QP's operation */
@@ -268,7 +268,7 @@ static void on_atomic_ack(struct roce_engine *e, struct eng_qp *qp,
 	}
 	/* the original value lands in local memory in host byte order */
 	v = roce_atomicack_orig(roce_pkt_atomicack(p));
-	if (mem_place_sge(e, qp->cfg.pd, NULL, true, w->sge, w->num_sge, 0, (const uint8_t *)&v, 8) !=
+	if (mem_place_sge(e, qp->cfg.pd, NULL, true, swqe_sgl(qp, w), w->num_sge, 0, (const uint8_t *)&v, 8) !=
 	    ROCE_OK) {
 		fail_at(e, qp, ROCE_WC_LOC_PROT_ERR);
 		return;

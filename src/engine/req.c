@@ -148,7 +148,7 @@ static int emit_data(struct roce_engine *e, struct eng_qp *qp, struct swqe *w)
 	p.psn = qp->req.psn;
 	p.ackreq = want_ack(qp, last);
 	p.se = last && (w->flags & ROCE_SEND_SOLICITED);
-	p.sge = w->sge;
+	p.sge = swqe_sgl(qp, w);
 	p.nsge = w->num_sge;
 	p.sge_off = qp->req.offset;
 	if (w->flags & ROCE_SEND_INLINE)

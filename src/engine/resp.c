@@ -220,8 +220,9 @@ static bool do_send(struct roce_engine *e, struct eng_qp *qp,
 		resp_error(e, qp, psn, ROCE_NAK_INVALID_REQ, ROCE_E_RANGE);
 		return false;
 	}
-	rc = mem_place_sge(e, qp->cfg.pd, &qp->stage_in[STAGE_IN_RESP], pos & ROCE_POS_LAST, w->sge,
-			   w->num_sge, r->rcv_offset, roce_pkt_payload(p), p->payload_len);
+	rc = mem_place_sge(e, qp->cfg.pd, &qp->stage_in[STAGE_IN_RESP], pos & ROCE_POS_LAST,
+			   rwqe_sgl(qp, w), w->num_sge, r->rcv_offset, roce_pkt_payload(p),
+			   p->payload_len);
 	if (rc) {
 		/* the receive buffer's key, bounds or stage: a remote
 		   operational error (a stage places nothing of the packet) */

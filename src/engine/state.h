@@ -155,10 +155,12 @@ struct swqe {
 	uint8_t state;                  /* enum swqe_state */
 	uint32_t length;                /* sum of the SGEs */
 	union {
-		struct roce_sge sge[ROCE_MAX_SGE];
+		/* more than ROCE_WQE_SGE: all of them in the QP's list
+		 * area (swqe_sgl) */
+		struct roce_sge sge[ROCE_WQE_SGE];
 		/* ROCE_SEND_INLINE: the message itself, when it fits in the
 		 * SGEs' room (else in the QP's inline area: swqe_inline) */
-		uint8_t inl[ROCE_MAX_SGE * sizeof(struct roce_sge)];
+		uint8_t inl[ROCE_WQE_SGE * sizeof(struct roce_sge)];
 	};
 	union {
 		struct {                /* RC, UC */
@@ -183,7 +185,7 @@ struct rwqe {
 	uint64_t wr_id;
 	uint8_t num_sge;
 	uint32_t length;
-	struct roce_sge sge[ROCE_MAX_SGE];
+	struct roce_sge sge[ROCE_WQE_SGE];      /* beyond: rwqe_sgl */
 };
 
 /* ---- the requester (seed 001 request state machine) ---------------------- */
@@ -376,6 +378,10 @@ struct eng_qp {
 	 * bytes per send WQE, made only for a QP that asked for them */
 	uint8_t *inl;
 	uint32_t inl_len;
+	/* WRs of more than ROCE_WQE_SGE SGEs: sgl_len entries per WQE, made
+	 * only for a QP that asked for them (send, receive) */
+	struct roce_sge *sgl_s, *sgl_r;
+	uint8_t sgl_s_len, sgl_r_len;
 	/* receive queue */
 	struct ring_idx rq;
 	struct rwqe *rwqe;
@@ -622,6 +628,20 @@ static inline bool engine_changes_pending(struct roce_engine *e)
 static inline struct swqe *sq_at(struct eng_qp *qp, uint32_t i)
 {
 	return &qp->swqe[i & qp->sq.mask];
+}
+
+/* Where a WQE's SGEs are: in it, or in its slot of the QP's list area
+ * (a receive WQE copied from an SRQ has ROCE_WQE_SGE at most) */
+static inline const struct roce_sge *swqe_sgl(const struct eng_qp *qp, const struct swqe *w)
+{
+	return w->num_sge <= ROCE_WQE_SGE ? w->sge
+					   : qp->sgl_s + (size_t)(w - qp->swqe) * qp->sgl_s_len;
+}
+
+static inline const struct roce_sge *rwqe_sgl(const struct eng_qp *qp, const struct rwqe *w)
+{
+	return w->num_sge <= ROCE_WQE_SGE ? w->sge
+					   : qp->sgl_r + (size_t)(w - qp->rwqe) * qp->sgl_r_len;
 }
 
 /* Where a ROCE_SEND_INLINE WQE's bytes are: in the WQE, or in its slot

@@ -97,8 +97,9 @@ static bool uc_send(struct roce_engine *e, struct eng_qp *qp, const struct roce_
 	w = rwqe_take(e, qp);
 	if (r->rcv_offset + p->payload_len > w->length)
 		return drop(e, qp, ROCE_E_RECV_LEN);    /* class D: the WQE stays */
-	rc = mem_place_sge(e, qp->cfg.pd, &qp->stage_in[STAGE_IN_RESP], pos & ROCE_POS_LAST, w->sge,
-			   w->num_sge, r->rcv_offset, roce_pkt_payload(p), p->payload_len);
+	rc = mem_place_sge(e, qp->cfg.pd, &qp->stage_in[STAGE_IN_RESP], pos & ROCE_POS_LAST,
+			   rwqe_sgl(qp, w), w->num_sge, r->rcv_offset, roce_pkt_payload(p),
+			   p->payload_len);
 	if (rc) {
 		/* the receive WQE's own buffer is bad: a local error of
 		 * this QP, whatever the transport (rxe: ERR_MALFORMED_WQE,

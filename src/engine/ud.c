@@ -132,6 +132,7 @@ static void grh_area(const struct roce_pkt *p, uint8_t grh[ROCE_GRH_LEN])
 void ud_request(struct roce_engine *e, struct eng_qp *qp, const struct roce_pkt *p)
 {
 	uint8_t grh[ROCE_GRH_LEN];
+	const struct roce_sge *sgl;
 	struct rwqe *w;
 	int rc;
 
@@ -156,9 +157,10 @@ void ud_request(struct roce_engine *e, struct eng_qp *qp, const struct roce_pkt 
 		return;
 	}
 	grh_area(p, grh);
-	rc = mem_place_sge(e, qp->cfg.pd, NULL, true, w->sge, w->num_sge, 0, grh, ROCE_GRH_LEN);
+	sgl = rwqe_sgl(qp, w);
+	rc = mem_place_sge(e, qp->cfg.pd, NULL, true, sgl, w->num_sge, 0, grh, ROCE_GRH_LEN);
 	if (!rc)
-		rc = mem_place_sge(e, qp->cfg.pd, NULL, true, w->sge, w->num_sge, ROCE_GRH_LEN,
+		rc = mem_place_sge(e, qp->cfg.pd, NULL, true, sgl, w->num_sge, ROCE_GRH_LEN,
 				   roce_pkt_payload(p), p->payload_len);
 	if (rc) {
 		/* the receive WQE's own buffer is bad: a local error of this

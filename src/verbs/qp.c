@@ -66,6 +66,8 @@ static void free_qp_mem(struct roce_qp *qp)
 {
 	free(qp->eng.swqe);
 	free(qp->eng.inl);
+	free(qp->eng.sgl_s);
+	free(qp->eng.sgl_r);
 	free(qp->eng.rwqe);
 	free(qp);
 }
@@ -106,7 +108,17 @@ int roce_create_qp_status(struct roce_pd *pd, const struct roce_qp_init_attr *at
 		qp->eng.inl_len = attr->cap.max_inline_data;
 		qp->eng.inl = malloc((size_t)ns * qp->eng.inl_len);
 	}
-	if (!qp->eng.swqe || !qp->eng.rwqe || (qp->eng.inl_len && !qp->eng.inl)) {
+	/* more SGEs than a WQE holds: a list area, for this QP only */
+	if (attr->cap.max_send_sge > ROCE_WQE_SGE) {
+		qp->eng.sgl_s_len = (uint8_t)attr->cap.max_send_sge;
+		qp->eng.sgl_s = malloc(sizeof(struct roce_sge) * ns * qp->eng.sgl_s_len);
+	}
+	if (!attr->srq && attr->cap.max_recv_sge > ROCE_WQE_SGE) {
+		qp->eng.sgl_r_len = (uint8_t)attr->cap.max_recv_sge;
+		qp->eng.sgl_r = malloc(sizeof(struct roce_sge) * nr * qp->eng.sgl_r_len);
+	}
+	if (!qp->eng.swqe || !qp->eng.rwqe || (qp->eng.inl_len && !qp->eng.inl) ||
+	    (qp->eng.sgl_s_len && !qp->eng.sgl_s) || (qp->eng.sgl_r_len && !qp->eng.sgl_r)) {
 		free_qp_mem(qp);
 		return ROCE_E_NOMEM;
 	}
@@ -484,7 +496,7 @@ int roce_post_send(struct roce_qp *qp, struct roce_send_wr *wr,
 		if (wr->send_flags & ROCE_SEND_INLINE)
 			inline_copy(qp, w, wr);
 		else if (wr->num_sge)   /* none: a zero-length op (rsockets' credits) */
-			memcpy(w->sge, wr->sg_list,
+			memcpy((void *)swqe_sgl(&qp->eng, w), wr->sg_list,
 			       sizeof(struct roce_sge) * (size_t)wr->num_sge);
 		w->imm = wr->imm_data;
 		if (qp->type == ROCE_QPT_UD) {
@@ -516,8 +528,11 @@ int roce_post_send(struct roce_qp *qp, struct roce_send_wr *wr,
 	return rc;
 }
 
-/* A receive WQE from wr (the slot is the producer's until published). */
-int rwqe_fill(struct rwqe *r, const struct roce_recv_wr *wr, uint32_t max_sge)
+/* A receive WQE from wr (the slot is the producer's until published);
+ * more than ROCE_WQE_SGE SGEs go to ext, the slot's list (the QP's own
+ * receive queue only: max_sge of an SRQ is ROCE_WQE_SGE at most). */
+int rwqe_fill(struct rwqe *r, struct roce_sge *ext, const struct roce_recv_wr *wr,
+	      uint32_t max_sge)
 {
 	uint64_t total = 0;
 
@@ -532,7 +547,8 @@ int rwqe_fill(struct rwqe *r, const struct roce_recv_wr *wr, uint32_t max_sge)
 	r->length = (uint32_t)total;
 	/* none is a receive for a WRITE with immediate alone (rsockets') */
 	if (wr->num_sge)
-		memcpy(r->sge, wr->sg_list, sizeof(struct roce_sge) * (size_t)wr->num_sge);
+		memcpy(wr->num_sge <= (int)ROCE_WQE_SGE ? r->sge : ext, wr->sg_list,
+		       sizeof(struct roce_sge) * (size_t)wr->num_sge);
 	return ROCE_OK;
 }
 
@@ -555,7 +571,9 @@ int roce_post_recv(struct roce_qp *qp, struct roce_recv_wr *wr,
 			break;
 		}
 		r = &qp->eng.rwqe[prod & qp->eng.rq.mask];
-		rc = rwqe_fill(r, wr, qp->max_recv_sge);
+		rc = rwqe_fill(r, qp->eng.sgl_r ? qp->eng.sgl_r + (size_t)(prod & qp->eng.rq.mask) *
+							    qp->eng.sgl_r_len : NULL,
+			       wr, qp->max_recv_sge);
 		if (rc)
 			break;
 		prod++;

@@ -20,7 +20,7 @@ struct roce_srq *roce_create_srq(struct roce_pd *pd, struct roce_srq_init_attr *
 	uint32_t n;
 
 	if (!pd || !attr || attr->attr.max_wr < 1 || attr->attr.max_wr > ROCE_MAX_WR ||
-	    attr->attr.max_sge > ROCE_MAX_SGE || attr->attr.srq_limit > attr->attr.max_wr)
+	    attr->attr.max_sge > ROCE_WQE_SGE || attr->attr.srq_limit > attr->attr.max_wr)
 		return NULL;
 	n = pow2_at_least(attr->attr.max_wr);
 	srq = calloc(1, sizeof(*srq));
@@ -111,7 +111,7 @@ int roce_post_srq_recv(struct roce_srq *srq, struct roce_recv_wr *wr,
 			rc = ROCE_E_FULL;
 			break;
 		}
-		rc = rwqe_fill(&srq->eng.rwqe[prod & q->mask], wr, srq->max_sge);
+		rc = rwqe_fill(&srq->eng.rwqe[prod & q->mask], NULL, wr, srq->max_sge);
 		if (rc)
 			break;
 		prod++;

@@ -127,7 +127,8 @@ void qpn_pool_init(struct roce_context *ctx, uint32_t qp_count);
  * label): ROCE_OK or ROCE_E_INVAL. ah.c uses it for AHs too. */
 int av_check(struct roce_context *ctx, const struct roce_ah_attr *ah);
 /* qp.c: a receive WQE from wr: ROCE_E_INVAL (SGEs), ROCE_E_RANGE (length). */
-int rwqe_fill(struct rwqe *r, const struct roce_recv_wr *wr, uint32_t max_sge);
+int rwqe_fill(struct rwqe *r, struct roce_sge *ext, const struct roce_recv_wr *wr,
+	      uint32_t max_sge);
 
 /* The engine hands back eng_* pointers (events): the verbs object around
  * one. A CQ's and an SRQ's engine object is its first member; a QP's

@@ -97,7 +97,7 @@ static int side_open(struct pair *p, struct pair_side *s, uint32_t ip,
 	qa.recv_cq = s->rcq;
 	qa.qp_type = o->qp_type ? o->qp_type : ROCE_QPT_RC;
 	qa.cap.max_recv_wr = o->rq_depth ? o->rq_depth : 256;
-	qa.cap.max_send_sge = qa.cap.max_recv_sge = o->max_sge ? o->max_sge : ROCE_MAX_SGE;
+	qa.cap.max_send_sge = qa.cap.max_recv_sge = o->max_sge ? o->max_sge : ROCE_WQE_SGE;
 	qa.cap.max_inline_data = o->max_inline;
 	s->qps = calloc(p->nqp, sizeof(*s->qps));
 	if (!s->qps)

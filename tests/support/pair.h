@@ -69,7 +69,8 @@ struct pair_opts {
 	uint32_t sq_depth, rq_depth;    /* 256 each */
 	uint32_t sq_depth0;             /* QP 0's send queue: sq_depth (one
 					 * deep queue among many shallow ones) */
-	uint32_t max_sge;               /* send and receive: ROCE_MAX_SGE */
+	uint32_t max_sge;               /* send and receive: ROCE_WQE_SGE (the
+					 * WQE's own room; up to ROCE_MAX_SGE) */
 	uint32_t max_inline;            /* the QPs' max_inline_data: 0 */
 	/* the connection */
 	enum roce_qp_type qp_type;      /* ROCE_QPT_RC (0) or ROCE_QPT_UC */
