@@ -269,6 +269,8 @@ enum roce_wc_flags {
 	ROCE_WC_GRH = 1u << 0,          /* UD: the receive buffer starts with
 					 * the 40-byte GRH area (ud.c) */
 	ROCE_WC_WITH_IMM = 1u << 1,
+	ROCE_WC_IPV6 = 1u << 2,         /* UD: the datagram came over IPv6 (its
+					 * GRH area holds an IPv6 header) */
 };
 
 struct roce_wc {

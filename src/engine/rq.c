@@ -101,7 +101,7 @@ void recv_complete(struct roce_engine *e, struct eng_qp *qp,
 		/* UD: the sender is the DETH's; the buffer begins with the
 		 * GRH area (rxe do_complete: IB_WC_GRH, src_qp) */
 		wc.src_qp = roce_deth_sqpn(roce_pkt_deth(p));
-		wc.wc_flags |= ROCE_WC_GRH;
+		wc.wc_flags |= ROCE_WC_GRH | (p->ipv6 ? ROCE_WC_IPV6 : 0);
 	}
 	rwqe_release(qp);
 	/* the last packet's SE bit asks for a solicited event (IBA 9.2.3,

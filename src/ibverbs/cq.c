@@ -144,7 +144,13 @@ void rv_wc_out(const struct roce_wc *r, struct ibv_wc *w)
 	w->src_qp = r->src_qp;
 	w->wc_flags = (r->wc_flags & ROCE_WC_GRH ? IBV_WC_GRH : 0) |
 		      (r->wc_flags & ROCE_WC_WITH_IMM ? IBV_WC_WITH_IMM : 0);
-	/* a RoCE UD completion carries no LID: rxe leaves slid 0 too */
+	/* a RoCE UD completion carries no LID: rxe leaves slid 0 too. Its
+	 * SL is what a ConnectX puts there for RoCE (mlx5's CQE field under
+	 * wc.sl: bit 3 a UDP header, bits 2:0 the L3 header, 2 IPv4, 1
+	 * IPv6), which UCX's UD transport reads to find the destination in
+	 * the GRH area; rxe leaves 0, and UCX over rxe drops every datagram */
+	if (r->wc_flags & ROCE_WC_GRH)
+		w->sl = r->wc_flags & ROCE_WC_IPV6 ? RV_WC_SL_ROCE_V2_IPV6 : RV_WC_SL_ROCE_V2_IPV4;
 }
 
 int rv_poll_cq(struct ibv_cq *cq, int n, struct ibv_wc *wc)

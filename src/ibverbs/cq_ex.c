@@ -19,8 +19,9 @@
 #include "ibverbs/rv.h"
 #include "roce/status.h"
 
-/* What the accessors can read. A RoCE completion has no LIDs or SL:
- * slid, sl and dlid_path_bits read 0, as rxe's. The completion's time
+/* What the accessors can read. A RoCE completion has no LIDs: slid and
+ * dlid_path_bits read 0, as rxe's; sl a UD receive's RoCE packet type,
+ * as a ConnectX reports it (cq.c). The completion's time
  * is taken when the poll takes it from the ring, from CLOCK_REALTIME
  * (the wall clock's IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK); the
  * device has no clock of its own for IBV_WC_EX_WITH_COMPLETION_TIMESTAMP

@@ -21,6 +21,7 @@
 #include "link/netdev_util.h"
 #include "roce/cc_options.h"
 #include "roce/gid.h"
+#include "roce/wire/ip.h"
 #include "roce/params.h"
 #include "roce/status.h"
 
@@ -99,11 +100,20 @@ static void device_build(void)
 	d->ibv.transport_type = IBV_TRANSPORT_IB;
 	snprintf(d->ibv.name, sizeof(d->ibv.name), "%s", RV_DEVICE_NAME);
 	snprintf(d->ibv.dev_name, sizeof(d->ibv.dev_name), "uverbs0");
-	/* no sysfs behind it: the paths name nothing, so ibv_read_sysfs_file
-	 * finds no file there */
-	snprintf(d->ibv.dev_path, sizeof(d->ibv.dev_path), "/nonexistent/roce-run/uverbs0");
-	snprintf(d->ibv.ibdev_path, sizeof(d->ibv.ibdev_path), "/nonexistent/roce-run/%s",
-		 RV_DEVICE_NAME);
+	/* the paths of the files roce-run made for the program's tree
+	 * (tools/roce-run/view.c); without them the paths name nothing, so
+	 * ibv_read_sysfs_file finds no file there */
+	if (getenv(RV_ENV_SYSFS) && !strcmp(getenv(RV_ENV_SYSFS), "1")) {
+		snprintf(d->ibv.dev_path, sizeof(d->ibv.dev_path),
+			 "/sys/class/infiniband_verbs/uverbs0");
+		snprintf(d->ibv.ibdev_path, sizeof(d->ibv.ibdev_path), "/sys/class/infiniband/%s",
+			 RV_DEVICE_NAME);
+	} else {
+		snprintf(d->ibv.dev_path, sizeof(d->ibv.dev_path),
+			 "/nonexistent/roce-run/uverbs0");
+		snprintf(d->ibv.ibdev_path, sizeof(d->ibv.ibdev_path), "/nonexistent/roce-run/%s",
+			 RV_DEVICE_NAME);
+	}
 	device_ok = true;
 }
 
@@ -410,11 +420,20 @@ int rv_resolve(struct rv_context *c, const struct ibv_ah_attr *ah, struct roce_a
 	memset(out, 0, sizeof(*out));
 	out->is_global = true;
 	memcpy(out->grh.dgid, dgid, 16);
-	out->grh.flow_label = ah->grh.flow_label;
+	/* the IPv6 header's 20 bits, as the kernel's drivers keep them
+	 * (mlx5's 20-bit field; rxe never reads more): UCX passes ~0 */
+	out->grh.flow_label = ah->grh.flow_label & ROCE_IPV6_FLOW_MASK;
 	out->grh.sgid_index = ah->grh.sgid_index;
 	out->grh.hop_limit = ah->grh.hop_limit;
 	out->grh.traffic_class = ah->grh.traffic_class;
-	if (roce_gid_is_v4mapped(dgid)) {
+	if (roce_gid_table_find(roce_context_gids(c->ctx), dgid) >= 0) {
+		/* one of ours: our own MAC, as the kernel resolves a local
+		 * address (UCX makes an AH to each of its GIDs to test it) */
+		if (roce_gid_is_v4mapped(dgid))
+			out->dest_ip = roce_gid_to_ipv4(dgid);
+		memcpy(out->dest_mac, c->dev->mac, 6);
+		st = ROCE_OK;
+	} else if (roce_gid_is_v4mapped(dgid)) {
 		out->dest_ip = roce_gid_to_ipv4(dgid);
 		st = roce_link_resolve(c->link, out->dest_ip, RV_RESOLVE_MS, out->dest_mac);
 	} else {

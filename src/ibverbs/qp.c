@@ -158,7 +158,7 @@ int ibv_destroy_qp(struct ibv_qp *qp)
 /* accepted and without effect: the one port, the current state */
 #define RV_QP_IGNORED (IBV_QP_PORT | IBV_QP_CUR_STATE)
 
-int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
+static int modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 {
 	struct rv_qp *q = RV_OF(rv_qp, qp);
 	struct roce_qp_attr ra = { 0 };
@@ -202,6 +202,17 @@ int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
 	if (m & IBV_QP_AV)
 		q->av = attr->ah_attr;
 	return 0;
+}
+
+/* The error is also in errno, as the kernel's write leaves it: UCX
+ * prints its %m */
+int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask)
+{
+	int err = modify_qp(qp, attr, mask);
+
+	if (err)
+		errno = err;
+	return err;
 }
 
 int ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,

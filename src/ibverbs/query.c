@@ -63,7 +63,7 @@ static void device_attr(struct rv_context *c, struct ibv_device_attr *a)
 	a->max_ah = ROCE_MAX_QP;
 	a->max_srq = ROCE_MAX_QP;
 	a->max_srq_wr = ROCE_MAX_WR;
-	a->max_srq_sge = ROCE_MAX_SGE;
+	a->max_srq_sge = ROCE_WQE_SGE;
 	a->max_pkeys = 1;
 	a->local_ca_ack_delay = 15;
 	a->phys_port_cnt = 1;

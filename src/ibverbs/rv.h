@@ -28,8 +28,14 @@
 #define RV_ENV_ENGINE "ROCE_RUN_ENGINE"
 #define RV_ENV_HANDOFF "ROCE_RUN_HANDOFF_US" /* rtc: the thread's takeover */
 #define RV_ENV_STATS  "ROCE_RUN_STATS"   /* 1: the engine's figures at close */
+#define RV_ENV_SYSFS  "ROCE_RUN_SYSFS"   /* 1: roce-run made /sys/class/infiniband/roce0 */
 
 #define RV_DEVICE_NAME "roce0"
+
+/* A UD receive's wc.sl: the RoCE packet type as a ConnectX reports it
+ * (cq.c) */
+#define RV_WC_SL_ROCE_V2_IPV4 0xAu
+#define RV_WC_SL_ROCE_V2_IPV6 0x9u
 /* ARP or neighbour discovery for an address vector's MAC */
 #define RV_RESOLVE_MS 3000u
 
