@@ -33,6 +33,10 @@
  *
  * The lock: an flock on a file named for the network namespace and the
  * interface, inherited by PROGRAM across exec and released when it exits.
+ *
+ * The device's files (roce-run/view.c): /dev/infiniband/uverbs0 and
+ * /sys/class/infiniband/roce0 in a mount namespace of PROGRAM's own,
+ * where roce-run may make one; --no-dev-files, none.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -49,6 +53,7 @@
 #include <unistd.h>
 
 #include "roce-run/elf.h"
+#include "roce-run/view.h"
 #include "roce/cc_options.h"
 #include "roce/params.h"
 #include "roce/stage_config.h"
@@ -106,6 +111,10 @@ static void usage(FILE *f)
 	      "                      parked thread waits real-time where the process may\n"
 	      "                      (root, CAP_SYS_NICE, RLIMIT_RTPRIO), so its wake-up\n"
 	      "                      preempts whatever holds the core\n"
+	      "  --no-dev-files      run the program without /dev/infiniband/uverbs0 and\n"
+	      "                      /sys/class/infiniband/roce0 (made by default where\n"
+	      "                      roce-run may, CAP_SYS_ADMIN, in a mount namespace of\n"
+	      "                      the program's own: UCX needs them)\n"
 	      "  --stats             at the device's close, the engine's turns (the\n"
 	      "                      program's and its thread's), the takeover delays\n"
 	      "                      and whether it parked real-time, on stderr\n"
@@ -281,6 +290,32 @@ static int check_program(const char *prog, const char *script)
 	return fail(RUN_SETUP, "%s %s", what, why);
 }
 
+/* /dev/infiniband/uverbs0 and /sys/class/infiniband/roce0 for PROGRAM's
+ * tree (roce-run/view.c), where the rights allow: ROCE_RUN_SYSFS=1 tells
+ * the drop-in. Without CAP_SYS_ADMIN the program runs without them. */
+static int device_files(const char *netdev, const char *ip, bool want)
+{
+	struct in_addr a = { 0 };
+	char why[PATH_MAX + 128];
+
+	unsetenv(ROCE_RUN_VIEW_ENV);
+	if (!want)
+		return 0;
+	if (ip)
+		inet_pton(AF_INET, ip, &a);
+	switch (view_make(netdev, ntohl(a.s_addr), why, sizeof(why))) {
+	case VIEW_MADE:
+		setenv(ROCE_RUN_VIEW_ENV, "1", 1);
+		return 0;
+	case VIEW_NOT_ALLOWED:
+		return 0;
+	case VIEW_FAILED:
+		break;
+	}
+	return fail(RUN_SETUP, "the device's files (/dev/infiniband, /sys/class/infiniband): "
+		    "%s%s (--no-dev-files runs without them)", why, "");
+}
+
 static int check_cc(void)
 {
 	struct roce_cc_options o;
@@ -307,11 +342,13 @@ int main(int argc, char **argv)
 		{ "engine-thread", no_argument, NULL, 'E' },
 		{ "handoff-us", required_argument, NULL, 'H' },
 		{ "stats", no_argument, NULL, 'T' },
+		{ "no-dev-files", no_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *netdev = NULL, *ip = NULL, *link = "packet";
 	char prog[PATH_MAX], libdir[PATH_MAX], *ldpath;
 	struct in_addr a;
+	bool dev_files = true;
 	int c, s;
 
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
@@ -338,6 +375,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'T': setenv("ROCE_RUN_STATS", "1", 1); break;
+		case 'D': dev_files = false; break;
 		default: usage(stderr); return RUN_USAGE;
 		}
 	}
@@ -371,6 +409,8 @@ int main(int argc, char **argv)
 			    "roce-run%s", ROCE_RUN_LIBDIR, "");
 	if ((s = take_lock(netdev)) < 0)
 		return -s;
+	if ((s = device_files(netdev, ip, dev_files)) != 0)
+		return s;
 	ldpath = getenv("LD_LIBRARY_PATH");
 	if (ldpath && *ldpath) {
 		size_t n = strlen(libdir) + strlen(ldpath) + 2;
