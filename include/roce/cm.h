@@ -172,8 +172,10 @@ int roce_cm_destroy_id(struct roce_cm_id *id);
 void *roce_cm_id_context(const struct roce_cm_id *id);
 struct roce_qp *roce_cm_id_qp(const struct roce_cm_id *id);
 
-/* rdma_bind_addr: our address (port 0: any) for listen. ROCE_E_INVAL for
-   an address not the context's. */
+/* rdma_bind_addr: our address, the wildcard or a loopback one (no request
+   from the wire reaches a listener there), for listen; port 0 takes an
+   ephemeral port no other ID of the port space holds (ROCE_E_EXISTS when
+   none is found). ROCE_E_INVAL for an address not the context's. */
 int roce_cm_bind_addr(struct roce_cm_id *id, const struct sockaddr *addr);
 /* rdma_resolve_addr: the peer's GID and MAC, our GID of the same family;
    ADDR_RESOLVED or ADDR_ERROR (status: the resolver's) on the channel. */

@@ -82,9 +82,14 @@ int roce_cm_listen(struct roce_cm_id *id, int backlog)
 	if (!id || backlog < 0)
 		return ROCE_E_INVAL;
 	pthread_mutex_lock(&id->cm->lock);
-	if (!id->src.ss_family || id->listener >= 0 || id->conn >= 0) {
+	if (!id->src.ss_family || id->listener >= 0 || id->lo_listen || id->conn >= 0) {
 		pthread_mutex_unlock(&id->cm->lock);
 		return ROCE_E_STATE;
+	}
+	if (rcm_sa_loopback(&id->src)) {
+		id->lo_listen = true;
+		pthread_mutex_unlock(&id->cm->lock);
+		return ROCE_OK;
 	}
 	rc = cm_listen(cm_qp1_cm(id->cm->port), CMA_SERVICE_ID(id->ps, rcm_sa_port(&id->src)),
 		       backlog ? (unsigned)backlog : 1024u, id);

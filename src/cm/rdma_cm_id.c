@@ -52,6 +52,14 @@ uint16_t rcm_sa_port(const struct sockaddr_storage *ss)
 					: ntohs(((const struct sockaddr_in6 *)ss)->sin6_port);
 }
 
+bool rcm_sa_loopback(const struct sockaddr_storage *ss)
+{
+	if (ss->ss_family == AF_INET)
+		return (ntohl(((const struct sockaddr_in *)ss)->sin_addr.s_addr) >> 24) == 127;
+	return ss->ss_family == AF_INET6 &&
+	       IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)ss)->sin6_addr);
+}
+
 static void sa_set_port(struct sockaddr_storage *ss, uint16_t port)
 {
 	if (ss->ss_family == AF_INET)
@@ -219,6 +227,25 @@ const struct sockaddr *roce_cm_local_addr(const struct roce_cm_id *id)
 	return (const struct sockaddr *)&id->src;
 }
 
+/* An ephemeral port of the local range no other live ID of ps holds, as
+ * the kernel's cma_alloc_any_port picks for a bind to port 0 (0 if 64
+ * tries found none: the caller's EADDRINUSE). */
+static uint16_t free_port(struct roce_cm *cm, enum roce_port_space ps)
+{
+	for (int tries = 0; tries < 64; tries++) {
+		uint16_t port = (uint16_t)(32768 + rcm_rnd(cm) % 28232);
+		const struct roce_cm_id *o;
+
+		for (o = cm->ids; o; o = o->next)
+			if (!o->destroyed && o->ps == ps && o->src.ss_family &&
+			    rcm_sa_port(&o->src) == port)
+				break;
+		if (!o)
+			return port;
+	}
+	return 0;
+}
+
 int roce_cm_bind_addr(struct roce_cm_id *id, const struct sockaddr *addr)
 {
 	static const uint8_t any6[16];
@@ -231,12 +258,27 @@ int roce_cm_bind_addr(struct roce_cm_id *id, const struct sockaddr *addr)
 	memcpy(&ss, addr, sa_len(addr));
 	sa_gid(&ss, g);
 	pthread_mutex_lock(&id->cm->lock);
-	/* the wildcard address, or one of ours */
+	/* the wildcard address, one of ours, or a loopback address (the
+	 * kernel's rdma_cm binds one with no device: libfabric's verbs
+	 * provider binds "localhost" to learn the devices; a listener on
+	 * it meets no request from the wire) */
 	if ((roce_gid_is_v4mapped(g) && !roce_gid_to_ipv4(g)) || !memcmp(g, any6, 16) ||
-	    roce_gid_table_find(roce_context_gids(id->cm->attr.ctx), g) >= 0)
-		id->src = ss;
-	else
+	    roce_gid_table_find(roce_context_gids(id->cm->attr.ctx), g) >= 0 ||
+	    rcm_sa_loopback(&ss)) {
+		/* port 0: one is taken now (rdma_get_src_port reads it) */
+		if (!rcm_sa_port(&ss)) {
+			uint16_t port = free_port(id->cm, id->ps);
+
+			if (port)
+				sa_set_port(&ss, port);
+			else
+				rc = ROCE_E_EXISTS;
+		}
+		if (rc == ROCE_OK)
+			id->src = ss;
+	} else {
 		rc = ROCE_E_INVAL;
+	}
 	pthread_mutex_unlock(&id->cm->lock);
 	return rc;
 }

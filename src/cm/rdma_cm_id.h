@@ -9,6 +9,8 @@
 
 uint32_t rcm_rnd(struct roce_cm *cm);
 uint16_t rcm_sa_port(const struct sockaddr_storage *ss);
+/* 127.0.0.0/8 or ::1 */
+bool rcm_sa_loopback(const struct sockaddr_storage *ss);
 void rcm_gid_sa(const uint8_t gid[16], uint16_t port, struct sockaddr_storage *ss);
 /* cm_qp1's resolver (arg: the roce_cm) */
 int rcm_resolve_mac(void *arg, const uint8_t gid[16], uint8_t mac[6]);

@@ -22,6 +22,8 @@ struct roce_cm_id {
 	bool destroyed;            /* by the user; freed when its slot is */
 	int conn;                  /* CM connection, -1: none */
 	int listener;              /* CM listener, -1: none */
+	bool lo_listen;            /* listening on a loopback address: no
+				      request from the wire is for it */
 	enum roce_port_space ps;
 	struct sockaddr_storage src, dst;
 	uint8_t sgid_index;

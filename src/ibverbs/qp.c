@@ -39,7 +39,7 @@ _Static_assert((int)IBV_SEND_FENCE == (int)ROCE_SEND_FENCE &&
  * RXE_MAX_INLINE_DATA, 512 bytes, else EINVAL; what the QP gets is the
  * larger of what was asked and its SGEs' room (16 bytes an SGE), so
  * max_inline_data comes back at least 16 even when 0 was asked. Up to
- * the WQE's own SGE room (ROCE_MAX_SGE SGEs) it costs the QP nothing;
+ * the WQE's own SGE room (ROCE_WQE_SGE SGEs) it costs the QP nothing;
  * beyond it the engine keeps that many bytes per send WQE.
  */
 static int inline_cap(const struct ibv_qp_init_attr *a, struct roce_qp_cap *cap)
@@ -47,8 +47,14 @@ static int inline_cap(const struct ibv_qp_init_attr *a, struct roce_qp_cap *cap)
 	uint32_t sge_room = cap->max_send_sge * (uint32_t)sizeof(struct ibv_sge);
 
 	if (a->cap.max_inline_data > ROCE_MAX_INLINE) {
-		fprintf(stderr, "libibverbs (roce-run): ibv_create_qp: max_inline_data %u over "
-			"the device's %u\n", a->cap.max_inline_data, ROCE_MAX_INLINE);
+		/* said once: libfabric's verbs provider finds the largest by
+		   asking more and less */
+		static int said;
+
+		if (!__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+			fprintf(stderr, "libibverbs (roce-run): ibv_create_qp: max_inline_data "
+				"%u over the device's %u (said once)\n",
+				a->cap.max_inline_data, ROCE_MAX_INLINE);
 		errno = EINVAL;
 		return EINVAL;
 	}

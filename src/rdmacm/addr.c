@@ -23,6 +23,13 @@ static bool wildcard(const struct sockaddr *sa)
 	return !memcmp(&((const struct sockaddr_in6 *)sa)->sin6_addr, &any6, sizeof(any6));
 }
 
+static bool loopback(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_INET)
+		return (ntohl(((const struct sockaddr_in *)sa)->sin_addr.s_addr) >> 24) == 127;
+	return IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)sa)->sin6_addr);
+}
+
 /* AF_INET and AF_INET6 only: AF_IB names IB's own addresses (and the
    kernel's AF_IB support is what librdmacm asks before it uses them) */
 static int addr_ok(const char *verb, const struct sockaddr *sa)
@@ -50,8 +57,9 @@ int rdma_bind_addr(struct rdma_cm_id *id, struct sockaddr *addr)
 	if (st != ROCE_OK)
 		return rc_status(st);
 	/* bound to an address of the device's: the ID is the device's (the
-	   wildcard binds no device, as with the kernel's rdma_cm) */
-	if (!wildcard(addr))
+	   wildcard and a loopback address bind no device, as with the
+	   kernel's rdma_cm) */
+	if (!wildcard(addr) && !loopback(addr))
 		rc_id_bind_device(r);
 	rc_id_fill_addr(r);
 	return 0;
@@ -181,7 +189,9 @@ void rdma_freeaddrinfo(struct rdma_addrinfo *res)
 /* As librdmacm's: the node is the destination, or with RAI_PASSIVE our
  * own (the wildcard without a node); the hints' port space and QP type,
  * else TCP and RC (UDP and UD go together); the hints' source address
- * for an active side; getaddrinfo(3)'s error codes. */
+ * where none was found; getaddrinfo(3)'s error codes. Neither node nor
+ * service: the hints' fields and addresses as they are (libfabric's
+ * verbs provider asks so with the peer's address). */
 int rdma_getaddrinfo(const char *node, const char *service, const struct rdma_addrinfo *hints,
 		     struct rdma_addrinfo **res)
 {
@@ -190,7 +200,7 @@ int rdma_getaddrinfo(const char *node, const char *service, const struct rdma_ad
 	bool passive = hints && (hints->ai_flags & RAI_PASSIVE);
 	int ret;
 
-	if (!res || (!node && !service))
+	if (!res || (!node && !service && !hints))
 		return rc_err(EINVAL);
 	if (hints && hints->ai_family == AF_IB)
 		return rc_refuse("rdma_getaddrinfo", "AF_IB addresses are not supported "
@@ -204,9 +214,9 @@ int rdma_getaddrinfo(const char *node, const char *service, const struct rdma_ad
 		r->ai_qp_type = hints->ai_qp_type;
 		r->ai_port_space = hints->ai_port_space;
 	}
-	if (!r->ai_port_space)
+	if (!r->ai_port_space && (node || service))
 		r->ai_port_space = r->ai_qp_type == IBV_QPT_UD ? RDMA_PS_UDP : RDMA_PS_TCP;
-	if (!r->ai_qp_type)
+	if (!r->ai_qp_type && (node || service))
 		r->ai_qp_type = r->ai_port_space == RDMA_PS_UDP ? IBV_QPT_UD : IBV_QPT_RC;
 	ai.ai_family = r->ai_family;
 	ai.ai_flags = (passive ? AI_PASSIVE : 0) |
@@ -230,8 +240,13 @@ int rdma_getaddrinfo(const char *node, const char *service, const struct rdma_ad
 			rdma_freeaddrinfo(r);
 			return rc_err(ENOMEM);
 		}
+	} else if (hints->ai_dst_addr && hints->ai_dst_len &&
+		   copy_sa(hints->ai_dst_addr, hints->ai_dst_len, &r->ai_dst_addr,
+			   &r->ai_dst_len)) {
+		rdma_freeaddrinfo(r);
+		return rc_err(ENOMEM);
 	}
-	if (!passive && hints && hints->ai_src_addr && hints->ai_src_len &&
+	if (!r->ai_src_len && hints && hints->ai_src_addr && hints->ai_src_len &&
 	    copy_sa(hints->ai_src_addr, hints->ai_src_len, &r->ai_src_addr, &r->ai_src_len)) {
 		rdma_freeaddrinfo(r);
 		return rc_err(ENOMEM);

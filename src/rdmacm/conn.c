@@ -59,8 +59,10 @@ static int conn_param(struct rc_id *r, const struct rdma_conn_param *p, uint8_t 
 	out->responder_resources = r->responder_resources;
 	out->initiator_depth = r->initiator_depth;
 	out->flow_control = p ? p->flow_control : 0;
-	out->retry_count = p ? p->retry_count : 7;
-	out->rnr_retry_count = p ? p->rnr_retry_count : 7;
+	/* the kernel's cma takes at most 7 of each (min_t in cma_connect_ib
+	   and cma_accept_ib): libfabric asks 15 */
+	out->retry_count = p ? min8(p->retry_count, 7) : 7;
+	out->rnr_retry_count = p ? min8(p->rnr_retry_count, 7) : 7;
 	out->qp_num = r->id.qp ? r->id.qp->qp_num : p ? p->qp_num : 0;
 	return 0;
 }
@@ -101,8 +103,6 @@ int rdma_connect(struct rdma_cm_id *id, struct rdma_conn_param *param)
 
 	if (!id || begin(r, param, false, buf, &p))
 		return -1;
-	if (p.retry_count > 7 || p.rnr_retry_count > 7)
-		return rc_err(EINVAL);
 	if (id->ps == RDMA_PS_TCP && !p.qp_num)
 		return rc_err(EINVAL);
 	st = roce_cm_connect(r->rid, &p);
@@ -185,8 +185,6 @@ int rdma_accept(struct rdma_cm_id *id, struct rdma_conn_param *param)
 	    (rc_modify_qp_rtr(r, r->responder_resources) ||
 	     rc_modify_qp_rts(r, r->initiator_depth)))
 		return -1;
-	if (p.rnr_retry_count > 7)
-		return rc_err(EINVAL);
 	st = roce_cm_accept(r->rid, &p);
 	if (st != ROCE_OK) {
 		int err = st == ROCE_E_STATE ? EINVAL : (rc_status(st), errno);

@@ -370,7 +370,9 @@ static struct rdma_cm_event *connect_to(struct rdma_cm_id *id, const char *priv,
 	struct rdma_conn_param cp = { .private_data = priv,
 				      .private_data_len = (uint8_t)(strlen(priv) + 1),
 				      .responder_resources = 1, .initiator_depth = 1,
-				      .retry_count = 7, .rnr_retry_count = 7 };
+				      /* more than 7: the kernel's cma takes 7 (libfabric
+					 asks 15) */
+				      .retry_count = 15, .rnr_retry_count = 15 };
 
 	CHECK(rdma_connect(id, &cp) == 0);
 	return expect(want);
@@ -541,11 +543,49 @@ static void addr_error(const char *nobody)
 	CHECK(rdma_destroy_id(id) == 0);
 }
 
+/* Binds as the kernel's rdma_cm takes them: port 0 gets an ephemeral
+   port (two IDs, two ports); a loopback address binds no device (and a
+   listener there hears nothing from the wire); rdma_getaddrinfo with
+   neither node nor service gives the hints' addresses back (libfabric's
+   verbs provider asks all three) */
+static void client_binds(const char *ip)	/* ip: the server's */
+{
+	struct sockaddr_storage ss;
+	struct rdma_cm_id *a, *b, *lo;
+	struct rdma_addrinfo hints = { .ai_port_space = RDMA_PS_TCP }, *rai = NULL;
+
+	REQUIRE(rdma_create_id(ch, &a, NULL, RDMA_PS_TCP) == 0);
+	REQUIRE(rdma_create_id(ch, &b, NULL, RDMA_PS_TCP) == 0);
+	REQUIRE(rdma_create_id(ch, &lo, NULL, RDMA_PS_TCP) == 0);
+	addr_of("0.0.0.0", 0, &ss);
+	CHECK(rdma_bind_addr(a, (struct sockaddr *)&ss) == 0);
+	CHECK(rdma_bind_addr(b, (struct sockaddr *)&ss) == 0);
+	CHECK(rdma_get_src_port(a) != 0 && rdma_get_src_port(b) != 0 &&
+	      rdma_get_src_port(a) != rdma_get_src_port(b));
+	CHECK(a->verbs == NULL);        /* the wildcard binds no device either */
+	addr_of("127.0.0.1", 0, &ss);
+	CHECK(rdma_bind_addr(lo, (struct sockaddr *)&ss) == 0);
+	CHECK(lo->verbs == NULL && rdma_get_src_port(lo) != 0);
+	CHECK(rdma_listen(lo, 1) == 0);
+	addr_of(ip, 4791, &ss);
+	hints.ai_dst_addr = (struct sockaddr *)&ss;
+	hints.ai_dst_len = sizeof(struct sockaddr_in);
+	CHECK(rdma_getaddrinfo(NULL, NULL, &hints, &rai) == 0);
+	CHECK(rai && rai->ai_dst_len == sizeof(struct sockaddr_in) &&
+	      !memcmp(rai->ai_dst_addr, &ss, sizeof(struct sockaddr_in)) && !rai->ai_src_len);
+	rdma_freeaddrinfo(rai);
+	CHECK(rdma_getaddrinfo(NULL, NULL, NULL, &rai) == -1 && errno == EINVAL);
+	CHECK(rdma_destroy_id(lo) == 0);
+	CHECK(rdma_destroy_id(b) == 0);
+	CHECK(rdma_destroy_id(a) == 0);
+}
+
 static void client(const char *ip, int port, const char *nobody)
 {
 	devices();
 	ch = rdma_create_event_channel();
 	REQUIRE(ch);
+	client_binds(ip);
 	client_sync(ip, port + 2);
 	client_rc(ip, port);
 	client_ud(ip, port + 1);
