@@ -5,14 +5,11 @@
 # as the drop-in builds it (checked against Debian's ibv_devinfo, which
 # reads the drop-in), the rest of /dev and /sys/class as before, and
 # nothing outside the program's mount namespace changed; --no-dev-files
-# makes none. Then UCX, which takes a device only through those files and
-# reads each GID's type there, runs its RC and UD transports between two
-# namespaces (ucx_perftest, when ucx-utils is installed).
+# makes none (UCX, which needs them, runs in apps_veth.sh).
 # Usage: roce_run_view.sh BUILD_DIR SOURCE_DIR
 set -u
 . "$(dirname "$0")/lib/netns.sh"
 . "$(dirname "$0")/lib/roce_run.sh"
-. "$(dirname "$0")/lib/pair_run.sh"
 B=${1:?build dir}
 NA=rrv-a-$$ NB=rrv-b-$$
 fails=0 pass=0
@@ -99,25 +96,6 @@ ip netns exec "$NA" timeout 30 env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" --no-dev-fi
 	-- sh -c 'echo "sysfs=${ROCE_RUN_SYSFS:-unset}"; ls /sys/class/infiniband 2>&1' >"$TMP/out" 2>&1
 check "--no-dev-files: none made" grep -qx "sysfs=unset" "$TMP/out"
 if grep -q roce0 "$TMP/out"; then check "--no-dev-files: no roce0 in sysfs" false; fi
-
-# UCX: RC and UD transports (bcopy active messages), each byte checked
-# by ucx_perftest's own exchange, both sides under roce-run
-if command -v ucx_perftest >/dev/null; then
-	RR_LEAKS=0
-	rr_setup "$B" || exit 1
-	for tl in rc_verbs ud_verbs; do
-		pair env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" --netdev "va$$" -- \
-			ucx_perftest -t am_lat -D bcopy -x $tl -d roce0:1 -n 200 :: \
-		     env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" --netdev "vb$$" -- \
-			ucx_perftest 10.234.11.1 -t am_lat -D bcopy -x $tl -d roce0:1 -n 200
-		why=
-		[ $crc = 0 ] && [ $src = 0 ] || why=" exit $crc/$src"
-		grep -qE "^Final: +200 " "$TMP/cli" || why="$why no final line"
-		result "ucx_perftest am_lat over $tl" $why
-	done
-else
-	echo "skip ucx_perftest (no ucx-utils)"
-fi
 
 echo "$pass passed, $fails failed"
 [ $fails -eq 0 ]
