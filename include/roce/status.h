@@ -80,7 +80,9 @@
 	/* the data path's stages (roce/stage.h), appended */                \
 	X(ROCE_E_PI, "pi", "protection information does not match the data") \
 	X(ROCE_E_STAGE_FULL, "stage_full", "dedup block pool full")          \
-	X(ROCE_E_STAGE, "stage", "a stage cannot do its work (no key in its slot, a unit it cannot complete)")
+	X(ROCE_E_STAGE, "stage", "a stage cannot do its work (no key in its slot, a unit it cannot complete)") \
+	/* host environment, appended */                                      \
+	X(ROCE_E_INTR, "intr", "a signal interrupted the wait")
 
 enum roce_status {
 #define ROCE_X_ENUM(code, name, desc) code,

@@ -332,7 +332,9 @@ int roce_comp_channel_fd(const struct roce_comp_channel *channel);
 /* Arm cq for one event; ROCE_E_INVAL for a CQ without a channel. */
 int roce_req_notify_cq(struct roce_cq *cq, int solicited_only);
 /* The next event: blocks until one comes unless the fd is non-blocking
- * (then ROCE_E_AGAIN when none waits); ROCE_E_IO on a read error. */
+ * (then ROCE_E_AGAIN when none waits); ROCE_E_INTR when a signal whose
+ * handler has no SA_RESTART interrupts the wait; ROCE_E_IO on a read
+ * error. */
 int roce_get_cq_event(struct roce_comp_channel *channel, struct roce_cq **cq,
 		      void **cq_context);
 void roce_ack_cq_events(struct roce_cq *cq, unsigned int nevents);
@@ -395,7 +397,8 @@ int roce_async_fd(const struct roce_context *ctx);
  * (ROCE_E_BUSY). The queue holds ROCE_ASYNC_QUEUE events; one that finds
  * it full is dropped and counted (roce_async_events_lost). An event whose
  * object was destroyed before it was read is never returned (the fd may
- * have been readable for it).
+ * have been readable for it). A signal interrupts a blocking wait as it
+ * does roce_get_cq_event's (ROCE_E_INTR).
  */
 int roce_get_async_event(struct roce_context *ctx, struct roce_async_event *event);
 void roce_ack_async_event(struct roce_async_event *event);

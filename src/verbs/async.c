@@ -94,8 +94,11 @@ int roce_get_async_event(struct roce_context *ctx, struct roce_async_event *ev)
 
 		/* blocks while none waits, unless the fd is non-blocking */
 		if (read(a->fd, &one, sizeof(one)) < 0) {
+			/* a signal: returned, as read(2) on the kernel's fd
+			   returns it (a handler with SA_RESTART restarts
+			   the read itself) */
 			if (errno == EINTR)
-				continue;
+				return ROCE_E_INTR;
 			return errno == EAGAIN ? ROCE_E_AGAIN : ROCE_E_IO;
 		}
 		pthread_mutex_lock(&a->lock);

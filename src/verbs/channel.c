@@ -161,8 +161,11 @@ int roce_get_cq_event(struct roce_comp_channel *ch, struct roce_cq **cq_out,
 
 		/* blocks while the count is 0, unless the fd is non-blocking */
 		if (read(ch->eng.fd, &one, sizeof(one)) < 0) {
+			/* a signal: returned, as read(2) on the kernel's fd
+			   returns it (a handler with SA_RESTART restarts
+			   the read itself) */
 			if (errno == EINTR)
-				continue;
+				return ROCE_E_INTR;
 			return errno == EAGAIN ? ROCE_E_AGAIN : ROCE_E_IO;
 		}
 		pthread_mutex_lock(&ch->eng.lock);

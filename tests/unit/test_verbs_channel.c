@@ -6,6 +6,7 @@
  * waits (poll, epoll, a blocking get woken by the engine thread).
  */
 #include <pthread.h>
+#include <signal.h>
 #include <sys/epoll.h>
 #include <time.h>
 #include <unistd.h>
@@ -324,6 +325,73 @@ static void test_fd_wait(void **state)
 	chan_close(&c);
 }
 
+static void on_signal(int sig)
+{
+	(void)sig;
+}
+
+/* A signal during a blocking wait: without SA_RESTART the wait ends with
+ * ROCE_E_INTR (the drop-in's ibv_get_cq_event: -1, EINTR), as read(2) on
+ * the kernel's fd does; with SA_RESTART it goes on and returns the event
+ * that comes after. */
+static void test_signal_interrupts_wait(void **state)
+{
+	struct pair_opts o = { 0 };
+	struct sigaction sa = { .sa_handler = on_signal }, old;
+	struct chan c;
+	struct roce_wc wc[4];
+	struct waiter w = { 0 };
+	pthread_t t;
+	uint64_t end;
+	int fl;
+
+	(void)state;
+	chan_open(&c, &o);
+	fl = fcntl(roce_comp_channel_fd(c.ch), F_GETFL);
+	assert_int_equal(fcntl(roce_comp_channel_fd(c.ch), F_SETFL, fl & ~O_NONBLOCK), 0);
+	assert_int_equal(pair_start(&c.p->a, -1), ROCE_OK);
+	assert_int_equal(pair_start(&c.p->b, -1), ROCE_OK);
+	assert_int_equal(roce_req_notify_cq(c.rcq, 0), ROCE_OK);
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGUSR1, &sa, &old), 0);
+
+	/* no SA_RESTART: the wait ends */
+	w.ch = c.ch;
+	assert_int_equal(pthread_create(&t, NULL, wait_thread, &w), 0);
+	usleep(20000);
+	assert_int_equal(atomic_load(&w.done), 0);
+	assert_int_equal(pthread_kill(t, SIGUSR1), 0);
+	for (end = pair_now_ms() + 5000; !atomic_load(&w.done) && pair_now_ms() < end;)
+		usleep(1000);
+	assert_int_equal(atomic_load(&w.done), 1);
+	pthread_join(t, NULL);
+	assert_int_equal(w.rc, ROCE_E_INTR);
+
+	/* SA_RESTART: it goes on, and the event comes */
+	sa.sa_flags = SA_RESTART;
+	assert_int_equal(sigaction(SIGUSR1, &sa, NULL), 0);
+	memset(&w, 0, sizeof(w));
+	w.ch = c.ch;
+	assert_int_equal(pthread_create(&t, NULL, wait_thread, &w), 0);
+	usleep(20000);
+	assert_int_equal(pthread_kill(t, SIGUSR1), 0);
+	usleep(20000);
+	assert_int_equal(atomic_load(&w.done), 0);
+	ev_recv(c.p, c.qb, 3, 0, 4096);
+	ev_send(c.p, c.qa, 3, 0, 100, false);
+	for (end = pair_now_ms() + 5000; !atomic_load(&w.done) && pair_now_ms() < end;)
+		usleep(1000);
+	assert_int_equal(atomic_load(&w.done), 1);
+	pthread_join(t, NULL);
+	assert_int_equal(w.rc, ROCE_OK);
+	assert_int_equal(pair_wait(c.p, c.rcq, wc, 1, 5000), 1);
+	roce_ack_cq_events(c.rcq, 1);
+	assert_int_equal(sigaction(SIGUSR1, &old, NULL), 0);
+	pair_stop(&c.p->a);
+	pair_stop(&c.p->b);
+	chan_close(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -332,6 +400,7 @@ int main(void)
 		cmocka_unit_test(test_two_cqs),
 		cmocka_unit_test(test_ack_before_destroy),
 		cmocka_unit_test(test_fd_wait),
+		cmocka_unit_test(test_signal_interrupts_wait),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
