@@ -55,6 +55,7 @@
 #include "roce-run/elf.h"
 #include "roce-run/view.h"
 #include "roce/cc_options.h"
+#include "roce/ibdev_name.h"
 #include "roce/params.h"
 #include "roce/stage_config.h"
 
@@ -77,6 +78,9 @@ static void usage(FILE *f)
 	      "  --netdev IFNAME     the interface (required)\n"
 	      "  --ip A.B.C.D        our IPv4 address (default: the interface's)\n"
 	      "  --link packet|xdp   the port: AF_PACKET (default) or AF_XDP\n"
+	      "  --ibdev NAME        the device's name (default roce0; ROCE_RUN_IBDEV), for\n"
+	      "                      a peer that must name the same one (ucx_perftest's\n"
+	      "                      server takes the client's -d)\n"
 	      "  -h, --help          this text\n"
 	      "\n"
 	      "Inline stages (docs/stages.md), bound to every MR the program registers:\n"
@@ -303,7 +307,9 @@ static int device_files(const char *netdev, const char *ip, bool want)
 		return 0;
 	if (ip)
 		inet_pton(AF_INET, ip, &a);
-	switch (view_make(netdev, ntohl(a.s_addr), why, sizeof(why))) {
+	switch (view_make(netdev, getenv(ROCE_IBDEV_ENV) ? getenv(ROCE_IBDEV_ENV)
+							   : ROCE_IBDEV_DEFAULT,
+			  ntohl(a.s_addr), why, sizeof(why))) {
 	case VIEW_MADE:
 		setenv(ROCE_RUN_VIEW_ENV, "1", 1);
 		return 0;
@@ -343,6 +349,7 @@ int main(int argc, char **argv)
 		{ "handoff-us", required_argument, NULL, 'H' },
 		{ "stats", no_argument, NULL, 'T' },
 		{ "no-dev-files", no_argument, NULL, 'D' },
+		{ "ibdev", required_argument, NULL, 'I' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *netdev = NULL, *ip = NULL, *link = "packet";
@@ -376,6 +383,12 @@ int main(int argc, char **argv)
 		}
 		case 'T': setenv("ROCE_RUN_STATS", "1", 1); break;
 		case 'D': dev_files = false; break;
+		case 'I':
+			if (!roce_ibdev_name_ok(optarg))
+				return fail(RUN_USAGE, "--ibdev %s: not a device name (letters, digits, "
+					    "'_', '-', '.'; 63 at most)%s (try --help)", optarg, "");
+			setenv(ROCE_IBDEV_ENV, optarg, 1);
+			break;
 		default: usage(stderr); return RUN_USAGE;
 		}
 	}
@@ -390,6 +403,10 @@ int main(int argc, char **argv)
 		return fail(RUN_USAGE, "--link %s: packet or xdp%s (try --help)", link, "");
 	if ((s = check_stages()) != 0 || (s = check_cc()) != 0)
 		return s;
+	if (getenv(ROCE_IBDEV_ENV) && *getenv(ROCE_IBDEV_ENV) &&
+	    !roce_ibdev_name_ok(getenv(ROCE_IBDEV_ENV)))
+		return fail(RUN_USAGE, "ROCE_RUN_IBDEV=%s: not a device name (letters, digits, "
+			    "'_', '-', '.'; 63 at most)%s (try --help)", getenv(ROCE_IBDEV_ENV), "");
 	if (strlen(netdev) >= IF_NAMESIZE || !if_nametoindex(netdev))
 		return fail(RUN_SETUP, "%s: no such interface%s", netdev, "");
 	/* the rights the port's socket needs, asked the same way */

@@ -21,6 +21,7 @@
 #include "link/netdev_util.h"
 #include "roce/cc_options.h"
 #include "roce/gid.h"
+#include "roce/ibdev_name.h"
 #include "roce/wire/ip.h"
 #include "roce/params.h"
 #include "roce/status.h"
@@ -42,6 +43,7 @@ int rv_errno(int st)
 	case ROCE_E_NOENT: return ENOENT;
 	case ROCE_E_IO: return EIO;
 	case ROCE_E_PERM: return EPERM;
+	case ROCE_E_INTR: return EINTR;
 	default: return EINVAL;
 	}
 }
@@ -58,7 +60,7 @@ static void device_build(void)
 {
 	struct rv_device *d = &the_device;
 	const char *ifname = getenv(RV_ENV_NETDEV), *ip = getenv(RV_ENV_IP);
-	const char *link = getenv(RV_ENV_LINK);
+	const char *link = getenv(RV_ENV_LINK), *name;
 	struct netdev_info ni;
 	struct in_addr a;
 	char why[256];
@@ -98,7 +100,16 @@ static void device_build(void)
 	}
 	d->ibv.node_type = IBV_NODE_CA;
 	d->ibv.transport_type = IBV_TRANSPORT_IB;
-	snprintf(d->ibv.name, sizeof(d->ibv.name), "%s", RV_DEVICE_NAME);
+	/* roce0, or roce-run --ibdev's (checked there too) */
+	name = getenv(ROCE_IBDEV_ENV);
+	if (name && *name && !roce_ibdev_name_ok(name)) {
+		fprintf(stderr, "libibverbs (roce-run): %s=%s: not a device name (letters, "
+			"digits, '_', '-', '.'; at most %u)\n", ROCE_IBDEV_ENV, name,
+			ROCE_IBDEV_MAX);
+		return;
+	}
+	snprintf(d->ibv.name, sizeof(d->ibv.name), "%s",
+		 name && *name ? name : ROCE_IBDEV_DEFAULT);
 	snprintf(d->ibv.dev_name, sizeof(d->ibv.dev_name), "uverbs0");
 	/* the paths of the files roce-run made for the program's tree
 	 * (tools/roce-run/view.c); without them the paths name nothing, so
@@ -106,13 +117,13 @@ static void device_build(void)
 	if (getenv(RV_ENV_SYSFS) && !strcmp(getenv(RV_ENV_SYSFS), "1")) {
 		snprintf(d->ibv.dev_path, sizeof(d->ibv.dev_path),
 			 "/sys/class/infiniband_verbs/uverbs0");
-		snprintf(d->ibv.ibdev_path, sizeof(d->ibv.ibdev_path), "/sys/class/infiniband/%s",
-			 RV_DEVICE_NAME);
+		snprintf(d->ibv.ibdev_path, sizeof(d->ibv.ibdev_path), "/sys/class/infiniband/%.63s",
+			 d->ibv.name);
 	} else {
 		snprintf(d->ibv.dev_path, sizeof(d->ibv.dev_path),
 			 "/nonexistent/roce-run/uverbs0");
-		snprintf(d->ibv.ibdev_path, sizeof(d->ibv.ibdev_path), "/nonexistent/roce-run/%s",
-			 RV_DEVICE_NAME);
+		snprintf(d->ibv.ibdev_path, sizeof(d->ibv.ibdev_path), "/nonexistent/roce-run/%.63s",
+			 d->ibv.name);
 	}
 	device_ok = true;
 }
@@ -320,7 +331,7 @@ static struct rv_context *context_open(struct rv_device *d)
 	if (st == ROCE_OK)
 		st = engine_open(c, why, sizeof(why));
 	if (st) {
-		fprintf(stderr, "libibverbs (roce-run): %s on %s: %s\n", RV_DEVICE_NAME,
+		fprintf(stderr, "libibverbs (roce-run): %s on %s: %s\n", d->ibv.name,
 			d->netdev, why);
 		if (c->ctx)
 			roce_close(c->ctx);

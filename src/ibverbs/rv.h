@@ -30,7 +30,6 @@
 #define RV_ENV_STATS  "ROCE_RUN_STATS"   /* 1: the engine's figures at close */
 #define RV_ENV_SYSFS  "ROCE_RUN_SYSFS"   /* 1: roce-run made /sys/class/infiniband/roce0 */
 
-#define RV_DEVICE_NAME "roce0"
 
 /* A UD receive's wc.sl: the RoCE packet type as a ConnectX reports it
  * (cq.c) */

@@ -41,6 +41,8 @@ expect 2 "no PROGRAM" -- --netdev "ea$$"
 expect 2 "--ip 10.1: not an IPv4 address" -- --netdev "ea$$" --ip 10.1 -- ibv_devices
 expect 2 "--link pigeon: packet or xdp" -- --netdev "ea$$" --link pigeon -- ibv_devices
 expect 2 "unrecognized option" -- --netdve "ea$$" -- ibv_devices
+expect 2 "--ibdev \.\./x: not a device name" -- --netdev "ea$$" --ibdev ../x -- ibv_devices
+expect 2 "--ibdev : not a device name" -- --netdev "ea$$" --ibdev "" -- ibv_devices
 expect 2 "ROCE_CC_ALGO=timely: 'timely' is not an algorithm \(dcqcn, swift\)" -- --netdev "ea$$" --cc-algo timely -- ibv_devices
 expect 1 "nosuch0: no such interface" -- --netdev nosuch0 -- ibv_devices
 expect 127 "no-such-program-$$: command not found" -- --netdev "ea$$" -- no-such-program-$$

@@ -49,8 +49,7 @@
 #include "roce/link_open.h"
 #include "roce/status.h"
 
-/* the drop-in's names (src/ibverbs/rv.h RV_DEVICE_NAME, device.c) */
-#define VIEW_IBDEV "roce0"
+/* the drop-in's uverbs name (src/ibverbs/device.c) */
 #define VIEW_UVERBS "uverbs0"
 
 struct view_err {
@@ -267,14 +266,17 @@ static bool gids_of(const char *ifname, unsigned ip, uint8_t mac[6], struct roce
 	return true;
 }
 
-static enum view_result fill_sys(const char *ifname, unsigned ip, struct view_err *e)
+static enum view_result fill_sys(const char *ifname, const char *ibdev, unsigned ip,
+			       struct view_err *e)
 {
-	static const char ib[] = "/sys/class/infiniband/" VIEW_IBDEV;
+	char ib[PATH_MAX];
 	static const char uv[] = "/sys/class/infiniband_verbs/" VIEW_UVERBS;
 	struct roce_gid_table t;
 	uint8_t mac[6], u[8];
 	char guid[24];
 
+	if (!join(ib, "/sys/class/infiniband", ibdev))
+		return failed(e, "/sys/class/infiniband/%s", ibdev);
 	if (!gids_of(ifname, ip, mac, &t))
 		return failed(e, "%s: its addresses", ifname);
 	/* the node GUID as the drop-in makes it: the MAC's EUI-64 */
@@ -282,20 +284,21 @@ static enum view_result fill_sys(const char *ifname, unsigned ip, struct view_er
 	u[5] = mac[3], u[6] = mac[4], u[7] = mac[5];
 	snprintf(guid, sizeof(guid), "%02x%02x:%02x%02x:%02x%02x:%02x%02x", u[0], u[1], u[2],
 		 u[3], u[4], u[5], u[6], u[7]);
-	if (!mkdirs("/sys/class/infiniband", VIEW_IBDEV) ||
+	if (!mkdirs("/sys/class/infiniband", ibdev) ||
 	    !put(ib, "node_type", "1: CA\n") || !put(ib, "node_guid", "%s\n", guid) ||
 	    !put(ib, "sys_image_guid", "%s\n", guid) || !put(ib, "fw_ver", "roce-nic 0.1\n") ||
-	    !put(ib, "node_desc", "%s\n", VIEW_IBDEV) || !fill_port(ib, ifname, &t))
+	    !put(ib, "node_desc", "%s\n", ibdev) || !fill_port(ib, ifname, &t))
 		return failed(e, "%s", ib);
 	if (!mkdirs("/sys/class/infiniband_verbs", VIEW_UVERBS) ||
 	    !put("/sys/class/infiniband_verbs", "abi_version", "6\n") ||
-	    !put(uv, "ibdev", "%s\n", VIEW_IBDEV) || !put(uv, "abi_version", "1\n") ||
+	    !put(uv, "ibdev", "%s\n", ibdev) || !put(uv, "abi_version", "1\n") ||
 	    !put(uv, "dev", "%u:%u\n", 1u, 7u))
 		return failed(e, "%s", uv);
 	return VIEW_MADE;
 }
 
-enum view_result view_make(const char *ifname, unsigned ip, char *why, size_t n)
+enum view_result view_make(const char *ifname, const char *ibdev, unsigned ip, char *why,
+			   size_t n)
 {
 	static const char *const dev[] = { "infiniband", NULL };
 	static const char *const sys[] = { "infiniband", "infiniband_verbs", NULL };
@@ -331,7 +334,7 @@ enum view_result view_make(const char *ifname, unsigned ip, char *why, size_t n)
 	if (mknod("/dev/infiniband/" VIEW_UVERBS, S_IFCHR | 0666, makedev(1, 7)) ||
 	    chmod("/dev/infiniband/" VIEW_UVERBS, 0666))
 		return failed(&e, "/dev/infiniband/%s", VIEW_UVERBS);
-	if ((r = fill_sys(ifname, ip, &e)) != VIEW_MADE)
+	if ((r = fill_sys(ifname, ibdev, ip, &e)) != VIEW_MADE)
 		return r;
 	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++)
 		for (const char *const *nm = at[i].names; *nm; nm++)

@@ -18,11 +18,12 @@ enum view_result {
 /*
  * In a mount namespace of our own (PROGRAM inherits it across exec, no
  * other process sees it): /dev/infiniband holding uverbs0, a character
- * device that refuses commands, and /sys/class/infiniband/roce0 and
+ * device that refuses commands, and /sys/class/infiniband/IBDEV and
  * /sys/class/infiniband_verbs/uverbs0 with the attributes rdma-core's
  * programs read (the port, its GID table as the drop-in builds it from
  * ifname's addresses, ip overriding the IPv4 one when not 0).
  */
-enum view_result view_make(const char *ifname, unsigned ip, char *why, size_t n);
+enum view_result view_make(const char *ifname, const char *ibdev, unsigned ip, char *why,
+			   size_t n);
 
 #endif

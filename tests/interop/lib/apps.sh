@@ -63,13 +63,17 @@ xfail_verdict() {
 
 # app_cmd WHO TOOL SIZE ITERS EXTRA [SERVER_IP] [PRE]: the command line
 # of one side (WHO rxe: in the guest, its device $RNI_RXE; ours: the one
-# device roce0 of the drop-in), a server without SERVER_IP; PRE goes
+# device of the drop-in, roce0 or the name of an rr:--ibdev=NAME word),
+# a server without SERVER_IP; PRE goes
 # between the environment and the program (roce-run and its flags). @DEV@
 # in a flag or env: word is the side's device. OOB_PORT is every tool's
 # out-of-band TCP port, so the guest's server job sees it listen.
 app_cmd() {
 	local who=$1 tool=$2 size=$3 iters=$4 extra server=${6:-} pre=${7:-} dev='$RNI_RXE' env
-	[ "$who" = ours ] && dev=roce0
+	if [ "$who" = ours ]; then
+		dev=$(extra_word rr "$5" | sed -n 's/^--ibdev=//p' | tail -1)
+		dev=${dev:-roce0}
+	fi
 	extra=$(extra_for "$who" "$5")
 	[ -n "$server" ] || [ "$tool" = fi_pingpong ] || [ "$tool" = rstream ] || extra=
 	env=$(app_env "$5")
