@@ -448,6 +448,9 @@ static void inline_copy(struct roce_qp *qp, struct swqe *w, const struct roce_se
 	uint8_t *to = swqe_inline(&qp->eng, w);
 
 	for (int i = 0; i < wr->num_sge; i++) {
+		/* an empty SGE may have no address (UCX's) */
+		if (!wr->sg_list[i].length)
+			continue;
 		memcpy(to, (const void *)(uintptr_t)wr->sg_list[i].addr, wr->sg_list[i].length);
 		to += wr->sg_list[i].length;
 	}

@@ -4,16 +4,21 @@
 # here: UCX's ucx_perftest over its RC and UD verbs transports (uct's
 # active messages; UCP's tag matching over both, as OpenMPI's pml ucx
 # uses them) and libfabric's fi_pingpong over the verbs provider's MSG
-# endpoints (every byte checked, -c). Each must finish its iterations;
+# endpoints (every byte checked, -c); OpenMPI's mpirun over UCX (pml ucx,
+# the verbs transports forced) running tests/interop/mpi_pingpong.c, one
+# rank in each namespace (its launch agent starts orted in the other one
+# under roce-run). Each must finish its iterations;
 # the capture of the run must hold RoCE frames (the programs fall back
 # to TCP or shared memory silently). Skipped per program when its Debian
-# package is not installed (ucx-utils, libfabric-bin).
+# package is not installed (ucx-utils, libfabric-bin, openmpi-bin and
+# libopenmpi-dev).
 # Usage: apps_veth.sh BUILD_DIR SOURCE_DIR
 set -u
 . "$(dirname "$0")/lib/netns.sh"
 . "$(dirname "$0")/lib/roce_run.sh"
 . "$(dirname "$0")/lib/pair_run.sh"
 B=${1:?build dir}
+S=${2:?source dir}
 NA=apv-a-$$ NB=apv-b-$$
 fails=0 pass=0
 
@@ -27,24 +32,39 @@ netns_script_init "$NA" "$NB"
 netns_pair "$NA" "$NB" "pa$$" "pb$$" 10.234.12.1/24 10.234.12.2/24 || { echo "FAIL: veth setup"; exit 1; }
 RUN=(env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" --netdev)
 
+# capture_start / capture_frames: RoCE frames (not QP1's) on pb$$ between
+# them (--immediate-mode: a frame is written as it comes, none is left in
+# a ring block the kill would drop)
+capture_start() {
+	rm -f "$TMP/cap.pcap"
+	ip netns exec "$NB" timeout 60 tcpdump -i "pb$$" -w "$TMP/cap.pcap" -U --immediate-mode udp port 4791 \
+		>/dev/null 2>&1 &
+	cap_pid=$!
+	pids+=("$cap_pid")
+	# capturing once the file has its header (at most 5 s)
+	for _ in $(seq 50); do
+		[ "$(stat -c %s "$TMP/cap.pcap" 2>/dev/null || echo 0)" -ge 24 ] && break
+		sleep 0.1
+	done
+	sleep 0.2
+}
+capture_frames() {
+	sleep 0.3
+	kill "$cap_pid" 2>/dev/null; wait "$cap_pid" 2>/dev/null
+	tshark -r "$TMP/cap.pcap" -Y 'infiniband && infiniband.bth.destqp != 1' 2>/dev/null | wc -l
+}
+
 # app NAME WANT_REGEX SERVER_ARGS... :: CLIENT_ARGS...: both under
 # roce-run (the client gets the server's address last), both exit 0,
 # the client prints WANT_REGEX, and RoCE frames crossed the veth
 app() {
-	local name=$1 want=$2 s=() cap frames why=
+	local name=$1 want=$2 s=() frames why=
 	shift 2
 	while [ "$1" != :: ]; do s+=("$1"); shift; done
 	shift
-	cap=$TMP/cap.pcap
-	ip netns exec "$NB" timeout 40 tcpdump -i "pb$$" -w "$cap" -U udp port 4791 \
-		>/dev/null 2>&1 &
-	local tp=$!
-	pids+=("$tp")
-	sleep 0.5
+	capture_start
 	WAIT=1.5 pair "${RUN[@]}" "pa$$" -- "${s[@]}" :: "${RUN[@]}" "pb$$" -- "$@" 10.234.12.1
-	sleep 0.3
-	kill "$tp" 2>/dev/null; wait "$tp" 2>/dev/null
-	frames=$(tshark -r "$cap" -Y 'infiniband && infiniband.bth.destqp != 1' 2>/dev/null | wc -l)
+	frames=$(capture_frames)
 	[ $crc = 0 ] && [ $src = 0 ] || why=" exit $crc/$src"
 	grep -qE -- "$want" "$TMP/cli" || why="$why no '$want'"
 	[ "$frames" -ge 50 ] || why="$why only $frames RoCE frames"
@@ -69,6 +89,43 @@ if command -v fi_pingpong >/dev/null; then
 		fi_pingpong -p verbs -e msg -c -I 100 -S 4096
 else
 	echo "skip fi_pingpong (no libfabric-bin)"
+fi
+
+# OpenMPI: mpirun (under roce-run in NA) starts rank 0 there and, through
+# its launch agent, orted (under roce-run in NB) for rank 1; UCX's verbs
+# transports forced (Debian's openmpi-mca-params.conf turns pml ucx off,
+# and opal_common_ucx_devices wants mlx*)
+if command -v mpirun >/dev/null && command -v mpicc >/dev/null &&
+   mpicc -O2 -o "$TMP/mpi_pingpong" "$S/tests/interop/mpi_pingpong.c" 2>"$TMP/mpicc.err"; then
+	# its launch agent: orted under roce-run in NB (mpirun's LD_PRELOAD
+	# left behind: a sanitized roce-run has its own runtime)
+	cat >"$TMP/rsh" <<RSH
+#!/bin/sh
+while [ \$# -gt 0 ]; do case "\$1" in -*) shift ;; *) break ;; esac; done
+shift
+exec ip netns exec $NB env -u LD_PRELOAD ${RR_ENV[*]+${RR_ENV[*]}} $RR --netdev pb$$ -- sh -c "\$*"
+RSH
+	chmod +x "$TMP/rsh"
+	chmod o+rx "$TMP"
+	capture_start
+	mca=(OMPI_MCA_pml=ucx OMPI_MCA_opal_common_ucx_devices=any UCX_TLS=rc_verbs,ud_verbs,self
+	     UCX_NET_DEVICES=roce0:1)
+	x=(); for w in "${mca[@]}"; do x+=(-x "${w%%=*}"); done
+	ip netns exec "$NA" timeout 60 env "${mca[@]}" ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" \
+		--netdev "pa$$" -- mpirun --allow-run-as-root -n 2 --host 10.234.12.1:1,10.234.12.2:1 \
+		--mca plm_rsh_agent "$TMP/rsh" --mca oob_tcp_if_include 10.234.12.0/24 "${x[@]}" \
+		"$TMP/mpi_pingpong" -s 4096 -n 100 >"$TMP/cli" 2>&1
+	crc=$?
+	frames=$(capture_frames)
+	: >"$TMP/srv"
+	why=
+	[ $crc = 0 ] || why=" exit $crc"
+	grep -q "^mpi_pingpong: 100 round trips of 4096 bytes, .* every byte checked" "$TMP/cli" ||
+		why="$why no result line"
+	[ "$frames" -ge 200 ] || why="$why only $frames RoCE frames"
+	result "OpenMPI mpi_pingpong over UCX, a rank a namespace ($frames RoCE frames)" $why
+else
+	echo "skip OpenMPI (no mpirun or mpicc: openmpi-bin, libopenmpi-dev)"
 fi
 
 echo "$pass passed, $fails failed"

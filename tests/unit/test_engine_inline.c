@@ -96,6 +96,29 @@ static void write_inline(struct pair *p, uint64_t id, uint32_t len)
 	assert_int_equal(p->b.buf[DST_OFF + len], 0);
 }
 
+/* An inline SEND with an empty SGE of no address between two others (as
+ * UCX posts its headers): the bytes of the other two, nothing read at
+ * address 0 (UBSan's nonnull check on the copy). */
+static void send_inline_empty_sge(struct pair *p, uint64_t id)
+{
+	uint8_t src[30], want[30];
+	uint8_t *piece[3] = { src, NULL, src + 10 };
+	uint32_t plen[3] = { 10, 0, 20 };
+	struct roce_wc wc;
+
+	pair_pattern(src, sizeof(src), (uint32_t)id);
+	memcpy(want, src, sizeof(src));
+	memset(p->b.buf + DST_OFF, 0, 64);
+	post_recv(&p->b, id, 64);
+	assert_int_equal(post_inline(p->a.qp, id, ROCE_WR_SEND, piece, plen, 3, NULL), ROCE_OK);
+	assert_int_equal(pair_wait(p, p->b.rcq, &wc, 1, 10000), 1);
+	assert_int_equal(wc.status, ROCE_WC_SUCCESS);
+	assert_int_equal(wc.byte_len, sizeof(src));
+	assert_memory_equal(p->b.buf + DST_OFF, want, sizeof(src));
+	assert_int_equal(pair_wait(p, p->a.scq, &wc, 1, 10000), 1);
+	assert_int_equal(wc.status, ROCE_WC_SUCCESS);
+}
+
 /* max_inline_data 64: the WQE's own room, no area */
 static void test_in_wqe(void **state)
 {
@@ -106,6 +129,7 @@ static void test_in_wqe(void **state)
 	send_inline(p, 1, 1);
 	send_inline(p, 2, 64);
 	write_inline(p, 3, 64);
+	send_inline_empty_sge(p, 4);
 	pair_close(p);
 }
 
