@@ -56,5 +56,32 @@ else
 	echo "skip python3 (no /usr/bin/python3)"
 fi
 
+# Debian's python3-pyverbs (rdma-core's Cython bindings, which link
+# libibverbs.so.1): the device, its GID, objects down to a QP of 6 SGEs
+if /usr/bin/python3 -c 'import pyverbs' 2>/dev/null; then
+	cat >"$TMP/pv.py" <<'PY'
+import pyverbs.device as d
+import pyverbs.enums as e
+from pyverbs.cq import CQ
+from pyverbs.mr import MR
+from pyverbs.pd import PD
+from pyverbs.qp import QP, QPCap, QPInitAttr
+lst = d.get_device_list()
+ctx = d.Context(name=lst[0].name.decode())
+pd = PD(ctx)
+mr = MR(pd, 4096, e.IBV_ACCESS_LOCAL_WRITE)
+cq = CQ(ctx, 16)
+cap = QPCap(max_send_wr=8, max_recv_wr=8, max_send_sge=6, max_recv_sge=5)
+qp = QP(pd, QPInitAttr(qp_type=e.IBV_QPT_RC, scq=cq, rcq=cq, cap=cap))
+print("pyverbs", len(lst), lst[0].name.decode(), ctx.query_gid(1, 1),
+      ctx.query_port(1).state, qp.qp_state, mr.length)
+PY
+	run "python3-pyverbs: device, GID, PD, MR, CQ, QP" \
+		"^pyverbs 1 roce0 0000:0000:0000:0000:0000:ffff:0aea:0901 4 0 4096$" \
+		-- /usr/bin/python3 "$TMP/pv.py"
+else
+	echo "skip python3-pyverbs (not installed)"
+fi
+
 echo "$pass passed, $fails failed"
 [ $fails -eq 0 ]
