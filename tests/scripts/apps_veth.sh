@@ -4,7 +4,8 @@
 # here: UCX's ucx_perftest over its RC and UD verbs transports (uct's
 # active messages; UCP's tag matching over both, as OpenMPI's pml ucx
 # uses them) and libfabric's fi_pingpong over the verbs provider's MSG
-# endpoints (every byte checked, -c); OpenMPI's mpirun over UCX (pml ucx,
+# endpoints (every byte checked, -c); qperf's RC tests through the RDMA
+# CM, ours as client and server; OpenMPI's mpirun over UCX (pml ucx,
 # the verbs transports forced) running tests/interop/mpi_pingpong.c, one
 # rank in each namespace (its launch agent starts orted in the other one
 # under roce-run). Each must finish its iterations;
@@ -89,6 +90,31 @@ if command -v fi_pingpong >/dev/null; then
 		fi_pingpong -p verbs -e msg -c -I 100 -S 4096
 else
 	echo "skip fi_pingpong (no libfabric-bin)"
+fi
+
+# qperf, ours as its client too (against rxe's server the matrix cannot:
+# Debian's qperf 0.4.11 sends the server's port before rdma_listen,
+# upstream's 118a571 "Fix rdmacm race", and rxe's slow server loses it)
+if command -v qperf >/dev/null; then
+	for t in rc_lat rc_rdma_read_bw; do
+		capture_start
+		ip netns exec "$NA" timeout 30 "${RUN[@]}" "pa$$" -- qperf >"$TMP/srv" 2>&1 &
+		qs=$!
+		pids+=("$qs")
+		sleep 1
+		ip netns exec "$NB" timeout 30 "${RUN[@]}" "pb$$" -- qperf 10.234.12.1 -cm1 -t 1 $t \
+			>"$TMP/cli" 2>&1
+		crc=$?
+		kill "$qs" 2>/dev/null; wait "$qs" 2>/dev/null
+		frames=$(capture_frames)
+		why=
+		[ $crc = 0 ] || why=" exit $crc"
+		grep -qE "^ +(latency|bw) += +[0-9.]+ (us|MB/sec|GB/sec)" "$TMP/cli" || why="$why no figure"
+		[ "$frames" -ge 50 ] || why="$why only $frames RoCE frames"
+		result "qperf -cm1 $t, ours as client and server ($frames RoCE frames)" $why
+	done
+else
+	echo "skip qperf (not installed)"
 fi
 
 # OpenMPI: mpirun (under roce-run in NA) starts rank 0 there and, through
