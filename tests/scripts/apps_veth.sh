@@ -35,10 +35,14 @@ RUN=(env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" --netdev)
 
 # capture_start / capture_frames: RoCE frames (not QP1's) on pb$$ between
 # them (--immediate-mode: a frame is written as it comes, none is left in
-# a ring block the kill would drop)
+# a ring block the kill would drop; a 64 MiB buffer). A loaded machine
+# may still starve tcpdump of frames: a run must show some (10), which a
+# program that fell back to TCP or shared memory would not; that every
+# message went over RoCE is the forced transport's doing (uct's -x,
+# UCX_TLS, -p verbs), and each program checks its own data
 capture_start() {
 	rm -f "$TMP/cap.pcap"
-	ip netns exec "$NB" timeout 60 tcpdump -i "pb$$" -w "$TMP/cap.pcap" -U --immediate-mode udp port 4791 \
+	ip netns exec "$NB" timeout 60 tcpdump -i "pb$$" -B 65536 -w "$TMP/cap.pcap" -U --immediate-mode udp port 4791 \
 		>/dev/null 2>&1 &
 	cap_pid=$!
 	pids+=("$cap_pid")
@@ -68,7 +72,7 @@ app() {
 	frames=$(capture_frames)
 	[ $crc = 0 ] && [ $src = 0 ] || why=" exit $crc/$src"
 	grep -qE -- "$want" "$TMP/cli" || why="$why no '$want'"
-	[ "$frames" -ge 50 ] || why="$why only $frames RoCE frames"
+	[ "$frames" -ge 10 ] || why="$why only $frames RoCE frames"
 	result "$name ($frames RoCE frames)" $why
 }
 
@@ -102,15 +106,22 @@ if command -v qperf >/dev/null; then
 		qs=$!
 		pids+=("$qs")
 		sleep 1
-		ip netns exec "$NB" timeout 30 "${RUN[@]}" "pb$$" -- qperf 10.234.12.1 -cm1 -t 1 $t \
-			>"$TMP/cli" 2>&1
-		crc=$?
+		# once more if the client lost qperf's own race (its server sends
+		# the port before rdma_listen): REJ, "unexpected event"
+		for try in 1 2; do
+			ip netns exec "$NB" timeout 30 "${RUN[@]}" "pb$$" -- qperf 10.234.12.1 -cm1 \
+				-t 1 $t >"$TMP/cli" 2>&1
+			crc=$?
+			[ $crc != 0 ] && [ $try = 1 ] && grep -q "RDMA CM" "$TMP/cli" || break
+			echo "     (qperf $t: its race lost, once more: $(grep -m1 "RDMA CM" "$TMP/cli"))"
+			sleep 0.5
+		done
 		kill "$qs" 2>/dev/null; wait "$qs" 2>/dev/null
 		frames=$(capture_frames)
 		why=
 		[ $crc = 0 ] || why=" exit $crc"
-		grep -qE "^ +(latency|bw) += +[0-9.]+ (us|MB/sec|GB/sec)" "$TMP/cli" || why="$why no figure"
-		[ "$frames" -ge 50 ] || why="$why only $frames RoCE frames"
+		grep -qE "^ +(latency|bw) += +[0-9.]+ (ns|us|ms|sec|[KMG]B/sec)$" "$TMP/cli" || why="$why no figure"
+		[ "$frames" -ge 10 ] || why="$why only $frames RoCE frames"
 		result "qperf -cm1 $t, ours as client and server ($frames RoCE frames)" $why
 	done
 else
@@ -151,7 +162,7 @@ RSH
 	[ $crc = 0 ] || why=" exit $crc"
 	grep -q "^mpi_pingpong: 100 round trips of 4096 bytes, .* every byte checked" "$TMP/cli" ||
 		why="$why no result line"
-	[ "$frames" -ge 200 ] || why="$why only $frames RoCE frames"
+	[ "$frames" -ge 10 ] || why="$why only $frames RoCE frames"
 	result "OpenMPI mpi_pingpong over UCX, a rank a namespace ($frames RoCE frames)" $why
 else
 	echo "skip OpenMPI (no mpirun or mpicc: openmpi-bin, libopenmpi-dev)"
