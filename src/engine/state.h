@@ -378,10 +378,6 @@ struct eng_qp {
 	 * bytes per send WQE, made only for a QP that asked for them */
 	uint8_t *inl;
 	uint32_t inl_len;
-	/* WRs of more than ROCE_WQE_SGE SGEs: sgl_len entries per WQE, made
-	 * only for a QP that asked for them (send, receive) */
-	struct roce_sge *sgl_s, *sgl_r;
-	uint8_t sgl_s_len, sgl_r_len;
 	/* receive queue */
 	struct ring_idx rq;
 	struct rwqe *rwqe;
@@ -464,6 +460,12 @@ struct eng_qp {
 	uint32_t cc_mtu;
 	bool cc_karn;                   /* no sample before cc_sample_from */
 	uint32_t cc_sample_from;        /* psn_max at the last resend */
+
+	/* WRs of more than ROCE_WQE_SGE SGEs: sgl_len entries per WQE, made
+	 * only for a QP that asked for them (send, receive); last, out of
+	 * the lines every turn reads (swqe_sgl, rwqe_sgl) */
+	struct roce_sge *sgl_s, *sgl_r;
+	uint8_t sgl_s_len, sgl_r_len;
 };
 
 /* ---- engine ----------------------------------------------------------------- */
