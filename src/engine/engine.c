@@ -112,6 +112,7 @@ void engine_fini(struct roce_engine *e)
 	stage_dev_attach(e->stage, NULL, 0, NULL, NULL);
 	stage_dev_observe(e->stage, NULL, NULL);
 	free(e->tx);
+	free(e->loop);
 	free(e->active);
 	idxq_fini(&e->doorbells);
 	event_fini(e);
@@ -154,17 +155,67 @@ static void cc_follow(struct roce_engine *e)
 	}
 }
 
+/* Frames to our own MAC (an address handle or a QP to one of our own
+ * GIDs: a program talking to itself, UCX's and MPI's endpoints to their
+ * own worker) stay inside, as a NIC loops them back (ConnectX's local
+ * loopback, rxe's): out of the staged burst into the loop slots, whose
+ * frames the next turn receives before the link's. The loop is empty
+ * here (every turn drains it first), and at most a burst is staged. */
+static void loop_out(struct roce_engine *e)
+{
+	uint32_t kept = 0;
+
+	if (!e->loop && !(e->loop = calloc(ROCE_TX_BURST, sizeof(*e->loop)))) {
+		e->tx_self = 0;         /* no memory: they go to the link */
+		return;
+	}
+	for (uint32_t i = 0; i < e->tx_n; i++) {
+		uint32_t len = e->tx_frames[i].len;
+
+		if (e->tx_self & (1u << i)) {
+			memcpy(e->loop[e->loop_n].data, e->tx[i].data, len);
+			e->loop_len[e->loop_n++] = len;
+			continue;
+		}
+		if (kept != i) {
+			memcpy(e->tx[kept].data, e->tx[i].data, len);
+			e->tx_frames[kept].len = len;
+		}
+		kept++;
+	}
+	e->tx_n = kept;
+	e->tx_self = 0;
+}
+
+/* The frames looped back at the last turn, received as the link's are
+ * (what they make is staged for this turn's burst, not looped over them) */
+static unsigned loop_in(struct roce_engine *e)
+{
+	uint32_t n = e->loop_n;
+
+	e->loop_n = 0;
+	for (uint32_t i = 0; i < n; i++)
+		recv_frame(e, e->loop[i].data, e->loop_len[i]);
+	return n;
+}
+
 /* The transmit burst out: to the link, or with CTRL.LOOPBACK (seed 000
  * section 6.1, the first bring-up step) back to our own receive path,
  * never reaching the link (frames built in the link's buffers are out
  * already: tx_flush tells the port). */
 static unsigned flush(struct roce_engine *e)
 {
-	uint32_t n = e->tx_n;
+	uint32_t n;
 	unsigned zc;
 
-	if (!roce_device_loopback(e->dev))
-		return tx_flush(e);
+	if (!roce_device_loopback(e->dev)) {
+		n = e->tx_self ? e->tx_n : 0;
+		if (n)
+			loop_out(e);
+		return tx_flush(e) + (n ? n - e->tx_n : 0);
+	}
+	n = e->tx_n;
+	e->tx_self = 0;
 	e->tx_n = 0;                    /* the staged burst is ours */
 	zc = tx_flush(e);
 	for (uint32_t i = 0; i < n; i++)
@@ -187,6 +238,7 @@ unsigned engine_turn(struct roce_engine *e)
 	if (idxq_pending(&e->doorbells))
 		sched_doorbells(e);
 
+	moved = e->loop_n ? loop_in(e) : 0;
 	n = roce_port_rx(e->port, rx, ROCE_RX_BURST);
 	for (i = 0; i < n; i++) {
 		if (i + 1 < n)
@@ -195,7 +247,7 @@ unsigned engine_turn(struct roce_engine *e)
 	}
 	if (n)
 		roce_port_rx_release(e->port, n);
-	moved = n;
+	moved += n;
 
 	if (e->timers.armed)
 		sched_timers(e);

@@ -175,11 +175,11 @@ void sched_arbiter(struct roce_engine *e)
 
 /* Nothing can start again but through a doorbell, a frame or a commit:
  * no QP waits to send, no timer is armed (retransmission, RNR wait, DMA),
- * nothing is staged, no doorbell or change is queued, and the port rings
+ * nothing is staged or looped back, no doorbell or change is queued, and the port rings
  * us for every frame. */
 bool sched_idle(struct roce_engine *e)
 {
-	return !e->dma_stall && !e->tx_n && !e->n_run && !e->timers.armed &&
+	return !e->dma_stall && !e->tx_n && !e->loop_n && !e->n_run && !e->timers.armed &&
 	       !idxq_pending(&e->doorbells) && !engine_changes_pending(e) &&
 	       roce_port_can_sleep(e->port);
 }

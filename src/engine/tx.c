@@ -126,15 +126,17 @@ static void cnp_tos(const struct roce_engine *e, const struct eng_qp *qp, uint8_
 
 /* Where the next frame is built: in the link's own buffer when it lends
  * one (zero-copy), else in the next staging slot. Frames still staged go
- * first: no zero-copy frame may pass them. */
+ * first: no zero-copy frame may pass them. A frame to our own MAC is
+ * staged: it goes back to our receive path, not to the link. */
 static uint8_t *tx_buffer(struct roce_engine *e, const struct eng_qp *qp,
-			  const struct tx_pkt *p, uint32_t len, bool staged, bool *zc)
+			  const struct tx_pkt *p, uint32_t len, bool staged, bool self,
+			  bool *zc)
 {
 	uint8_t *b = NULL;
 
 	/* a staged payload may fail its fetch: built in a staging slot,
 	 * the frame is then simply not taken */
-	if (!e->tx_n && !staged && !roce_device_loopback(e->dev))
+	if (!e->tx_n && !staged && !self && !roce_device_loopback(e->dev))
 		b = roce_port_tx_get(e->port, p->av ? p->av->mac : qp->cfg.peer_mac, len);
 	*zc = b != NULL;
 	return b ? b : e->tx[e->tx_n].data;
@@ -164,6 +166,8 @@ int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p)
 	uint8_t *buf;
 	uint32_t crc, sum = qp->tmpl_sum;
 	bool zc, staged = false;
+	/* the template holds the destination MAC (ud.c's for a datagram) */
+	const bool self = !memcmp(qp->tmpl, e->mac, 6);
 	int rc;
 
 	if (!op || (p->len && !op->payload) || p->len > ROCE_MAX_MTU)
@@ -188,7 +192,7 @@ int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p)
 	hlen = l4 + ROCE_UDP_HLEN + op->hdr_len;
 	udp_len = ROCE_UDP_HLEN + op->hdr_len + p->len + pad + ROCE_ICRC_LEN;
 	len = l4 + udp_len;
-	buf = tx_buffer(e, qp, p, (uint32_t)len, staged, &zc);
+	buf = tx_buffer(e, qp, p, (uint32_t)len, staged, self, &zc);
 	memcpy(buf, qp->tmpl, l4 + ROCE_UDP_HLEN);
 	if (p->cnp)
 		cnp_tos(e, qp, buf + l3, &sum);
@@ -241,6 +245,8 @@ int tx_build(struct roce_engine *e, struct eng_qp *qp, const struct tx_pkt *p)
 	}
 	e->tx_frames[e->tx_n].data = buf;
 	e->tx_frames[e->tx_n].len = (uint32_t)len;
+	if (self)
+		e->tx_self |= 1u << e->tx_n;
 	e->tx_n++;
 	/* ROCE_TX_BURST frames (staged or not) end this poll's transmission:
 	 * one burst per poll keeps a fast sender from overrunning the peer */

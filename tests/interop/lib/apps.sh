@@ -23,8 +23,27 @@ RSPRELOAD=/usr/lib/x86_64-linux-gnu/rsocket/librspreload.so
 is_app() { case " $APP_TOOLS " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # app_has_server TOOL: does the peer run a server job? mpirun starts
-# both ranks itself (rank 1 through its launch agent, guest-rsh)
+# both ranks itself (rank 1 through its launch agent, guest-rsh): the
+# "server" is the orted that agent starts, in a guest or, for ours, in
+# our namespace (host-jobs)
 app_has_server() { [ "$1" != mpi_pingpong ]; }
+
+# MPI_DIR: where the harness builds mpi_pingpong for our side, beside the
+# launch agent (mpirun and orted find both in $PATH by name, as in the
+# guests' /usr/bin)
+MPI_DIR=
+
+# mpi_prepare DIR: build tests/interop/mpi_pingpong.c for our side into
+# DIR with Debian's mpicc (libopenmpi-dev); MPI_DIR set on success
+mpi_prepare() {
+	mkdir -p "$1" || return 1
+	command -v mpicc >/dev/null || { echo "no mpicc (libopenmpi-dev)" >"$1/err"; return 1; }
+	mpicc -O2 -Wall -Wextra -o "$1/mpi_pingpong" "$HERE/mpi_pingpong.c" >"$1/err" 2>&1 || return 1
+	# the launch agent by the guests' name: mpirun hands its
+	# plm_rsh_agent on to every orted, which checks it can find it
+	install -m 755 "$HERE/guest-rsh" "$1/rni-rsh" || return 1
+	MPI_DIR=$1
+}
 
 # app_server_persists TOOL: a server that never ends by itself (qperf's
 # serves clients until killed): the harness ends it once the client ended
@@ -78,12 +97,25 @@ app_cmd() {
 	[ -n "$server" ] || [ "$tool" = fi_pingpong ] || [ "$tool" = rstream ] || extra=
 	env=$(app_env "$5")
 	env=${env//@DEV@/$dev}
+	if [ "$who" = ours ] && [ "$tool" = mpi_pingpong ]; then
+		# our mpirun: rank 0 here, rank 1's orted in the guest through
+		# guest-rsh on the guests' share; our orted (a guest's mpirun
+		# asked for it): host-jobs runs it here under roce-run
+		if [ -n "$server" ]; then
+			env+=" RNI_SHARE=$VM_SHARE PATH=$MPI_DIR:$PATH"
+			echo "env $env $pre $(app_prog "$tool" "$size" "$iters" "${extra//@DEV@/$dev}" "$server" "$env" "$NET_US_IP")"
+		else
+			echo "$HERE/host-jobs $VM_SHARE/$NET_US_IP $RUN_TIMEOUT env $env RNI_SHARE=$VM_SHARE PATH=$MPI_DIR:$PATH $pre"
+		fi
+		return
+	fi
 	echo "${env:+env $env }${pre:+$pre }$(app_prog "$tool" "$size" "$iters" "${extra//@DEV@/$dev}" "$server" "$env")"
 }
 
-# app_prog TOOL SIZE ITERS FLAGS SERVER_IP ENV: the program and its flags
+# app_prog TOOL SIZE ITERS FLAGS SERVER_IP ENV [SELF_IP]: the program and
+# its flags (SELF_IP: the side's own address, a guest's by default)
 app_prog() {
-	local tool=$1 size=$2 iters=$3 extra=$4 server=$5 env=$6 w
+	local tool=$1 size=$2 iters=$3 extra=$4 server=$5 env=$6 self=${7:-'$RNI_IP'} w
 	case "$tool" in
 	qperf)
 		# qperf's server is one process for every test; -lp its port.
@@ -123,11 +155,16 @@ app_prog() {
 		fi ;;
 	mpi_pingpong)
 		# rank 0 here, rank 1 on SERVER_IP through guest-rsh; every
-		# env: word forwarded to both ranks
+		# env: word forwarded to both ranks; --bind-to none: each
+		# mpirun and orted binds its rank to core 0 of what it takes
+		# for a node of its own (our namespace and the host are one)
 		local x=
-		for w in $env; do x+=" -x ${w%%=*}"; done
-		echo "mpirun --allow-run-as-root -n 2 --host \$RNI_IP:1,$server:1" \
-			"--mca plm_rsh_agent rni-rsh$x $extra mpi_pingpong -s $size -n $iters" ;;
+		for w in $env; do
+			case "$w" in UCX_*|OMPI_*) x+=" -x ${w%%=*}" ;; esac
+		done
+		echo "mpirun --allow-run-as-root --bind-to none -n 2 --host $self:1,$server:1" \
+			"--mca plm_rsh_agent rni-rsh --mca oob_tcp_if_include $NET_SUBNET.0/24$x" \
+			"$extra mpi_pingpong -s $size -n $iters" ;;
 	esac
 }
 

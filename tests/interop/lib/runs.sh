@@ -32,6 +32,10 @@ run_ours() { # id tool role mtu size iters loss extra
 		fail "our tool $(basename "$bin") is not built ($bin)"
 		return
 	fi
+	if [ "$tool" = mpi_pingpong ] && [ -z "$MPI_DIR" ]; then
+		fail "mpi_pingpong for our side is not built: $(cat "$WORK/mpi/err" 2>/dev/null)"
+		return
+	fi
 	if uses_xdp "$extra" && ! xdp_available; then
 		skip "AF_XDP unavailable here: $(cat "$WORK/xdp-probe")"
 		return
@@ -48,7 +52,10 @@ run_ours() { # id tool role mtu size iters loss extra
 	{ [ "$loss" != 0 ] || [ -n "$(ce_mode "$extra")" ]; } && capture_start us-br ours-port
 	if [ "$role" = server ]; then
 		ours_start "$(ours_cmd "$perf_tool" "$size" "$iters" "$mtu" "$extra")" "$RUN_DIR/ours.log"
-		if ! ours_listening "$(uses_cm "$tool $extra" && echo cm)"; then
+		# (our orted listens on nothing: host-jobs starts it when the
+		# guest's mpirun asks for it)
+		if { ! is_app "$tool" || app_has_server "$tool"; } &&
+		   ! ours_listening "$(uses_cm "$tool $extra" && echo cm)"; then
 			fail "our server does not listen on TCP $OOB_PORT"
 		else
 			[ "$tool" = garbage ] && garbage_start
@@ -62,6 +69,13 @@ run_ours() { # id tool role mtu size iters loss extra
 			rc_ours=0
 		elif [ "${rc_rxe:-1}" = 0 ]; then ours_wait; rc_ours=$?
 		else ours_wait 5; rc_ours=$?; fi
+	elif is_app "$tool" && ! app_has_server "$tool"; then
+		# our mpirun starts rank 1's orted in the guest itself (guest-rsh):
+		# its status is mpirun's
+		ours_start "$(ours_cmd "$perf_tool" "$size" "$iters" "$mtu" "$extra" "$A_IP")" "$RUN_DIR/ours.log"
+		ours_wait
+		rc_ours=$?
+		rc_rxe=0
 	else
 		rxe_start "$A" "$(rxe_cmd "$peer_tool" "$size" "$iters" "$mtu" "$extra")" server
 		if ! rxe_listening "$A" "$RXE_JOB"; then
@@ -202,9 +216,11 @@ run_rxe_pair() { # id tool mtu size iters extra: guest a serves, b is the client
 	rc_b=$?
 	if [ -n "$job_a" ]; then
 		# qperf's server serves on: ended once its client is done
-		if is_app "$tool" && app_server_persists "$tool"; then
+		if is_app "$tool" && { app_server_persists "$tool" || [ $rc_b != 0 ]; }; then
+			# (a server whose client failed waits for nothing)
 			vm_kill "$A" "$job_a"
 			rxe_finish "$A" "$job_a" "$RUN_DIR/rxe-a.log" 10
+			app_server_persists "$tool" || rc_a=1
 		else
 			rxe_finish "$A" "$job_a" "$RUN_DIR/rxe-a.log"
 			rc_a=$?

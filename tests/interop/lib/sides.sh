@@ -266,13 +266,13 @@ is_debian() {
 # and our IPv4 GID (index 1: docs/verbs.md), and roce-run's flags from
 # the rr:FLAG words (rr:--engine-thread). A sanitized drop-in gets
 # clang's ASan runtime preloaded into the program (which has none), and
-# perftest no leak check (it frees neither its device list nor its
-# parameters at exit).
+# perftest and OpenMPI no leak check (perftest frees neither its device
+# list nor its parameters at exit).
 ours_debian_cmd() {
 	local tool=$1 size=$2 iters=$3 mtu=$4 extra server=${6:-} pre= lib leaks=1
 	extra=$(extra_for ours "$5")
 	lib=$(find "$BUILD" -path '*/roce/ibverbs/libibverbs.so.1' -print -quit)
-	case "$tool" in *pingpong) ;; *) leaks=0 ;; esac
+	case "$tool" in mpi_pingpong) leaks=0 ;; *pingpong) ;; *) leaks=0 ;; esac
 	# (the symbols read whole: grep -q ending the pipe early would fail
 	# it under pipefail)
 	if [ -n "$lib" ] && [[ "$(nm -D "$lib" 2>/dev/null)" == *" U __asan_init"* ]]; then
