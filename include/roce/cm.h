@@ -172,6 +172,9 @@ int roce_cm_destroy_id(struct roce_cm_id *id);
 void *roce_cm_id_context(const struct roce_cm_id *id);
 struct roce_qp *roce_cm_id_qp(const struct roce_cm_id *id);
 
+/* Is addr a loopback address (127.0.0.0/8, ::1)? Such a bind takes no
+   device, as the kernel's rdma_cm binds it. */
+bool roce_cm_addr_is_loopback(const struct sockaddr *addr);
 /* rdma_bind_addr: our address, the wildcard or a loopback one (no request
    from the wire reaches a listener there), for listen; port 0 takes an
    ephemeral port no other ID of the port space holds (ROCE_E_EXISTS when

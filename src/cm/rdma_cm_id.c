@@ -52,12 +52,17 @@ uint16_t rcm_sa_port(const struct sockaddr_storage *ss)
 					: ntohs(((const struct sockaddr_in6 *)ss)->sin6_port);
 }
 
+bool roce_cm_addr_is_loopback(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_INET)
+		return (ntohl(((const struct sockaddr_in *)sa)->sin_addr.s_addr) >> 24) == 127;
+	return sa->sa_family == AF_INET6 &&
+	       IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)sa)->sin6_addr);
+}
+
 bool rcm_sa_loopback(const struct sockaddr_storage *ss)
 {
-	if (ss->ss_family == AF_INET)
-		return (ntohl(((const struct sockaddr_in *)ss)->sin_addr.s_addr) >> 24) == 127;
-	return ss->ss_family == AF_INET6 &&
-	       IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)ss)->sin6_addr);
+	return roce_cm_addr_is_loopback((const struct sockaddr *)ss);
 }
 
 static void sa_set_port(struct sockaddr_storage *ss, uint16_t port)

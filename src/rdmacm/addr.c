@@ -23,13 +23,6 @@ static bool wildcard(const struct sockaddr *sa)
 	return !memcmp(&((const struct sockaddr_in6 *)sa)->sin6_addr, &any6, sizeof(any6));
 }
 
-static bool loopback(const struct sockaddr *sa)
-{
-	if (sa->sa_family == AF_INET)
-		return (ntohl(((const struct sockaddr_in *)sa)->sin_addr.s_addr) >> 24) == 127;
-	return IN6_IS_ADDR_LOOPBACK(&((const struct sockaddr_in6 *)sa)->sin6_addr);
-}
-
 /* AF_INET and AF_INET6 only: AF_IB names IB's own addresses (and the
    kernel's AF_IB support is what librdmacm asks before it uses them) */
 static int addr_ok(const char *verb, const struct sockaddr *sa)
@@ -59,7 +52,7 @@ int rdma_bind_addr(struct rdma_cm_id *id, struct sockaddr *addr)
 	/* bound to an address of the device's: the ID is the device's (the
 	   wildcard and a loopback address bind no device, as with the
 	   kernel's rdma_cm) */
-	if (!wildcard(addr) && !loopback(addr))
+	if (!wildcard(addr) && !roce_cm_addr_is_loopback(addr))
 		rc_id_bind_device(r);
 	rc_id_fill_addr(r);
 	return 0;

@@ -136,13 +136,15 @@ fi
 # their own, and both ranks on one core took 1 ms a round trip, not 54 us
 if command -v mpirun >/dev/null && command -v mpicc >/dev/null &&
    mpicc -O2 -o "$TMP/mpi_pingpong" "$S/tests/interop/mpi_pingpong.c" 2>"$TMP/mpicc.err"; then
-	# its launch agent: orted under roce-run in NB (mpirun's LD_PRELOAD
-	# left behind: a sanitized roce-run has its own runtime)
+	# its rsh agent: ssh into NB, nothing more (mpirun's LD_PRELOAD
+	# left behind: a sanitized roce-run has its own runtime); orted under
+	# roce-run there through OpenMPI's own --launch-agent, as
+	# docs/verbs.md tells a user to run it across machines
 	cat >"$TMP/rsh" <<RSH
 #!/bin/sh
 while [ \$# -gt 0 ]; do case "\$1" in -*) shift ;; *) break ;; esac; done
 shift
-exec ip netns exec $NB env -u LD_PRELOAD ${RR_ENV[*]+${RR_ENV[*]}} $RR --netdev pb$$ -- sh -c "\$*"
+exec ip netns exec $NB env -u LD_PRELOAD sh -c "\$*"
 RSH
 	chmod +x "$TMP/rsh"
 	chmod o+rx "$TMP"
@@ -154,6 +156,7 @@ RSH
 		--netdev "pa$$" -- mpirun --allow-run-as-root --bind-to none -n 2 \
 		--host 10.234.12.1:1,10.234.12.2:1 \
 		--mca plm_rsh_agent "$TMP/rsh" --mca oob_tcp_if_include 10.234.12.0/24 "${x[@]}" \
+		--launch-agent "${RR_ENV[*]+env ${RR_ENV[*]} }$RR --netdev pb$$ -- orted" \
 		"$TMP/mpi_pingpong" -s 4096 -n 100 >"$TMP/cli" 2>&1
 	crc=$?
 	frames=$(capture_frames)
