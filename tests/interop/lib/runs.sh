@@ -207,7 +207,9 @@ run_rxe_pair() { # id tool mtu size iters extra: guest a serves, b is the client
 	capture_start br0 wire
 	# mpirun (b) starts rank 1 in a itself: no server job there
 	if ! is_app "$tool" || app_has_server "$tool"; then
+		[ "$(extra_word slow "$extra")" = server ] && RXE_SLOW_SERVER=1
 		rxe_start "$A" "$(rxe_cmd "$tool" "$size" "$iters" "$mtu" "$extra")" server
+		RXE_SLOW_SERVER=
 		job_a=$RXE_JOB
 		rxe_listening "$A" "$job_a" || fail "rxe server (a) did not start listening"
 	fi
@@ -216,11 +218,11 @@ run_rxe_pair() { # id tool mtu size iters extra: guest a serves, b is the client
 	rc_b=$?
 	if [ -n "$job_a" ]; then
 		# qperf's server serves on: ended once its client is done
-		if is_app "$tool" && { app_server_persists "$tool" || [ $rc_b != 0 ]; }; then
+		if [ $rc_b != 0 ] || { is_app "$tool" && app_server_persists "$tool"; }; then
 			# (a server whose client failed waits for nothing)
 			vm_kill "$A" "$job_a"
 			rxe_finish "$A" "$job_a" "$RUN_DIR/rxe-a.log" 10
-			app_server_persists "$tool" || rc_a=1
+			[ $rc_b = 0 ] || rc_a=1
 		else
 			rxe_finish "$A" "$job_a" "$RUN_DIR/rxe-a.log"
 			rc_a=$?

@@ -27,7 +27,7 @@ extra_for() {
 	for w in ${words[@]+"${words[@]}"}; do
 		case "$w" in
 		ours:*) if [ "$who" = ours ]; then w=${w#ours:}; out+=("${w//@RUN_DIR@/${RUN_DIR:-}}"); fi ;;
-		v6:*|ce:*|run:*|retx:*|vs:*|cap:*|rr:*|env:*|xfail:*) ;;
+		v6:*|ce:*|run:*|retx:*|vs:*|cap:*|rr:*|env:*|xfail:*|race:*|slow:*) ;;
 		*) out+=("$w") ;;
 		esac
 	done
@@ -388,11 +388,19 @@ rxe_client_job() {
 # a server that listens through the RDMA CM shows no TCP port, but a CM ID
 # in state LISTEN (rdma resource show cm_id)
 rxe_server_job() {
-	local ready="netstat -ltn 2>/dev/null | grep -q ':$OOB_PORT '"
+	local ready="netstat -ltn 2>/dev/null | grep -q ':$OOB_PORT '" nice=
 	uses_cm "$1" && ready="rdma resource show cm_id 2>/dev/null | grep -q LISTEN"
 	rxe_prelude "$1"
+	if [ "${RXE_SLOW_SERVER:-}" = 1 ]; then
+		# a slow server (slow:server): a busy loop at the normal
+		# priority beside it, the server at nice 19, so that its own
+		# steps take many times longer, as on a loaded host
+		echo 'while :; do :; done &'
+		echo 'hog=$!'
+		nice="nice -n 19 "
+	fi
 	cat <<EOF
-timeout $2 $1 &
+timeout $2 $nice$1 &
 p=\$!
 i=0
 while [ \$i -lt 150 ] && kill -0 \$p 2>/dev/null; do
@@ -402,7 +410,8 @@ while [ \$i -lt 150 ] && kill -0 \$p 2>/dev/null; do
 done
 touch \$RNI_JOB.listening
 wait \$p
-$RXE_JOB_END
+${nice:+rc=\$?; kill \$hog; (exit \$rc)
+}$RXE_JOB_END
 EOF
 }
 
