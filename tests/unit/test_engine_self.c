@@ -8,7 +8,7 @@
  * receives nothing, and what one engine sent it received itself. With
  * many messages in flight (more than a transmit burst) nothing is lost.
  */
-#include "pair.h"
+#include "events.h"
 
 #define QKEY 0x22222222u
 #define SRC_OFF 0
@@ -32,39 +32,11 @@ static struct roce_qp *make_qp(struct pair_side *s, enum roce_qp_type type)
 	return qp;
 }
 
-/* qp of A to its own QP to: RESET -> INIT -> RTR -> RTS, the address
- * A's own IP and MAC */
+/* qp of A to its own QP to: the address A's own IP and MAC (events.h's
+ * connection from B's side: B's peer is A) */
 static void connect_self(struct pair *p, struct roce_qp *qp, struct roce_qp *to)
 {
-	struct roce_qp_attr at = { 0 };
-
-	at.qp_state = ROCE_QPS_INIT;
-	at.qp_access_flags = ROCE_ACCESS_LOCAL_WRITE | ROCE_ACCESS_REMOTE_WRITE |
-			     ROCE_ACCESS_REMOTE_READ;
-	at.pkey = 0xFFFF;
-	assert_int_equal(roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_ACCESS_FLAGS |
-					ROCE_QP_PKEY_INDEX), ROCE_OK);
-	at.qp_state = ROCE_QPS_RTR;
-	at.path_mtu = ROCE_MTU_1024;
-	at.dest_qp_num = roce_qp_num(to);
-	at.rq_psn = 0x100;
-	at.max_dest_rd_atomic = 4;
-	at.min_rnr_timer = 1;
-	at.ah_attr.dest_ip = p->a.ip;
-	memcpy(at.ah_attr.dest_mac, own_mac(p), 6);
-	assert_int_equal(roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_AV | ROCE_QP_PATH_MTU |
-					ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN |
-					ROCE_QP_MAX_DEST_RD_ATOMIC | ROCE_QP_MIN_RNR_TIMER),
-			 ROCE_OK);
-	at.qp_state = ROCE_QPS_RTS;
-	at.sq_psn = 0x100;
-	at.timeout = 14;
-	at.retry_cnt = 7;
-	at.rnr_retry = 7;
-	at.max_rd_atomic = 4;
-	assert_int_equal(roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_SQ_PSN |
-					ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT | ROCE_QP_RNR_RETRY |
-					ROCE_QP_MAX_QP_RD_ATOMIC), ROCE_OK);
+	ev_connect_one(p, &p->b, &p->a, qp, roce_qp_num(to));
 }
 
 static void post_recv(struct pair_side *s, struct roce_qp *qp, uint64_t id, uint32_t off,
@@ -113,7 +85,7 @@ static void test_rc_to_self(void **state)
 {
 	struct pair *p = pair_open(&(struct pair_opts){ 0 });
 	struct pair_side *a = &p->a;
-	struct roce_qp *x = make_qp(a, ROCE_QPT_RC), *y = make_qp(a, ROCE_QPT_RC);
+	struct roce_qp *x = ev_qp(a, a->scq, a->rcq, NULL), *y = ev_qp(a, a->scq, a->rcq, NULL);
 	const uint32_t len = 5000;      /* five packets at MTU 1024 */
 	struct roce_send_wr wr;
 
