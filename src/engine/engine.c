@@ -171,12 +171,15 @@ static void loop_out(struct roce_engine *e)
 	}
 	for (uint32_t i = 0; i < e->tx_n; i++) {
 		uint32_t len = e->tx_frames[i].len;
+		bool to_self = e->tx_self & (1u << i);
 
-		if (e->tx_self & (1u << i)) {
+		if (to_self && e->loop_n < ROCE_TX_BURST) {
 			memcpy(e->loop[e->loop_n].data, e->tx[i].data, len);
 			e->loop_len[e->loop_n++] = len;
 			continue;
 		}
+		/* (a full loop, which a turn that drains it first never
+		   sees, sends it to the link as a lack of memory does) */
 		if (kept != i) {
 			memcpy(e->tx[kept].data, e->tx[i].data, len);
 			e->tx_frames[kept].len = len;
@@ -212,7 +215,8 @@ static unsigned flush(struct roce_engine *e)
 		n = e->tx_self ? e->tx_n : 0;
 		if (n)
 			loop_out(e);
-		return tx_flush(e) + (n ? n - e->tx_n : 0);
+		n -= n ? e->tx_n : 0;   /* looped back */
+		return tx_flush(e) + n;
 	}
 	n = e->tx_n;
 	e->tx_self = 0;
