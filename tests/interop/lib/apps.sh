@@ -42,7 +42,7 @@ mpi_prepare() {
 	# the launch agent by the guests' name: mpirun hands its
 	# plm_rsh_agent on to every orted, which checks it can find it
 	install -m 755 "$HERE/guest-rsh" "$1/rni-rsh" || return 1
-	MPI_DIR=$1
+	MPI_DIR=$(cd "$1" && pwd)       # (PATH wants it absolute)
 }
 
 # app_server_persists TOOL: a server that never ends by itself (qperf's
