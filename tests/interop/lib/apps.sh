@@ -63,13 +63,14 @@ xfail_pattern() { extra_word xfail "$1"; }
 # the word is stale
 # A word race:PATTERN instead marks a known race the run may lose (the
 # peer's program listens late, and a fast client is refused): PASS stays
-# PASS, FAIL with PATTERN in a log is XFAIL, any other failure FAIL.
+# PASS, FAIL with PATTERN in a log or in the run's reasons (a program
+# that says nothing but its exit status) is XFAIL, any other failure FAIL.
 xfail_verdict() {
 	local pat line race
 	pat=$(xfail_pattern "$1")
 	race=$(extra_word race "$1")
 	if [ -z "$pat" ] && [ -n "$race" ] && [ "$2" = FAIL ]; then
-		line=$(cat "$RUN_DIR"/*.log 2>/dev/null | grep -m1 -E -- "$race")
+		line=$(cat "$RUN_DIR"/*.log "$RUN_DIR/fail" 2>/dev/null | grep -m1 -E -- "$race")
 		if [ -n "$line" ]; then
 			note "lost the known race (race:$race): $line"
 			echo XFAIL
