@@ -556,12 +556,7 @@ struct roce_engine {
 	uint32_t tx_built;              /* frames built this poll, staged or not */
 	uint32_t tx_zc;                 /* of them, built in the link's buffers */
 	uint32_t tx_self;               /* bit i: staged frame i is to our own MAC */
-	/* the NIC's local loopback: frames to our own MAC never reach the
-	 * link; they come back into our receive path at the next turn
-	 * (allocated at the first one) */
-	struct tx_slot *loop;
-	uint32_t loop_len[ROCE_TX_BURST];
-	uint32_t loop_n;
+	uint32_t loop_n;                /* frames in loop (below), for the next turn */
 
 	struct mr_cached mrc[MR_CACHE];
 	struct stage_dev *stage;        /* the device's stage hardware */
@@ -588,6 +583,12 @@ struct roce_engine {
 	_Atomic bool running;
 	_Atomic bool has_thread;
 	struct eng_rtc rtc;             /* run to completion (thread.c) */
+
+	/* the NIC's local loopback: frames to our own MAC never reach the
+	 * link; they come back into our receive path at the next turn
+	 * (allocated at the first one). Last: only such frames read it */
+	struct tx_slot *loop;
+	uint32_t loop_len[ROCE_TX_BURST];
 };
 
 
