@@ -7,7 +7,11 @@
  *     halved on a NAK and on a timeout (never under four packets), grown
  *     back a packet per window acknowledged; a timeout's first resend
  *     una's packet alone, its cut undone when the ACK shows the timeout
- *     spurious; hand-computed values;
+ *     spurious, the requester then going on where the timer found it;
+ *     beyond the configured round trip, a cap from the delivery rate;
+ *     hand-computed values;
+ *   - the timer runs while anything sent is unacknowledged, a stale ACK
+ *     before a go-back's resend notwithstanding;
  *   - retry exhaustion: a peer that answers nothing gets retry_cnt + 1
  *     tries of the lost packet and the error completion no sooner than
  *     IBA's detection time, timeout x (retry_cnt + 1) from the first
@@ -153,6 +157,103 @@ static void test_spurious_timeout(void **state)
 	stage_close(st);
 }
 
+/* A spurious timeout in the middle of a window: the timer fires (1.6 ms
+   before a sample) with psn .. psn + 15 out, una's packet goes again
+   alone, and the ACK that comes covers psn .. psn + 5 (their first
+   copies arrived: the timeout was spurious). The window is 16 again, and
+   the requester goes on where the timer found it (F-RTO, recovery.c):
+   psn + 16 .. psn + 21, none of psn + 6 .. psn + 15 sent again. Those are
+   still unacknowledged, so the timer still runs: if they were lost after
+   all, una's packet goes out again at the next timeout. */
+static void test_spurious_timeout_goes_on(void **state)
+{
+	uint32_t psn;
+	struct stage *st = gigabit_window(64, ROCE_RECOVERY_OWN | ROCE_RECOVERY_ADAPTIVE_WINDOW |
+					       ROCE_RECOVERY_ADAPTIVE_RTO, &psn);
+
+	(void)state;
+	assert_int_equal(stage_advance(st, 1599999), 0);
+	assert_int_equal(stage_advance(st, 1), 1);
+	assert_int_equal(st->rx[0].h.bth.psn, psn);
+	assert_int_equal(window_now(st), 1);
+	stage_inject_ack(st, psn + 5, 0, 0);
+	assert_int_equal(stage_run(st), 6);
+	for (unsigned i = 0; i < 6; i++)
+		assert_int_equal(st->rx[i].h.bth.psn, psn + 16 + i);
+	assert_int_equal(window_now(st), 16);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_RETRANSMISSIONS), 1);
+	/* silence: the next timeout (backed off, 3.2 ms) resends psn + 6 */
+	assert_int_equal(stage_advance(st, 3199999), 0);
+	assert_int_equal(stage_advance(st, 1), 1);
+	assert_int_equal(st->rx[0].h.bth.psn, psn + 6);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TIMEOUTS), 2);
+	stage_close(st);
+}
+
+/* The same with a round trip known (20 us): an ACK of psn + 16 .. psn +
+   20 that comes 30 us after the resend of psn + 16 may be its answer,
+   which tells that the responder had nothing after psn + 20: the go-back
+   goes on from psn + 21 (recovery.c, frto_go_on), in the window the
+   spurious timeout's cut gave back. */
+static void test_spurious_timeout_answered(void **state)
+{
+	uint32_t psn;
+	unsigned n = 0;
+	struct stage *st = gigabit_window(400, ROCE_RECOVERY_OWN | ROCE_RECOVERY_ADAPTIVE_WINDOW |
+					       ROCE_RECOVERY_ADAPTIVE_RTO, &psn);
+
+	(void)state;
+	st->vclock += 20000;
+	stage_inject_ack(st, psn + 15, 0, 0);
+	assert_int_equal(stage_run(st), 20);            /* cap 20 (above) */
+	/* silence: a tail-loss probe (psn + 35 again), then the adaptive
+	   timer: psn + 16 alone */
+	for (int us = 0; us < 10000 && !stage_cnt(st, ROCE_CNT_TIMEOUTS); us++)
+		n = stage_advance(st, 1000);
+	assert_int_equal(n, 1);
+	assert_int_equal(st->rx[0].h.bth.psn, psn + 16);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TIMEOUTS), 1);
+	st->vclock += 30000;
+	stage_inject_ack(st, psn + 20, 0, 0);
+	assert_int_equal(stage_run(st), 20);
+	for (unsigned i = 0; i < 20; i++)
+		assert_int_equal(st->rx[i].h.bth.psn, psn + 21 + i);
+	assert_int_equal(window_now(st), 20);
+	stage_close(st);
+}
+
+/* The ACKs of a spurious timeout there before its resend: a WRITE of
+   one window (psn .. psn + 15) is out when the local DMA stalls; the
+   timer fires and rewinds the requester to una, which cannot send. A
+   stale ACK (of psn - 1, nothing new) comes, then the ACK of psn .. psn +
+   5: the timeout was spurious and the requester goes on after psn + 15,
+   where there is nothing more to send. psn + 6 .. psn + 15 are still
+   sent and unacknowledged, so the timer still runs, and when they stay
+   unanswered una's packet goes again. (The timer stopped when the test
+   was una against the rewound requester, on the stale ACK, and the QP
+   waited for ever.) */
+static void test_stale_ack_keeps_timer(void **state)
+{
+	uint32_t psn;
+	struct stage *st = gigabit_window(16, ROCE_RECOVERY_OWN | ROCE_RECOVERY_ADAPTIVE_WINDOW |
+					       ROCE_RECOVERY_ADAPTIVE_RTO, &psn);
+
+	(void)state;
+	roce_engine_set_dma_stall(st->ctx, true, 1000000);
+	assert_int_equal(stage_advance(st, 1600000), 0);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TIMEOUTS), 1);
+	stage_inject_ack(st, psn - 1, 0, 0);
+	stage_inject_ack(st, psn + 5, 0, 0);
+	assert_int_equal(stage_run(st), 0);
+	roce_engine_set_dma_stall(st->ctx, false, 0);
+	assert_int_equal(stage_run(st), 0);
+	assert_int_equal(stage_advance(st, 100000000), 1);
+	assert_int_equal(st->rx[0].h.bth.psn, psn + 6);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TIMEOUTS), 2);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_RETRANSMISSIONS), 1);
+	stage_close(st);
+}
+
 /* A round trip measured under the configured one (an engine's turn on a
    loopback, a back-to-back link) leaves the cap at the configured one's:
    5 us would make it 2 x 1024 x 5 / 8 / 256 = 5 packets, too few to keep
@@ -167,6 +268,42 @@ static void test_window_cap_floor(void **state)
 	stage_inject_ack(st, psn + 15, 0, 0);
 	assert_int_equal(stage_run(st), 16);
 	assert_int_equal(window_now(st), 16);
+	stage_close(st);
+}
+
+/*
+ * A round trip longer than the configured one, at a fraction of the
+ * line's rate (a slow receiver, or a longer path not yet filled): the cap
+ * is the delivery rate x the round trip, doubled, not line x round trip
+ * (window.c). 1024 Mbit/s, 16 us, 256-byte packets: cap 16.
+ *   - the first window's ACK after 2 ms: 16 packets in 2 ms, 8,000 a
+ *     second; cap 2 x 8,000 x 2 ms = 32 (line x 2 ms would be 2,000);
+ *   - the next window, 32 packets, acknowledged after 2 ms: 16,000 a
+ *     second, cap 64: a window delivered whole every round trip doubles
+ *     it, as on a longer path that carries the line's rate;
+ *   - the next, 64 packets, after 8 ms (the receiver slowed, its queue
+ *     grew): the rate is the largest of the last samples, the round trip
+ *     the smallest: the cap stays 64.
+ */
+static void test_window_delivery_rate(void **state)
+{
+	uint32_t psn;
+	struct stage *st = gigabit_window(400, 0, &psn);
+
+	(void)state;
+	st->vclock += 2000000;
+	stage_inject_ack(st, psn + 15, 0, 0);
+	assert_int_equal(stage_run(st), 32);
+	assert_int_equal(window_now(st), 32);
+	assert_int_equal(st->rx[31].h.bth.psn, psn + 47);
+	st->vclock += 2000000;
+	stage_inject_ack(st, psn + 47, 0, 0);
+	assert_int_equal(stage_run(st), 64);
+	assert_int_equal(window_now(st), 64);
+	st->vclock += 8000000;
+	stage_inject_ack(st, psn + 111, 0, 0);
+	assert_int_equal(stage_run(st), 64);
+	assert_int_equal(window_now(st), 64);
 	stage_close(st);
 }
 
@@ -429,7 +566,11 @@ int main(void)
 		cmocka_unit_test(test_window_adapts),
 		cmocka_unit_test(test_window_tells_losses),
 		cmocka_unit_test(test_window_cap_floor),
+		cmocka_unit_test(test_window_delivery_rate),
 		cmocka_unit_test(test_spurious_timeout),
+		cmocka_unit_test(test_spurious_timeout_goes_on),
+		cmocka_unit_test(test_spurious_timeout_answered),
+		cmocka_unit_test(test_stale_ack_keeps_timer),
 		cmocka_unit_test(test_exhaustion),
 		cmocka_unit_test(test_silent_then_answers),
 		cmocka_unit_test(test_infinite_timeout),

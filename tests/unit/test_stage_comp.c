@@ -166,6 +166,36 @@ static void test_rnr_nak_retry_after_timer(void **state)
 	stage_close(st);
 }
 
+/* An RNR wait longer than the retransmission timer spends no retry: the
+ * RNR NAK is the peer's answer, its wait (code 0: 655.36 ms) times the
+ * resend, and the transport timer (timeout 10, 4.19 ms; retry_cnt 1)
+ * runs again only from that resend. A timer left running through the
+ * wait exhausted the count within 13 ms. */
+static void test_rnr_wait_outlasts_timer(void **state)
+{
+	const struct stage_opts o = { .timeout = 10, .retry_cnt = 1 };
+	struct stage *st = stage_open(&o);
+	struct roce_sge sge;
+	struct roce_send_wr wr = stage_wr(st, &sge, 1, ROCE_WR_SEND, 0, 64);
+
+	(void)state;
+	stage_post(st, &wr);
+	assert_int_equal(stage_run(st), 1);
+	stage_inject_ack(st, S, ROCE_AETH_RNR_NAK | 0, 0);
+	assert_int_equal(stage_run(st), 0);
+	for (int ms = 0; ms < 655; ms += 5)
+		assert_int_equal(stage_advance(st, 5000000), 0);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TIMEOUTS), 0);
+	assert_int_equal(stage_qp_state(st), ROCE_QPS_RTS);
+	stage_expect_no_wc(st->scq);
+	assert_int_equal(stage_advance(st, 360000), 1);         /* 655.36 ms */
+	assert_int_equal(st->rx[0].h.bth.psn, S);
+	stage_inject_ack(st, S, ACK_SYN, 1);
+	stage_run(st);
+	stage_expect_wc(st->scq, 1, ROCE_WC_SUCCESS, ROCE_WC_SEND, 64);
+	stage_close(st);
+}
+
 /* NAK Invalid Request / Remote Access / Remote Operational at p (IBA
  * 9.7.5.2.2-4, 10.8.3.1): the WRs before p complete successfully, the WR
  * at p with the matching error, the rest are flushed, the QP is in ERR
@@ -409,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_ack_completes_covered_wrs),
 		cmocka_unit_test(test_nak_sequence_go_back_n),
 		cmocka_unit_test(test_rnr_nak_retry_after_timer),
+		cmocka_unit_test(test_rnr_wait_outlasts_timer),
 		cmocka_unit_test(test_nak_error_completions),
 		cmocka_unit_test(test_read_and_atomic_responses_land),
 		cmocka_unit_test(test_implied_nak_reasks_read),
