@@ -243,6 +243,8 @@ struct comp_ctx {
 	   of the one before */
 	uint64_t dr_cur, dr_prev;
 	uint8_t dr_n;                   /* samples in this epoch */
+	uint32_t dr_una;                /* una at the last sample's end */
+	uint64_t dr_at;                 /* when it ended (0: none yet) */
 	/* tail-loss probes (recovery.c): due when nothing was sent or acked
 	   for two round trips; at most PROBES_PER_STALL per stall (until an
 	   ACK moves una or the timer fires) */
