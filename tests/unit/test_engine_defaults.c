@@ -45,6 +45,17 @@ static uint32_t window_now(struct stage *st)
 	return q.window;
 }
 
+/* The peer's ACK of psn comes ns later: the QP sends frames packets and
+   its window is then window */
+static void ack_after(struct stage *st, uint64_t ns, uint32_t psn, unsigned frames,
+		      uint32_t window)
+{
+	st->vclock += ns;
+	stage_inject_ack(st, psn, 0, 0);
+	assert_int_equal(stage_run(st), frames);
+	assert_int_equal(window_now(st), window);
+}
+
 /* 1024 Mbit/s x 16 us = 2048 bytes: a cap of 2 x 2048 / 256 = 16 packets.
    A QP with that config (and the recovery bits given, 0: the device's)
    posts a WRITE of pkts packets and sends its first window; psn: the
@@ -264,10 +275,7 @@ static void test_window_cap_floor(void **state)
 	struct stage *st = gigabit_window(64, 0, &psn);
 
 	(void)state;
-	st->vclock += 5000;
-	stage_inject_ack(st, psn + 15, 0, 0);
-	assert_int_equal(stage_run(st), 16);
-	assert_int_equal(window_now(st), 16);
+	ack_after(st, 5000, psn + 15, 16, 16);
 	stage_close(st);
 }
 
@@ -291,19 +299,10 @@ static void test_window_delivery_rate(void **state)
 	struct stage *st = gigabit_window(400, 0, &psn);
 
 	(void)state;
-	st->vclock += 2000000;
-	stage_inject_ack(st, psn + 15, 0, 0);
-	assert_int_equal(stage_run(st), 32);
-	assert_int_equal(window_now(st), 32);
+	ack_after(st, 2000000, psn + 15, 32, 32);
 	assert_int_equal(st->rx[31].h.bth.psn, psn + 47);
-	st->vclock += 2000000;
-	stage_inject_ack(st, psn + 47, 0, 0);
-	assert_int_equal(stage_run(st), 64);
-	assert_int_equal(window_now(st), 64);
-	st->vclock += 8000000;
-	stage_inject_ack(st, psn + 111, 0, 0);
-	assert_int_equal(stage_run(st), 64);
-	assert_int_equal(window_now(st), 64);
+	ack_after(st, 2000000, psn + 47, 64, 64);
+	ack_after(st, 8000000, psn + 111, 64, 64);
 	stage_close(st);
 }
 
@@ -334,10 +333,7 @@ static void test_window_tells_losses(void **state)
 
 	(void)state;
 	/* psn + 15 (AckReq) answered 20 us later: cap and window 20 */
-	st->vclock += 20000;
-	stage_inject_ack(st, psn + 15, 0, 0);
-	assert_int_equal(stage_run(st), 20);
-	assert_int_equal(window_now(st), 20);
+	ack_after(st, 20000, psn + 15, 20, 20);
 	assert_true(st->rx[19].h.bth.ackreq);
 	/* a random loss: psn + 20 NAKed with no queue seen, 20 -> 16; the
 	   go-back resends psn + 20 .. psn + 35 */
@@ -362,20 +358,14 @@ static void test_window_tells_losses(void **state)
 	/* psn + 53 answered 40 us later: 14 acknowledged, 15; the 13
 	   packets before it on the line (26 us) explain what the round
 	   trip has beyond the smallest (20 us): still no queue */
-	st->vclock += 40000;
-	stage_inject_ack(st, psn + 53, 0, 0);
-	assert_int_equal(stage_run(st), 15);
-	assert_int_equal(window_now(st), 15);
+	ack_after(st, 40000, psn + 53, 15, 15);
 	stage_inject_ack(st, psn + 60, NAK_SEQ, 0);
 	assert_int_equal(stage_run(st), 12);    /* 15 -> 12: psn + 60 .. 71 */
 	assert_int_equal(window_now(st), 12);
 	assert_true(st->rx[11].h.bth.ackreq);
 	/* psn + 71 answered 60 us later: 12 acknowledged, 13; 60 - 20 -
 	   11 x 2 us leaves 18 us of queue, nine packets */
-	st->vclock += 60000;
-	stage_inject_ack(st, psn + 71, 0, 0);
-	assert_int_equal(stage_run(st), 13);
-	assert_int_equal(window_now(st), 13);
+	ack_after(st, 60000, psn + 71, 13, 13);
 	/* a loss on a queueing path: halved, 13 -> 6 */
 	stage_inject_ack(st, psn + 80, NAK_SEQ, 0);
 	assert_int_equal(stage_run(st), 6);     /* psn + 80 .. psn + 85 */
