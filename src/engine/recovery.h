@@ -31,6 +31,12 @@ bool frto_end(struct eng_qp *qp, const uint32_t *new_una);
    the requester goes on where the timer found it (frto_next) instead of
    from new_una */
 bool frto_go_on(struct roce_engine *e, const struct eng_qp *qp, uint32_t new_una);
+/* A packet psn went out with AckReq (req.c), with adaptive
+   retransmission: remembered for frto_go_on */
+static inline void frto_ackreq_sent(struct eng_qp *qp, uint32_t psn)
+{
+	qp->comp.ackreq_psn[qp->comp.ackreq_i++ & 15] = psn;
+}
 /* A new packet psn went out with AckReq (req.c): maybe a sample */
 void rto_sample_sent(struct roce_engine *e, struct eng_qp *qp, uint32_t psn);
 /* una moved to new_una by an ACK (comp.c): maybe the sample's end; the

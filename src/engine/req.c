@@ -73,6 +73,8 @@ static void req_fail(struct roce_engine *e, struct eng_qp *qp,
 static void sent_one(struct roce_engine *e, struct eng_qp *qp, bool ackreq)
 {
 	cc_psn_sent(e, qp, qp->req.psn, qp->req.psn_max);
+	if (ackreq && qp->rec_rto)
+		frto_ackreq_sent(qp, qp->req.psn);
 	if (roce_psn_cmp(qp->req.psn, qp->req.psn_max) < 0) {
 		roce_cnt_inc(e->cnt, ROCE_CNT_RETRANSMISSIONS);
 	} else {

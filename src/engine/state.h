@@ -260,6 +260,10 @@ struct comp_ctx {
 	uint32_t frto_next;             /* the requester's PSN when the timer
 					   fired: a spurious timeout resumes there */
 	uint64_t frto_at;               /* when it fired */
+	/* the PSNs of the last packets sent with AckReq (recovery.c,
+	   frto_go_on): a peer answers those, and a duplicate */
+	uint32_t ackreq_psn[16];
+	uint8_t ackreq_i;
 	/* IBA's detection time counts from here (recovery.c, rto_floor):
 	   when una's packet first went out, or una last moved */
 	uint64_t since;

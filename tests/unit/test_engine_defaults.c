@@ -56,11 +56,32 @@ static void ack_after(struct stage *st, uint64_t ns, uint32_t psn, unsigned fram
 	assert_int_equal(window_now(st), window);
 }
 
+/* The last run's frames carry first, first + 1, ... (at least n of them) */
+static void assert_psns(const struct stage *st, uint32_t first, unsigned n)
+{
+	assert_true(st->nrx >= n);
+	for (unsigned i = 0; i < n; i++)
+		assert_int_equal(st->rx[i].h.bth.psn, first + i);
+}
+
+/* Move on a microsecond at a time until the QP has timed out n times in
+   all (within 100 ms): the frames the last step sent */
+static unsigned until_timeouts(struct stage *st, uint64_t n)
+{
+	unsigned sent = 0;
+
+	for (int us = 0; us < 100000 && stage_cnt(st, ROCE_CNT_TIMEOUTS) < n; us++)
+		sent = stage_advance(st, 1000);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TIMEOUTS), n);
+	return sent;
+}
+
 /* 1024 Mbit/s x 16 us = 2048 bytes: a cap of 2 x 2048 / 256 = 16 packets.
    A QP with that config (and the recovery bits given, 0: the device's)
-   posts a WRITE of pkts packets and sends its first window; psn: the
-   first packet's PSN. */
-static struct stage *gigabit_window(unsigned pkts, uint32_t recovery, uint32_t *psn)
+   posts a WRITE of first packets (none if 0), then one of pkts packets,
+   and sends its first window; psn: the first packet's PSN. */
+static struct stage *gigabit_window2(unsigned first, unsigned pkts, uint32_t recovery,
+				     uint32_t *psn)
 {
 	struct stage *st = stage_open_default();
 	struct roce_cc_config c;
@@ -71,10 +92,17 @@ static struct stage *gigabit_window(unsigned pkts, uint32_t recovery, uint32_t *
 	assert_int_equal(roce_context_set_cc(st->ctx, &c), ROCE_OK);
 	if (recovery)
 		assert_int_equal(roce_qp_set_recovery(st->qp, recovery), ROCE_OK);
+	if (first)
+		post_write(st, 2, first * 256);
 	post_write(st, 1, pkts * 256);
 	assert_int_equal(stage_run(st), 16);
 	*psn = st->rx[0].h.bth.psn;
 	return st;
+}
+
+static struct stage *gigabit_window(unsigned pkts, uint32_t recovery, uint32_t *psn)
+{
+	return gigabit_window2(0, pkts, recovery, psn);
 }
 
 /* ACKs come at the instant of the send (a round trip of 0 is no sample),
@@ -168,15 +196,15 @@ static void test_spurious_timeout(void **state)
 	stage_close(st);
 }
 
-/* A spurious timeout in the middle of a window: the timer fires (1.6 ms
-   before a sample) with psn .. psn + 15 out, una's packet goes again
-   alone, and the ACK that comes covers psn .. psn + 5 (their first
-   copies arrived: the timeout was spurious). The window is 16 again, and
-   the requester goes on where the timer found it (F-RTO, recovery.c):
-   psn + 16 .. psn + 21, none of psn + 6 .. psn + 15 sent again. Those are
-   still unacknowledged, so the timer still runs: if they were lost after
-   all, una's packet goes out again at the next timeout. */
-static void test_spurious_timeout_goes_on(void **state)
+/* A spurious timeout in the middle of a window, before any round-trip
+   sample: the timer fires (1.6 ms) with psn .. psn + 15 out, una's
+   packet goes again alone, and the ACK that comes covers psn .. psn + 5
+   (their first copies arrived: the timeout was spurious, the window 16
+   again). With no round trip known the ACK may answer the resend, which
+   the responder answers with all it has: psn + 6 .. psn + 15 were lost
+   (an incast's tail drop), and the go-back goes on from psn + 6
+   (recovery.c, frto_go_on). */
+static void test_spurious_timeout_no_sample(void **state)
 {
 	uint32_t psn;
 	struct stage *st = gigabit_window(64, ROCE_RECOVERY_OWN | ROCE_RECOVERY_ADAPTIVE_WINDOW |
@@ -187,17 +215,60 @@ static void test_spurious_timeout_goes_on(void **state)
 	assert_int_equal(stage_advance(st, 1), 1);
 	assert_int_equal(st->rx[0].h.bth.psn, psn);
 	assert_int_equal(window_now(st), 1);
-	stage_inject_ack(st, psn + 5, 0, 0);
-	assert_int_equal(stage_run(st), 6);
-	for (unsigned i = 0; i < 6; i++)
-		assert_int_equal(st->rx[i].h.bth.psn, psn + 16 + i);
-	assert_int_equal(window_now(st), 16);
-	assert_int_equal(stage_cnt(st, ROCE_CNT_RETRANSMISSIONS), 1);
-	/* silence: the next timeout (backed off, 3.2 ms) resends psn + 6 */
-	assert_int_equal(stage_advance(st, 3199999), 0);
-	assert_int_equal(stage_advance(st, 1), 1);
-	assert_int_equal(st->rx[0].h.bth.psn, psn + 6);
-	assert_int_equal(stage_cnt(st, ROCE_CNT_TIMEOUTS), 2);
+	ack_after(st, 5000, psn + 5, 16, 16);
+	assert_psns(st, psn + 6, 16);
+	stage_close(st);
+}
+
+/* The same, the ACK ending on a packet that asked for one: a WRITE of 4
+   packets, then one of 60, psn .. psn + 15 out with AckReq on psn + 3
+   (the first message's last) and psn + 15 (the window's). The ACK of
+   psn .. psn + 3 after the resend of psn may be the late answer to psn
+   + 3: a peer acknowledges the packets that ask for it (rxe only those),
+   a duplicate with all it has. With no round trip known that tells them
+   apart: the requester goes on at psn + 16 (psn + 16 .. psn + 19 in the
+   window of 16 given back). */
+static void test_spurious_timeout_ackreq(void **state)
+{
+	uint32_t psn;
+	struct stage *st = gigabit_window2(4, 60, ROCE_RECOVERY_OWN | ROCE_RECOVERY_ADAPTIVE_WINDOW |
+					   ROCE_RECOVERY_ADAPTIVE_RTO, &psn);
+
+	(void)state;
+	assert_true(st->rx[3].h.bth.ackreq);
+	assert_int_equal(stage_advance(st, 1600000), 1);
+	assert_int_equal(st->rx[0].h.bth.psn, psn);
+	ack_after(st, 5000, psn + 3, 4, 16);
+	assert_psns(st, psn + 16, 4);
+	stage_close(st);
+}
+
+/* The same on a slow path (the first round trip 200 us: cap and window
+   32 from the delivery rate, psn + 16 .. psn + 47 out): after a
+   tail-loss probe (psn + 47) the timer fires and psn + 16 goes again
+   alone; an ACK of psn + 16 .. psn + 21 comes 50 us later, sooner than
+   the smallest round trip: it cannot answer the resend, it is the late
+   answer to the first copies, and what followed is on its way too. The
+   requester goes on where the timer found it, psn + 48 .. psn + 53 in
+   the window of 32 given back, none of psn + 22 .. psn + 47 sent again.
+   Those are still unacknowledged, so the timer still runs: if they were
+   lost after all, una's packet goes out again at the next timeout. */
+static void test_spurious_timeout_goes_on(void **state)
+{
+	uint32_t psn;
+	struct stage *st = gigabit_window(400, ROCE_RECOVERY_OWN | ROCE_RECOVERY_ADAPTIVE_WINDOW |
+					       ROCE_RECOVERY_ADAPTIVE_RTO, &psn);
+
+	(void)state;
+	ack_after(st, 200000, psn + 15, 32, 32);
+	assert_int_equal(until_timeouts(st, 1), 1);
+	assert_int_equal(st->rx[0].h.bth.psn, psn + 16);
+	assert_int_equal(window_now(st), 1);
+	ack_after(st, 50000, psn + 21, 6, 32);
+	assert_psns(st, psn + 48, 6);
+	/* silence: the next timeout resends psn + 22 */
+	assert_int_equal(until_timeouts(st, 2), 1);
+	assert_int_equal(st->rx[0].h.bth.psn, psn + 22);
 	stage_close(st);
 }
 
@@ -209,27 +280,17 @@ static void test_spurious_timeout_goes_on(void **state)
 static void test_spurious_timeout_answered(void **state)
 {
 	uint32_t psn;
-	unsigned n = 0;
 	struct stage *st = gigabit_window(400, ROCE_RECOVERY_OWN | ROCE_RECOVERY_ADAPTIVE_WINDOW |
 					       ROCE_RECOVERY_ADAPTIVE_RTO, &psn);
 
 	(void)state;
-	st->vclock += 20000;
-	stage_inject_ack(st, psn + 15, 0, 0);
-	assert_int_equal(stage_run(st), 20);            /* cap 20 (above) */
+	ack_after(st, 20000, psn + 15, 20, 20);         /* cap 20 (above) */
 	/* silence: a tail-loss probe (psn + 35 again), then the adaptive
 	   timer: psn + 16 alone */
-	for (int us = 0; us < 10000 && !stage_cnt(st, ROCE_CNT_TIMEOUTS); us++)
-		n = stage_advance(st, 1000);
-	assert_int_equal(n, 1);
+	assert_int_equal(until_timeouts(st, 1), 1);
 	assert_int_equal(st->rx[0].h.bth.psn, psn + 16);
-	assert_int_equal(stage_cnt(st, ROCE_CNT_TIMEOUTS), 1);
-	st->vclock += 30000;
-	stage_inject_ack(st, psn + 20, 0, 0);
-	assert_int_equal(stage_run(st), 20);
-	for (unsigned i = 0; i < 20; i++)
-		assert_int_equal(st->rx[i].h.bth.psn, psn + 21 + i);
-	assert_int_equal(window_now(st), 20);
+	ack_after(st, 30000, psn + 20, 20, 20);
+	assert_psns(st, psn + 21, 20);
 	stage_close(st);
 }
 
@@ -558,6 +619,8 @@ int main(void)
 		cmocka_unit_test(test_window_cap_floor),
 		cmocka_unit_test(test_window_delivery_rate),
 		cmocka_unit_test(test_spurious_timeout),
+		cmocka_unit_test(test_spurious_timeout_no_sample),
+		cmocka_unit_test(test_spurious_timeout_ackreq),
 		cmocka_unit_test(test_spurious_timeout_goes_on),
 		cmocka_unit_test(test_spurious_timeout_answered),
 		cmocka_unit_test(test_stale_ack_keeps_timer),
