@@ -21,7 +21,7 @@ trap cleanup EXIT
 
 netns_pair "$NSA" "$NSB" "$IFA" "$IFB" 192.0.2.1/24 192.0.2.2/24
 
-run() { timeout 300 "$HELPER" "$NSA" "$IFA" "$NSB" "$IFB" "$@"; }
+run() { timeout -k 5 300 "$HELPER" "$NSA" "$IFA" "$NSB" "$IFB" "$@"; }
 run ring 0
 run ring 0.1
 run ring-v3 0

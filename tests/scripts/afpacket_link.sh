@@ -22,6 +22,6 @@ netns_pair "$NSA" "$NSB" "$IFA" "$IFB" 192.0.2.1/24 192.0.2.2/24
 ip -n "$NSA" neigh replace 192.0.2.50 lladdr 02:00:00:00:00:50 dev "$IFA" nud permanent
 
 for mode in ring ring-v3 mmsg auto; do
-  timeout 90 "$HELPER" "$NSA" "$IFA" "$NSB" "$IFB" "$mode"
+  timeout -k 5 90 "$HELPER" "$NSA" "$IFA" "$NSB" "$IFB" "$mode"
 done
 echo "afpacket_link: pass"

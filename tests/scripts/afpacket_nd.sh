@@ -37,5 +37,5 @@ for i in $(seq 100); do
   fi
   sleep 0.1
 done
-timeout 90 "$HELPER" "$NSA" "$IFA" "$NSB" "$IFB"
+timeout -k 5 90 "$HELPER" "$NSA" "$IFA" "$NSB" "$IFB"
 echo "afpacket_nd: pass"

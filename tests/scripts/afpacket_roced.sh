@@ -46,7 +46,7 @@ bmac=$(ip -n "$NSB" -o link show "$IFB" | grep -o 'link/ether [0-9a-f:]*' | cut 
 engine_answers() { # name says args...
   local name=$1 says=$2 sock=$tmp/roced-$1.sock err=$tmp/roced-$1.err n=0
   shift 2
-  ip netns exec "$NSB" timeout 120 "$roced" --socket "$sock" --netdev "$IFB" \
+  ip netns exec "$NSB" timeout -k 5 120 "$roced" --socket "$sock" --netdev "$IFB" \
     --ip 192.0.2.12 "$@" 2>"$err" &
   pid=$!
   for _ in $(seq 1 200); do [ -S "$sock" ] && break; sleep 0.05; done
@@ -72,7 +72,7 @@ engine_answers packet ""
 # the kernel lacks, so it takes the queue. Where this machine has AF_XDP
 # (a build with libxdp, a kernel with XDP sockets).
 xrc=0
-timeout 30 "$BUILD/tests/helpers/afx_engines" open "$NSA" "$IFA" generic \
+timeout -k 5 30 "$BUILD/tests/helpers/afx_engines" open "$NSA" "$IFA" generic \
   >/dev/null 2>"$tmp/xdp-probe.err" || xrc=$?
 if [ "$xrc" -eq 77 ]; then
   echo "afpacket_roced: --link xdp skipped: $(tail -1 "$tmp/xdp-probe.err")"
@@ -83,7 +83,7 @@ fi
 # ---- errors: each names the interface and the cause, exit status 1
 expect() { # want-substring args...
   local want=$1; shift
-  out=$(ip netns exec "$NSA" timeout 20 "$@" 2>&1); rc=$?
+  out=$(ip netns exec "$NSA" timeout -k 5 20 "$@" 2>&1); rc=$?
   [ "$rc" -eq 1 ] || fail "'$*': exit $rc, want 1 ($out)"
   case "$out" in *"$want"*) ;; *) fail "'$*': '$out' lacks '$want'" ;; esac
 }

@@ -34,7 +34,7 @@ ip -n "$NSB" link set "$IFB" mtu 1500
 # Can this machine do AF_XDP at all? (build without libxdp, kernel
 # without XDP sockets, no BPF): skip, saying why.
 rc=0
-timeout 30 "$HELPER" open "$NSA" "$IFA" generic >"$tmp/out" 2>"$tmp/err" || rc=$?
+timeout -k 5 30 "$HELPER" open "$NSA" "$IFA" generic >"$tmp/out" 2>"$tmp/err" || rc=$?
 if [ "$rc" -eq 77 ]; then
   echo "afxdp_engines: skipped: $(tail -1 "$tmp/err")"
   exit 77
@@ -42,14 +42,14 @@ fi
 [ "$rc" -eq 0 ] || fail "open: exit $rc: $(cat "$tmp/err")"
 grep -q "^ok generic path-mtu 1024$" "$tmp/out" || fail "open: $(cat "$tmp/out")"
 
-run() { timeout 300 "$HELPER" "$NSA" "$IFA" "$NSB" "$IFB" "$@"; }
+run() { timeout -k 5 300 "$HELPER" "$NSA" "$IFA" "$NSB" "$IFB" "$@"; }
 run generic 0
 run generic 0 1
 run generic 0.1
 # native XDP on veth at MTU 1500 (no multi-buffer needed); a kernel that
 # refuses it says why, and auto then falls back to generic
 rc=0
-timeout 30 "$HELPER" open "$NSA" "$IFA" native >"$tmp/out" 2>"$tmp/err" || rc=$?
+timeout -k 5 30 "$HELPER" open "$NSA" "$IFA" native >"$tmp/out" 2>"$tmp/err" || rc=$?
 if [ "$rc" -eq 0 ]; then
   run native 0
   run auto 0 1
@@ -63,7 +63,7 @@ fi
 expect_fail() {
   local what=$1 pat=$2 rc=0
   shift 2
-  timeout 30 "$HELPER" open "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+  timeout -k 5 30 "$HELPER" open "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
   [ "$rc" -ne 0 ] || fail "$what: opened ($(cat "$tmp/out"))"
   grep -q "$pat" "$tmp/err" || fail "$what: message '$(cat "$tmp/err")' lacks '$pat'"
 }

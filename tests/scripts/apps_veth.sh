@@ -42,7 +42,7 @@ RUN=(env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" --netdev)
 # UCX_TLS, -p verbs), and each program checks its own data
 capture_start() {
 	rm -f "$TMP/cap.pcap"
-	ip netns exec "$NB" timeout 60 tcpdump -i "pb$$" -B 65536 -w "$TMP/cap.pcap" -U --immediate-mode udp port 4791 \
+	ip netns exec "$NB" timeout -k 5 60 tcpdump -i "pb$$" -B 65536 -w "$TMP/cap.pcap" -U --immediate-mode udp port 4791 \
 		>/dev/null 2>&1 &
 	cap_pid=$!
 	pids+=("$cap_pid")
@@ -102,14 +102,14 @@ fi
 if command -v qperf >/dev/null; then
 	for t in rc_lat rc_rdma_read_bw; do
 		capture_start
-		ip netns exec "$NA" timeout 30 "${RUN[@]}" "pa$$" -- qperf >"$TMP/srv" 2>&1 &
+		ip netns exec "$NA" timeout -k 5 30 "${RUN[@]}" "pa$$" -- qperf >"$TMP/srv" 2>&1 &
 		qs=$!
 		pids+=("$qs")
 		sleep 1
 		# once more if the client lost qperf's own race (its server sends
 		# the port before rdma_listen): REJ, "unexpected event"
 		for try in 1 2; do
-			ip netns exec "$NB" timeout 30 "${RUN[@]}" "pb$$" -- qperf 10.234.12.1 -cm1 \
+			ip netns exec "$NB" timeout -k 5 30 "${RUN[@]}" "pb$$" -- qperf 10.234.12.1 -cm1 \
 				-t 1 $t >"$TMP/cli" 2>&1
 			crc=$?
 			[ $crc != 0 ] && [ $try = 1 ] && grep -q "RDMA CM" "$TMP/cli" || break
@@ -152,7 +152,7 @@ RSH
 	mca=(OMPI_MCA_pml=ucx OMPI_MCA_opal_common_ucx_devices=any UCX_TLS=rc_verbs,ud_verbs,self
 	     UCX_NET_DEVICES=roce0:1)
 	x=(); for w in "${mca[@]}"; do x+=(-x "${w%%=*}"); done
-	ip netns exec "$NA" timeout 60 env "${mca[@]}" ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" \
+	ip netns exec "$NA" timeout -k 5 60 env "${mca[@]}" ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" \
 		--netdev "pa$$" -- mpirun --allow-run-as-root --bind-to none -n 2 \
 		--host 10.234.12.1:1,10.234.12.2:1 \
 		--mca plm_rsh_agent "$TMP/rsh" --mca oob_tcp_if_include 10.234.12.0/24 "${x[@]}" \

@@ -41,7 +41,7 @@ fi
 
 ns_before=$(ip netns list | awk '/^bxd[ab][0-9]+/ {print $1}' | sort)
 rc=0
-timeout 120 "$BENCH" --seconds 0.3 --csv >"$tmp/csv" 2>"$tmp/err" || rc=$?
+timeout -k 5 120 "$BENCH" --seconds 0.3 --csv >"$tmp/csv" 2>"$tmp/err" || rc=$?
 if [ "$rc" -eq 77 ]; then
   echo "bench_afxdp.sh: $(tail -1 "$tmp/csv")"
   exit 77

@@ -29,7 +29,7 @@ for bad in "--reps 0" "--reps 17" "--seconds 0" "--seconds x" "--only nothing" \
 done
 
 for op in write read send; do
-  timeout 120 "$SUITE" --only engine --op $op --size 5000 --mtu 1024 --qps 2 --cores 1 \
+  timeout -k 5 120 "$SUITE" --only engine --op $op --size 5000 --mtu 1024 --qps 2 --cores 1 \
     --reps 1 --seconds 0.02 --json "$tmp/$op.json" --csv "$tmp/$op.csv" \
     --markdown "$tmp/$op.md" >"$tmp/out" || fail "$op run failed: $(tail -3 "$tmp/out")"
   grep -q '"section":"engine","name":"goodput","op":"'"${op^^}"'"' "$tmp/$op.json" ||
@@ -41,7 +41,7 @@ for op in write read send; do
   grep -q '^| target | want | measured | verdict |' "$tmp/$op.md" || fail "$op: Markdown table"
 done
 
-timeout 120 "$SUITE" --only latency --key-reps 1 --key-seconds 0.02 \
+timeout -k 5 120 "$SUITE" --only latency --key-reps 1 --key-seconds 0.02 \
   --json "$tmp/lat.json" >"$tmp/out" || fail "latency run failed"
 grep -q '"name":"8 B WRITE round trip","cond":"p50"' "$tmp/lat.json" ||
   fail "no latency row"
@@ -51,7 +51,7 @@ grep -q '"measured":false' "$tmp/lat.json" || fail "targets of sections not run 
 # the scale section on a small pair: QP 0 beside idle QPs, all busy (each
 # QP's region checked byte for byte by the suite), the setup time; rows,
 # ratios and targets present, and a CSV row per figure
-timeout 120 "$SUITE" --only scale --quick --scale-qps 100 --key-reps 2 --key-seconds 0.02 \
+timeout -k 5 120 "$SUITE" --only scale --quick --scale-qps 100 --key-reps 2 --key-seconds 0.02 \
   --json "$tmp/scale.json" --csv "$tmp/scale.csv" --markdown "$tmp/scale.md" \
   >"$tmp/out" || fail "scale run failed: $(tail -3 "$tmp/out")"
 for row in '"section":"scale","name":"create+connect QP pairs","qps":100' \
@@ -77,7 +77,7 @@ grep -q '"target":"64 B WRITE rate, 16367 QPs all busy / 1 QP","want":">= 0.50",
 # alone, the fixed 64 KB window); the fixed window keeps its figures
 # (1 % >= 0.8, 5 % >= 0.4 of 0.01 %), the defaults recover well beyond
 # IBA's alone (the defaults' targets are the benchmark's to report)
-timeout 300 "$SUITE" --only loss --quick --json "$tmp/loss.json" >"$tmp/out" ||
+timeout -k 5 300 "$SUITE" --only loss --quick --json "$tmp/loss.json" >"$tmp/out" ||
   fail "loss run failed: $(tail -3 "$tmp/out")"
 [ "$(grep -o '"section":"loss","name":"loss goodput"' "$tmp/loss.json" | wc -l)" -eq 18 ] &&
   [ "$(grep -o '"section":"loss","name":"loss / 0.01 %"' "$tmp/loss.json" | wc -l)" -eq 18 ] ||
@@ -96,7 +96,7 @@ for t in ("1 % loss / 0.01 %, defaults", "5 % loss / 0.01 %, defaults"):
 PY
 
 # --scale-busy: that one configuration alone (a profile's run)
-timeout 120 "$SUITE" --only scale --scale-busy 100 --key-reps 1 --key-seconds 0.02 \
+timeout -k 5 120 "$SUITE" --only scale --scale-busy 100 --key-reps 1 --key-seconds 0.02 \
   --csv "$tmp/busy.csv" >"$tmp/out" || fail "scale --scale-busy run failed"
 [ "$(grep -c '^scale,all QPs busy (round robin),WRITE,,64,0,100,' "$tmp/busy.csv")" -eq 1 ] &&
   [ "$(wc -l <"$tmp/busy.csv")" -eq 2 ] || fail "--scale-busy 100: one row of 100 busy QPs"
@@ -104,7 +104,7 @@ timeout 120 "$SUITE" --only scale --scale-busy 100 --key-reps 1 --key-seconds 0.
 # the inline stages, briefly: the primitives, a goodput row per chain and
 # operation (each run's data read back through the engine and checked by
 # the suite), their ratios and bound, the worst row as a target
-timeout 300 "$SUITE" --only stages --quick --key-reps 1 --key-seconds 0.02 --seconds 0.02 \
+timeout -k 5 300 "$SUITE" --only stages --quick --key-reps 1 --key-seconds 0.02 --seconds 0.02 \
   --json "$tmp/stages.json" --csv "$tmp/stages.csv" >"$tmp/out" ||
   fail "stages run failed: $(tail -3 "$tmp/out")"
 for row in '"section":"stages","name":"aes-256-xts","cond":"encrypt","size":4096,' \

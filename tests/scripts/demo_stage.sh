@@ -14,7 +14,7 @@ ref=$src/tests/scripts/xts_ref.py
 fail() { echo "FAIL: $*"; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
-run() { timeout 120 "$demo" --quick --iters 5 "$@" > out 2>&1 || fail "roce-demo $* exited $?: $(tail -5 out)"; }
+run() { timeout -k 5 120 "$demo" --quick --iters 5 "$@" > out 2>&1 || fail "roce-demo $* exited $?: $(tail -5 out)"; }
 head -c 64 /dev/urandom > K
 size=40000                      # not a whole number of units: partial units at the end
 

@@ -20,7 +20,7 @@ expect() {
   [ $rc -eq "$1" ] || fail "${*:2} exited $rc, want $1: $(head -c 600 out)"
 }
 
-timeout 120 "$demo" --quick --iters 5 --size 16K --stage xts --key-file K --trace T > o \
+timeout -k 5 120 "$demo" --quick --iters 5 --size 16K --stage xts --key-file K --trace T > o \
   || fail "staged demo run: $(tail -3 o)"
 # every 8-byte run of the key, as memory holds it and as 32-bit words
 # (the form a register write's data takes) in the trace's lowercase hex

@@ -77,11 +77,11 @@ run() {
 	local tp=$!
 	pids+=("$tp")
 	sleep 1
-	ip netns exec "$NA" timeout 90 "$PERF" write_bw --netdev va --timeout 20 --counters "$@" \
+	ip netns exec "$NA" timeout -k 5 90 "$PERF" write_bw --netdev va --timeout 20 --counters "$@" \
 		>"$TMP/$name.srv" 2>&1 &
 	local sp=$!
 	pids+=("$sp")
-	ip netns exec "$NB" timeout 90 "$PERF" write_bw --netdev vb --timeout 20 --counters "$@" \
+	ip netns exec "$NB" timeout -k 5 90 "$PERF" write_bw --netdev vb --timeout 20 --counters "$@" \
 		10.232.7.1 >"$TMP/$name.cli" 2>&1
 	local crc=$?
 	wait "$sp"

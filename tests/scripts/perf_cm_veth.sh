@@ -30,11 +30,11 @@ netns_pair "$NA" "$NB" "ca$$" "cb$$" 10.231.11.1/24 10.231.11.2/24 ||
 run() {
 	local t=$1; shift
 	local name="$t -R $*" why=
-	ip netns exec "$NA" timeout 120 "$PERF" "$t" -R --netdev "ca$$" --timeout 20 \
+	ip netns exec "$NA" timeout -k 5 120 "$PERF" "$t" -R --netdev "ca$$" --timeout 20 \
 		--counters "$@" >"$TMP/srv" 2>&1 &
 	local sp=$!
 	pids+=("$sp")
-	ip netns exec "$NB" timeout 120 "$PERF" "$t" -R --netdev "cb$$" --timeout 20 \
+	ip netns exec "$NB" timeout -k 5 120 "$PERF" "$t" -R --netdev "cb$$" --timeout 20 \
 		--counters "$@" 10.231.11.1 >"$TMP/cli" 2>&1
 	local crc=$?
 	wait "$sp"
@@ -84,19 +84,19 @@ QPS=2 run send_bw -c UD -n 200 -s 512 -q 2
 run send_lat -c UD -n 500 -s 256
 
 # nobody listens on the port: REJ 8, said as such, exit 1
-ip netns exec "$NA" timeout 60 "$PERF" write_bw -R --netdev "ca$$" -p 18600 --timeout 20 \
+ip netns exec "$NA" timeout -k 5 60 "$PERF" write_bw -R --netdev "ca$$" -p 18600 --timeout 20 \
 	>"$TMP/srv" 2>&1 &
 sp=$!
 pids+=("$sp")
 sleep 0.5
 expect "no listener on the port: REJ 8" 1 "REJ reason 8.*nobody listens on port 18601" \
-	ip netns exec "$NB" timeout 60 "$PERF" write_bw -R --netdev "cb$$" -p 18601 --timeout 2 \
+	ip netns exec "$NB" timeout -k 5 60 "$PERF" write_bw -R --netdev "cb$$" -p 18601 --timeout 2 \
 	10.231.11.1
 kill "$sp" 2>/dev/null
 wait "$sp" 2>/dev/null
 # nobody at the address
 expect "no such host: no ARP answer" 1 "does not resolve" \
-	ip netns exec "$NB" timeout 60 "$PERF" write_bw -R --netdev "cb$$" --timeout 2 10.231.11.9
+	ip netns exec "$NB" timeout -k 5 60 "$PERF" write_bw -R --netdev "cb$$" --timeout 2 10.231.11.9
 
 echo "$pass passed, $fails failed"
 [ $fails -eq 0 ]

@@ -74,7 +74,7 @@ EOF
 # write_bw, 2 QPs, 4 KiB messages (one slot each), at an offset of 2 pages
 fresh
 expect "write_bw --mmap" 0 "allocated mmap buffer of size $((4 * PAGE > 16384 ? 4 * PAGE : 16384)) at" \
-	timeout 120 "$PERF" write_bw --memlink-selftest --mmap="$F" --mmap-offset=$((2 * PAGE)) \
+	timeout -k 5 120 "$PERF" write_bw --memlink-selftest --mmap="$F" --mmap-offset=$((2 * PAGE)) \
 	-q 2 -s 4096 -n 300 --check --timeout 20
 expect "write_bw: the data in the file" 0 "file check: .*: ok" verify $((2 * PAGE)) 2 4096 1 write
 
@@ -82,7 +82,7 @@ expect "write_bw: the data in the file" 0 "file check: .*: ok" verify $((2 * PAG
 slots=$((PAGE / 1024))
 fresh
 expect "send_bw --mmap" 0 "content check: passed" \
-	timeout 120 "$PERF" send_bw --memlink-selftest --mmap="$F" -q 2 -s 1000 -n 300 \
+	timeout -k 5 120 "$PERF" send_bw --memlink-selftest --mmap="$F" -q 2 -s 1000 -n 300 \
 	--check --timeout 20
 expect "send_bw: the data in the file" 0 "file check: .*: ok" verify 0 2 1000 $slots send
 
@@ -90,27 +90,27 @@ expect "send_bw: the data in the file" 0 "file check: .*: ok" verify 0 2 1000 $s
 # 4097, the receive regions at (2 + q) * INC(4097)
 fresh
 expect "write_bw -s 4097 --mmap" 0 "content check: passed" \
-	timeout 120 "$PERF" write_bw --memlink-selftest --mmap="$F" -q 2 -s 4097 -n 50 --check --timeout 20
+	timeout -k 5 120 "$PERF" write_bw --memlink-selftest --mmap="$F" -q 2 -s 4097 -n 50 --check --timeout 20
 expect "write_bw -s 4097: the data in the file" 0 "file check: .*: ok" verify 0 2 4097 1 write
 fresh
 expect "send_bw -s 4097 --mmap" 0 "content check: passed" \
-	timeout 120 "$PERF" send_bw --memlink-selftest --mmap="$F" -q 2 -s 4097 -n 50 --check --timeout 20
+	timeout -k 5 120 "$PERF" send_bw --memlink-selftest --mmap="$F" -q 2 -s 4097 -n 50 --check --timeout 20
 expect "send_bw -s 4097: the data in the file" 0 "file check: .*: ok" verify 0 2 4097 1 send
 
 # --mmap-offset alone is ignored, as perftest ignores it
 expect "--mmap-offset alone" 0 "content check: passed" \
-	timeout 120 "$PERF" write_bw --memlink-selftest --mmap-offset=4096 -n 20 --check --timeout 20
+	timeout -k 5 120 "$PERF" write_bw --memlink-selftest --mmap-offset=4096 -n 20 --check --timeout 20
 
 # the errors
 expect "missing file" 1 "Unable to open '$TMP/none': No such file or directory" \
-	timeout 60 "$PERF" write_bw --memlink-selftest --mmap="$TMP/none" -n 20 --timeout 10
+	timeout -k 5 60 "$PERF" write_bw --memlink-selftest --mmap="$TMP/none" -n 20 --timeout 10
 expect "offset off a page" 1 "Unable to mmap '$F': Invalid argument: the offset 100 is not a multiple of the page size" \
-	timeout 60 "$PERF" write_bw --memlink-selftest --mmap="$F" --mmap-offset=100 -n 20 --timeout 10
+	timeout -k 5 60 "$PERF" write_bw --memlink-selftest --mmap="$F" --mmap-offset=100 -n 20 --timeout 10
 head -c 4096 /dev/zero >"$TMP/small"
 expect "file too small" 1 "'$TMP/small' is too small: the buffer needs [0-9]+ bytes from offset 0, the file has 4096" \
-	timeout 60 "$PERF" write_bw --memlink-selftest --mmap="$TMP/small" -n 20 --timeout 10
+	timeout -k 5 60 "$PERF" write_bw --memlink-selftest --mmap="$TMP/small" -n 20 --timeout 10
 expect "offset past the end" 1 "is too small: the buffer needs [0-9]+ bytes from offset $((SIZE)), the file has 0" \
-	timeout 60 "$PERF" write_bw --memlink-selftest --mmap="$F" --mmap-offset=$SIZE -n 20 --timeout 10
+	timeout -k 5 60 "$PERF" write_bw --memlink-selftest --mmap="$F" --mmap-offset=$SIZE -n 20 --timeout 10
 expect "bad offset" 2 "mmap offset 'abc'" "$PERF" write_bw --mmap="$F" --mmap-offset=abc
 expect "negative offset" 2 "mmap offset '-4096'" "$PERF" write_bw --mmap="$F" --mmap-offset=-4096
 expect "no file name" 2 "--mmap ''" "$PERF" write_bw --mmap= --memlink-selftest

@@ -16,7 +16,7 @@ trap 'rm -f "$OUT"' EXIT
 
 check() { # name, then a command; its status must be $want and $OUT match $pat
 	local name=$1; shift
-	timeout 120 "$@" >"$OUT" 2>&1
+	timeout -k 5 120 "$@" >"$OUT" 2>&1
 	local rc=$?
 	if [ $rc -eq "$want" ] && grep -qE -- "$pat" "$OUT"; then
 		pass=$((pass + 1)); echo "ok   $name"
@@ -64,7 +64,7 @@ check "send_bw -q 4" "$PERF" send_bw --memlink-selftest -q 4 -n 100 -s 1000 --ch
 # the table counts the messages of all QPs (perftest: iters x QPs)
 manyqp() { # name, then roce-perf's arguments (-q 256 -n 50)
 	local name=$1 why=; shift
-	timeout 120 "$PERF" "$@" >"$OUT" 2>&1
+	timeout -k 5 120 "$PERF" "$@" >"$OUT" 2>&1
 	local rc=$?
 	[ $rc -eq 0 ] || why="rc=$rc"
 	[ "$(grep -c '^ Number of qps   : 256' "$OUT")" = 2 ] || why="$why; not 256 QPs on both sides"
@@ -146,7 +146,7 @@ table() { # TITLE: the first result line after the line " TITLE"
 figs() { awk '{ printf "%s %s", $1, $2; for (i = 3; i <= NF; i++) printf " %.2f", $i; print "" }'; }
 duplex() { # name, expected title end of the local/remote lines, then roce-perf's arguments
 	local name=$1 end=$2 why= rc c s cl sl; shift 2
-	timeout 120 "$PERF" "$@" >"$OUT" 2>&1
+	timeout -k 5 120 "$PERF" "$@" >"$OUT" 2>&1
 	rc=$?
 	[ $rc -eq 0 ] || why="rc=$rc"
 	for w in client server; do

@@ -37,11 +37,11 @@ netns_pair "$NA" "$NB" "va$$" "vb$$" 10.231.7.1/24 10.231.7.2/24 || { echo "FAIL
 run() {
 	local t=$1; shift
 	local name="$t $*${SRV[*]:+ [server ${SRV[*]}]}${CLI[*]:+ [client ${CLI[*]}]}"
-	ip netns exec "$NA" timeout 120 "$PERF" "$t" --netdev "va$$" --timeout 20 "$@" \
+	ip netns exec "$NA" timeout -k 5 120 "$PERF" "$t" --netdev "va$$" --timeout 20 "$@" \
 		${SRV[@]+"${SRV[@]}"} >"$TMP/srv" 2>&1 &
 	local sp=$!
 	pids+=("$sp")
-	ip netns exec "$NB" timeout 120 "$PERF" "$t" --netdev "vb$$" --timeout 20 "$@" \
+	ip netns exec "$NB" timeout -k 5 120 "$PERF" "$t" --netdev "vb$$" --timeout 20 "$@" \
 		${CLI[@]+"${CLI[@]}"} 10.231.7.1 >"$TMP/cli" 2>&1
 	local crc=$?
 	wait "$sp"
@@ -189,7 +189,7 @@ expect "write_bw -e refused as perftest does" 2 "Events feature not available on
 
 # A server that never comes: the client gives up within its timeout.
 start=$(date +%s)
-ip netns exec "$NB" timeout 60 "$PERF" write_bw --netdev "vb$$" --timeout 2 10.231.7.1 \
+ip netns exec "$NB" timeout -k 5 60 "$PERF" write_bw --netdev "vb$$" --timeout 2 10.231.7.1 \
 	>"$TMP/cli" 2>&1
 rc=$? el=$(( $(date +%s) - start ))
 if [ $rc -eq 1 ] && [ $el -lt 20 ] && grep -q "couldn't connect" "$TMP/cli"; then
@@ -217,12 +217,12 @@ if xdp_probe "$B/tests/helpers/afx_engines" "$NA" "va$$"; then
 	# an interface MTU AF_XDP cannot carry: refused, saying what to do
 	ip -n "$NA" link set "va$$" mtu 9000
 	expect "--link xdp at MTU 9000" nz "use --link packet or an MTU <= 3822" \
-		ip netns exec "$NA" timeout 30 "$PERF" write_bw --netdev "va$$" --link xdp --timeout 2
+		ip netns exec "$NA" timeout -k 5 30 "$PERF" write_bw --netdev "va$$" --link xdp --timeout 2
 	ip -n "$NA" link set "va$$" mtu 1500
 	# without the rights: refused, saying which are needed
 	if command -v setpriv >/dev/null; then
 		expect "--link xdp without rights" nz "perm: --link xdp: .*needs root" \
-			ip netns exec "$NA" timeout 30 setpriv --reuid=65534 --regid=65534 \
+			ip netns exec "$NA" timeout -k 5 30 setpriv --reuid=65534 --regid=65534 \
 			--clear-groups "$PERF" write_bw --netdev "va$$" --link xdp --timeout 2
 	fi
 fi

@@ -53,16 +53,16 @@ golden() {
 	# ring then has one slot per snapshot length: -s 2048 and 4 MiB (-B)
 	# give it 2000 (the default 256 KiB snapshot, 8: a burst of 8 frames
 	# drops some)
-	ip netns exec "$NW" timeout 60 tcpdump --immediate-mode -U -n -s 2048 -B 4096 -i br0 \
+	ip netns exec "$NW" timeout -k 5 60 tcpdump --immediate-mode -U -n -s 2048 -B 4096 -i br0 \
 		-w "$TMP/ours.pcap" udp port 4791 >"$TMP/tcpdump.log" 2>&1 &
 	tp=$!
 	pids+=("$tp")
 	for _ in $(seq 50); do grep -q 'listening on' "$TMP/tcpdump.log" && break; sleep 0.1; done
-	ip netns exec "$NA" timeout 60 "$pp" --netdev "ga$$" --timeout 20 -s "$size" -n 5 \
+	ip netns exec "$NA" timeout -k 5 60 "$pp" --netdev "ga$$" --timeout 20 -s "$size" -n 5 \
 		>"$TMP/srv" 2>&1 &
 	sp=$!
 	pids+=("$sp")
-	ip netns exec "$NB" timeout 60 "$pp" --netdev "gb$$" --timeout 20 -s "$size" -n 5 \
+	ip netns exec "$NB" timeout -k 5 60 "$pp" --netdev "gb$$" --timeout 20 -s "$size" -n 5 \
 		10.231.10.1 >"$TMP/cli" 2>&1
 	crc=$?
 	wait "$sp"

@@ -31,11 +31,11 @@ netns_pair "$NA" "$NB" "pa$$" "pb$$" 10.231.8.1/24 10.231.8.2/24 || { echo "FAIL
 
 run() {
 	local name="$*${SRV[*]:+ [server ${SRV[*]}]}${CLI[*]:+ [client ${CLI[*]}]}"
-	ip netns exec "$NA" timeout 60 "$PP" --netdev "pa$$" --timeout 20 "$@" \
+	ip netns exec "$NA" timeout -k 5 60 "$PP" --netdev "pa$$" --timeout 20 "$@" \
 		${SRV[@]+"${SRV[@]}"} >"$TMP/srv" 2>&1 &
 	local sp=$!
 	pids+=("$sp")
-	ip netns exec "$NB" timeout 60 "$PP" --netdev "pb$$" --timeout 20 "$@" \
+	ip netns exec "$NB" timeout -k 5 60 "$PP" --netdev "pb$$" --timeout 20 "$@" \
 		${CLI[@]+"${CLI[@]}"} 10.231.8.1 >"$TMP/cli" 2>&1
 	local crc=$?
 	wait "$sp"
@@ -89,22 +89,22 @@ run -g 2 -c -s 4096 -n 200
 SRV=() CLI=()
 # a peer whose GID is IPv6 needs -g on our side too (the server says so
 # as it connects)
-ip netns exec "$NB" timeout 30 "$PP" --netdev "pb$$" --timeout 5 -g 0 10.231.8.1 \
+ip netns exec "$NB" timeout -k 5 30 "$PP" --netdev "pb$$" --timeout 5 -g 0 10.231.8.1 \
 	>"$TMP/cli" 2>&1 &
 pids+=($!)
 expect "IPv6 peer, no -g" nz "the peer's GID is IPv6: give -g" \
-	ip netns exec "$NA" timeout 30 "$PP" --netdev "pa$$" --timeout 5
+	ip netns exec "$NA" timeout -k 5 30 "$PP" --netdev "pa$$" --timeout 5
 wait "${pids[-1]}" 2>/dev/null
 # an IPv6 GID of ours toward the peer's IPv4 one: refused, saying why
-ip netns exec "$NB" timeout 30 "$PP" --netdev "pb$$" --timeout 5 10.231.8.1 \
+ip netns exec "$NB" timeout -k 5 30 "$PP" --netdev "pb$$" --timeout 5 10.231.8.1 \
 	>"$TMP/cli" 2>&1 &
 pids+=($!)
 expect "IPv6 GID, IPv4 peer" nz "our GID fe80::.* and the peer's ::ffff:10\.231\.8\.2 are not both IPv4 or both IPv6" \
-	ip netns exec "$NA" timeout 30 "$PP" --netdev "pa$$" --timeout 5 -g 0
+	ip netns exec "$NA" timeout -k 5 30 "$PP" --netdev "pa$$" --timeout 5 -g 0
 wait "${pids[-1]}" 2>/dev/null
 GIDRE='::ffff:10\.231\.8\.[12]'
 expect "-g beyond the GID table" nz "can't read sgid of index 7" \
-	ip netns exec "$NA" timeout 30 "$PP" --netdev "pa$$" --timeout 2 -g 7
+	ip netns exec "$NA" timeout -k 5 30 "$PP" --netdev "pa$$" --timeout 2 -g 7
 expect "--ip6 multicast" 2 "bad --ip6" "$PP" --netdev "pa$$" --ip6 ff02::1
 
 # The AF_XDP port (--link xdp), where this machine has AF_XDP.
@@ -126,22 +126,22 @@ if xdp_probe "$B/tests/helpers/afx_engines" "$NA" "pa$$"; then
 	SRV=() CLI=()
 	# an IPv6 GID the interface does not carry: the kernel would not
 	# answer neighbour discovery for it (the server refuses at once)
-	ip netns exec "$NB" timeout 30 "$PP" --netdev "pb$$" --timeout 5 -g 2 --ip6 fd93::2 \
+	ip netns exec "$NB" timeout -k 5 30 "$PP" --netdev "pb$$" --timeout 5 -g 2 --ip6 fd93::2 \
 		10.231.8.1 >"$TMP/cli" 2>&1 &
 	pids+=($!)
 	expect "--link xdp with a GID the interface lacks" nz "must carry our GID fd93::1" \
-		ip netns exec "$NA" timeout 30 "$PP" --netdev "pa$$" --timeout 5 --link xdp \
+		ip netns exec "$NA" timeout -k 5 30 "$PP" --netdev "pa$$" --timeout 5 --link xdp \
 		-g 2 --ip6 fd93::1
 	wait "${pids[-1]}" 2>/dev/null
 	# an interface MTU AF_XDP cannot carry: refused, saying what to do
 	ip -n "$NA" link set "pa$$" mtu 9000
 	expect "--link xdp at MTU 9000" nz "use --link packet or an MTU <= 3822" \
-		ip netns exec "$NA" timeout 30 "$PP" --netdev "pa$$" --link xdp --timeout 2
+		ip netns exec "$NA" timeout -k 5 30 "$PP" --netdev "pa$$" --link xdp --timeout 2
 	ip -n "$NA" link set "pa$$" mtu 1500
 	# without the rights: refused, saying which are needed
 	if command -v setpriv >/dev/null; then
 		expect "--link xdp without rights" nz "perm: --link xdp: .*needs root" \
-			ip netns exec "$NA" timeout 30 setpriv --reuid=65534 --regid=65534 \
+			ip netns exec "$NA" timeout -k 5 30 setpriv --reuid=65534 --regid=65534 \
 			--clear-groups "$PP" --netdev "pa$$" --link xdp --timeout 2
 	fi
 fi

@@ -45,7 +45,7 @@ ip -n "$NB" addr add fd00:241:7::2/64 dev "$IB" nodad
 
 
 # ---- our program ------------------------------------------------------------
-ip netns exec "$NA" timeout 60 "$RR" --netdev "$IA" -- "$B/tests/rdmacm_pair" server \
+ip netns exec "$NA" timeout -k 5 60 "$RR" --netdev "$IA" -- "$B/tests/rdmacm_pair" server \
 	10.241.7.1 7470 >"$TMP/srv" 2>"$TMP/srv.err" &
 sp=$!
 pids+=("$sp")
@@ -54,7 +54,7 @@ for i in $(seq 50); do grep -q ready "$TMP/srv" && break; sleep 0.1; done
 ip netns exec "$NA" "$B/tools/rocectl" cm >"$TMP/cm" 2>&1
 grep -q "listen" "$TMP/cm" && result "rocectl cm: the drop-in's listeners" ||
 	result "rocectl cm: the drop-in's listeners" " $(head -c 300 "$TMP/cm")"
-ip netns exec "$NB" timeout 60 "$RR" --netdev "$IB" -- "$B/tests/rdmacm_pair" client \
+ip netns exec "$NB" timeout -k 5 60 "$RR" --netdev "$IB" -- "$B/tests/rdmacm_pair" client \
 	10.241.7.1 7470 10.241.7.9 >"$TMP/cli" 2>"$TMP/cli.err"
 crc=$?
 wait "$sp"
@@ -103,12 +103,12 @@ pair "${RRD[@]}" --netdev "$IA" -- rping -s -v -V -C 5 -a 10.241.7.1 :: \
 rping_check "rping -s against roce-rping -c" 5
 # nobody on the port (a CM on the peer, listening on another): REJECTED,
 # status 8, as with the kernel's CM
-ip netns exec "$NA" timeout 60 "${RRD[@]}" --netdev "$IA" -- rping -s -a 10.241.7.1 -C 1 \
+ip netns exec "$NA" timeout -k 5 60 "${RRD[@]}" --netdev "$IA" -- rping -s -a 10.241.7.1 -C 1 \
 	>"$TMP/srv" 2>&1 &
 sp=$!
 pids+=("$sp")
 sleep 0.7
-ip netns exec "$NB" timeout 60 "${RRD[@]}" --netdev "$IB" -- rping -c -a 10.241.7.1 -p 7999 -C 1 \
+ip netns exec "$NB" timeout -k 5 60 "${RRD[@]}" --netdev "$IB" -- rping -c -a 10.241.7.1 -p 7999 -C 1 \
 	>"$TMP/cli" 2>&1
 crc=$?
 kill "$sp" 2>/dev/null
@@ -144,7 +144,7 @@ ucma_check "udaddy -c 4 (RDMA_PS_UDP: SIDR)"
 
 # ---- without roce-run ---------------------------------------------------------------
 env ${RR_ENV[@]+"${RR_ENV[@]/ROCE_RUN_PRELOAD=/LD_PRELOAD=}"} \
-	LD_LIBRARY_PATH="$B/lib/roce/ibverbs" ROCE_RUN_NETDEV= timeout 20 ucmatose \
+	LD_LIBRARY_PATH="$B/lib/roce/ibverbs" ROCE_RUN_NETDEV= timeout -k 5 20 ucmatose \
 	>"$TMP/cli" 2>&1
 crc=$?
 : >"$TMP/srv"

@@ -8,7 +8,7 @@ demo=$build/tools/roce-demo
 fail() { echo "FAIL: $*"; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # every run is bounded; the flow and the table take well under a second
-run() { timeout 60 "$demo" "$@"; }
+run() { timeout -k 5 60 "$demo" "$@"; }
 
 # the default flow, quick: every step's success line, the table, PASS
 run --quick > "$tmp/out" || fail "default --quick run exited $?: $(tail -3 "$tmp/out")"
@@ -77,9 +77,9 @@ run --quick --size 64K --iters 10 --pcap "$tmp/demo.pcap" > "$tmp/out" || fail "
 frames=$(sed -n 's/.*: \([0-9]*\) frames, \1 RoCE, 0 malformed, 0 bad ICRC: ok$/\1/p' "$tmp/verify")
 [ -n "$frames" ] && [ "$frames" -gt 100 ] || fail "unexpected verify summary: $(cat "$tmp/verify")"
 if command -v tshark > /dev/null; then
-  bad=$(timeout 60 tshark -r "$tmp/demo.pcap" -Y '_ws.malformed || _ws.expert.severity >= error' 2>/dev/null)
+  bad=$(timeout -k 5 60 tshark -r "$tmp/demo.pcap" -Y '_ws.malformed || _ws.expert.severity >= error' 2>/dev/null)
   [ -z "$bad" ] || fail "tshark finds errors: $(echo "$bad" | head -5)"
-  ib=$(timeout 60 tshark -r "$tmp/demo.pcap" -Y infiniband 2>/dev/null | wc -l)
+  ib=$(timeout -k 5 60 tshark -r "$tmp/demo.pcap" -Y infiniband 2>/dev/null | wc -l)
   [ "$ib" -eq "$frames" ] || fail "tshark decodes $ib of $frames frames as InfiniBand"
 else
   echo "tshark not installed (scripts/install-deps): Wireshark check skipped"
@@ -88,7 +88,7 @@ fi
 # bad options: exit 2 and say what is wrong
 bad_opt() { # want-message args...
   local want=$1 rc=0; shift
-  timeout 10 "$demo" "$@" > "$tmp/out" 2> "$tmp/err" || rc=$?
+  timeout -k 5 10 "$demo" "$@" > "$tmp/out" 2> "$tmp/err" || rc=$?
   [ $rc -eq 2 ] || fail "'$*' exited $rc, want 2"
   grep -qF -- "$want" "$tmp/err" || fail "'$*': message '$(cat "$tmp/err")' lacks '$want'"
   [ ! -s "$tmp/out" ] || fail "'$*' printed on stdout"
@@ -106,7 +106,7 @@ bad_opt "missing value for '--mtu'" --mtu
 bad_opt "unexpected argument 'extra'" extra
 bad_opt "cannot create capture file" --pcap "$tmp/no/such/dir/x.pcap"
 
-timeout 10 "$demo" --help > "$tmp/help" || fail "--help exited $?"
+timeout -k 5 10 "$demo" --help > "$tmp/help" || fail "--help exited $?"
 for o in --mtu --size --iters --loss --reorder --duplicate --corrupt --seed --qp-count \
 	 --pcap --threads --quick --json --all-counters; do
   grep -q -- "$o" "$tmp/help" || fail "--help does not list $o"

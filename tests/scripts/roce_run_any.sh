@@ -26,7 +26,7 @@ netns_pair "$NA" "$NB" "ya$$" "yb$$" 10.234.9.1/24 10.234.9.2/24 || { echo "FAIL
 run() {
 	local name=$1 want=$2 rc
 	shift 3
-	ip netns exec "$NA" timeout 30 env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" --netdev "ya$$" -- "$@" \
+	ip netns exec "$NA" timeout -k 5 30 env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" --netdev "ya$$" -- "$@" \
 		>"$TMP/out" 2>&1
 	rc=$?
 	if [ $rc = 0 ] && grep -qE -- "$want" "$TMP/out"; then

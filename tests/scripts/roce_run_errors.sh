@@ -26,7 +26,7 @@ netns_pair "$NA" "$NB" "ea$$" "eb$$" 10.234.8.1/24 10.234.8.2/24 || { echo "FAIL
 expect() {
 	local want=$1 re=$2 rc
 	shift 3
-	ip netns exec "$NA" timeout 20 env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" "$@" \
+	ip netns exec "$NA" timeout -k 5 20 env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" "$@" \
 		>"$TMP/out" 2>"$TMP/err"
 	rc=$?
 	[ $rc = "$want" ] || fail "roce-run $*: exit $rc, not $want ($(cat "$TMP/err"))"
@@ -68,7 +68,7 @@ grep -q "needs CAP_NET_RAW" "$TMP/err" || fail "roce-run without CAP_NET_RAW say
 if rr_have ibv_asyncwatch; then
 	# not through rr(): $! must be the process that takes the signal
 	# (timeout, which passes it on to the program)
-	ip netns exec "$NA" timeout 60 env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" --netdev "ea$$" -- \
+	ip netns exec "$NA" timeout -k 5 60 env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" --netdev "ea$$" -- \
 		ibv_asyncwatch >"$TMP/w1" 2>&1 &
 	pids+=($!)
 	for _ in $(seq 100); do grep -q "roce0: async event FD" "$TMP/w1" && break; sleep 0.1; done
@@ -76,12 +76,12 @@ if rr_have ibv_asyncwatch; then
 	expect 1 "ea$$ is already held by another roce-run" -- --netdev "ea$$" -- ibv_devices
 	# the same name in another namespace is another interface
 	ip -n "$NB" link set "eb$$" name "ea$$"
-	ip netns exec "$NB" timeout 20 env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" --netdev "ea$$" -- ibv_devices \
+	ip netns exec "$NB" timeout -k 5 20 env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" --netdev "ea$$" -- ibv_devices \
 		>"$TMP/out" 2>&1 || fail "roce-run in another namespace refused: $(cat "$TMP/out")"
 	kill "${pids[-1]}" 2>/dev/null
 	wait "${pids[-1]}" 2>/dev/null
 	# released with its program
-	ip netns exec "$NA" timeout 20 env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" --netdev "ea$$" -- ibv_devices \
+	ip netns exec "$NA" timeout -k 5 20 env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" --netdev "ea$$" -- ibv_devices \
 		>"$TMP/out" 2>&1 || fail "the lock outlived its program: $(cat "$TMP/out")"
 else
 	echo "roce_run_errors: the held-interface case skipped (no ibv_asyncwatch)"

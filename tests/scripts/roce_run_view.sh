@@ -37,7 +37,7 @@ before_dev=$(ls -d /dev/infiniband 2>/dev/null; ls /dev/infiniband 2>/dev/null)
 before_sys=$(ls /sys/class/infiniband 2>/dev/null)
 
 # everything the program's tree sees, in one run
-ip netns exec "$NA" timeout 30 env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" --netdev "va$$" -- sh -c '
+ip netns exec "$NA" timeout -k 5 30 env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" --netdev "va$$" -- sh -c '
 	d=/sys/class/infiniband/roce0; p=$d/ports/1
 	stat -c "uverbs %F %t:%T" /dev/infiniband/uverbs0
 	[ -r /dev/infiniband/uverbs0 ] && [ -w /dev/infiniband/uverbs0 ] && echo "uverbs rw"
@@ -94,18 +94,18 @@ check "nothing changed outside the program's namespace" \
 
 # --ibdev: the device and its files under another name (as a peer that
 # hands its device's name over expects: ucx_perftest)
-ip netns exec "$NA" timeout 30 env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" --ibdev rxe0 --netdev "va$$" \
+ip netns exec "$NA" timeout -k 5 30 env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" --ibdev rxe0 --netdev "va$$" \
 	-- sh -c 'ibv_devices; cat /sys/class/infiniband/rxe0/ports/1/gid_attrs/types/1
 		  cat /sys/class/infiniband_verbs/uverbs0/ibdev; ls /sys/class/infiniband' \
 	>"$TMP/out" 2>&1
 check "--ibdev rxe0: ibv_devices lists rxe0" grep -qE "^ +rxe0 " "$TMP/out"
 check "--ibdev rxe0: its files" test "$(tail -3 "$TMP/out" | paste -sd' ')" = "RoCE v2 rxe0 rxe0"
-ROCE_RUN_IBDEV=../x ip netns exec "$NA" timeout 30 env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" \
+ROCE_RUN_IBDEV=../x ip netns exec "$NA" timeout -k 5 30 env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" \
 	--netdev "va$$" -- ibv_devices >"$TMP/out" 2>&1
 check "a bad ROCE_RUN_IBDEV: refused, and why" \
 	grep -q "^roce-run: ROCE_RUN_IBDEV=../x: not a device name" "$TMP/out"
 
-ip netns exec "$NA" timeout 30 env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" --no-dev-files --netdev "va$$" \
+ip netns exec "$NA" timeout -k 5 30 env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" --no-dev-files --netdev "va$$" \
 	-- sh -c 'echo "sysfs=${ROCE_RUN_SYSFS:-unset}"; ls /sys/class/infiniband 2>&1' >"$TMP/out" 2>&1
 check "--no-dev-files: none made" grep -qx "sysfs=unset" "$TMP/out"
 if grep -q roce0 "$TMP/out"; then check "--no-dev-files: no roce0 in sysfs" false; fi

@@ -37,12 +37,12 @@ netns_pair "$NA" "$NB" "ra$$" "rb$$" 10.231.9.1/24 10.231.9.2/24 || { echo "FAIL
 # -C COUNT; both exit 0, each prints COUNT ping lines in rping's order
 run() {
 	local name=$1 addr=$2 count=$3; shift 3
-	ip netns exec "$NA" timeout 60 "$RP" --netdev "ra$$" -s -v -a "$addr" -C "$count" \
+	ip netns exec "$NA" timeout -k 5 60 "$RP" --netdev "ra$$" -s -v -a "$addr" -C "$count" \
 		${SARGS:-} >"$TMP/srv" 2>&1 &
 	local sp=$!
 	pids+=("$sp")
 	sleep 0.5
-	ip netns exec "$NB" timeout 60 "$RP" --netdev "rb$$" -c -v -a "$addr" -C "$count" "$@" \
+	ip netns exec "$NB" timeout -k 5 60 "$RP" --netdev "rb$$" -c -v -a "$addr" -C "$count" "$@" \
 		>"$TMP/cli" 2>&1
 	local crc=$?
 	wait "$sp"
@@ -96,13 +96,13 @@ run "ipv6 link-local -V -C 5" "$LL" 5 -V
 
 # a CM that nobody listens to on the port: REJ 8 (invalid service ID),
 # REJECTED, exit 255
-ip netns exec "$NA" timeout 60 "$RP" --netdev "ra$$" -s -a 10.231.9.1 -p 7174 \
+ip netns exec "$NA" timeout -k 5 60 "$RP" --netdev "ra$$" -s -a 10.231.9.1 -p 7174 \
 	>"$TMP/srv" 2>&1 &
 sp=$!
 pids+=("$sp")
 sleep 0.5
 expect "wrong port: REJECTED 8" 255 "cma event RDMA_CM_EVENT_REJECTED, error 8" \
-	ip netns exec "$NB" timeout 60 "$RP" --netdev "rb$$" -c -a 10.231.9.1 -p 7175 -C 1
+	ip netns exec "$NB" timeout -k 5 60 "$RP" --netdev "rb$$" -c -a 10.231.9.1 -p 7175 -C 1
 kill "$sp" 2>/dev/null
 wait "$sp" 2>/dev/null
 
@@ -112,7 +112,7 @@ RC=$B/tools/rocectl
 expect "rocectl cm: no CM" 1 "no RDMA CM in this network namespace" \
 	ip netns exec "$NB" "$RC" cm
 expect "rocectl cm: bad PID" 2 "bad PID 'x'" "$RC" cm x
-ip netns exec "$NB" timeout 60 "$RP" --netdev "rb$$" -c -a 10.231.9.1 -C 1 \
+ip netns exec "$NB" timeout -k 5 60 "$RP" --netdev "rb$$" -c -a 10.231.9.1 -C 1 \
 	>"$TMP/cli" 2>&1 &
 cp_=$!
 pids+=("$cp_")

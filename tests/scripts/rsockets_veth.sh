@@ -70,11 +70,11 @@ rstream_check "rstream -T r: rdma_getaddrinfo" 1
 
 # ---- rcopy -------------------------------------------------------------------
 head -c 3000001 /dev/urandom >"$TMP/file"
-ip netns exec "$NA" timeout 60 "${RRD[@]}" --netdev "$IA" -- rcopy >"$TMP/srv" 2>&1 &
+ip netns exec "$NA" timeout -k 5 60 "${RRD[@]}" --netdev "$IA" -- rcopy >"$TMP/srv" 2>&1 &
 sp=$!
 pids+=("$sp")
 sleep 0.8
-ip netns exec "$NB" timeout 60 "${RRD[@]}" --netdev "$IB" -- rcopy "$TMP/file" \
+ip netns exec "$NB" timeout -k 5 60 "${RRD[@]}" --netdev "$IB" -- rcopy "$TMP/file" \
 	"$SA:$TMP/copy" >"$TMP/cli" 2>&1
 crc=$?
 kill "$sp" 2>/dev/null
@@ -105,12 +105,12 @@ fi
 
 # ---- nobody listening; iomaps ------------------------------------------------------
 # a CM on the peer, listening on another port: REJ, "Connection refused"
-ip netns exec "$NA" timeout 60 "${RRD[@]}" --netdev "$IA" -- rstream -b $SA -S 64 -C 1 \
+ip netns exec "$NA" timeout -k 5 60 "${RRD[@]}" --netdev "$IA" -- rstream -b $SA -S 64 -C 1 \
 	-p 7473 >"$TMP/srv" 2>&1 &
 sp=$!
 pids+=("$sp")
 sleep 0.8
-ip netns exec "$NB" timeout 60 "${RRD[@]}" --netdev "$IB" -- rstream -s $SA -S 64 -C 1 \
+ip netns exec "$NB" timeout -k 5 60 "${RRD[@]}" --netdev "$IB" -- rstream -s $SA -S 64 -C 1 \
 	-p 7999 >"$TMP/cli" 2>&1
 crc=$?
 kill "$sp" 2>/dev/null

@@ -36,7 +36,7 @@ truncate -s 8192 "$TMP/buf"
 # the crafter first: a Python start on a busy machine can outlast a run;
 # it opens its socket, says so, then reads the QP's fields from the FIFO
 mkfifo "$TMP/fields"
-ip netns exec "$NB" timeout 90 python3 "$S/tests/interop/garbage.py" --iface "vb$$" \
+ip netns exec "$NB" timeout -k 5 90 python3 "$S/tests/interop/garbage.py" --iface "vb$$" \
 	--dst-mac "$mac_a" --make-template - --kinds spoofed_src --count 200 --gap-ms 0 \
 	--spoof-ip 10.231.9.3 --va-add -4096 --ready "$TMP/ready" \
 	<"$TMP/fields" >"$TMP/g.json" 2>"$TMP/g.err" &
@@ -48,14 +48,14 @@ for _ in $(seq 300); do
 	sleep 0.1
 done
 # -D 10: time enough for the crafter's frames, whatever the machine's load;
-# -u 20 (ACK timeout 4 s): a busy machine (a sanitizer build, other jobs)
+# -u 20 (ACK timeout -k 5 4 s): a busy machine (a sanitizer build, other jobs)
 # can hold an ACK past the default 67 ms for long enough to exhaust the
 # retries
-ip netns exec "$NA" timeout 120 "$PERF" write_bw --netdev "va$$" --timeout 30 -s 1024 \
+ip netns exec "$NA" timeout -k 5 120 "$PERF" write_bw --netdev "va$$" --timeout 30 -s 1024 \
 	-D 10 -u 20 --check --counters --mmap="$TMP/buf" >"$TMP/srv" 2>&1 &
 sp=$!
 pids+=("$sp")
-ip netns exec "$NB" timeout 120 "$PERF" write_bw --netdev "vb$$" --timeout 30 -s 1024 \
+ip netns exec "$NB" timeout -k 5 120 "$PERF" write_bw --netdev "vb$$" --timeout 30 -s 1024 \
 	-D 10 -u 20 --check 10.231.9.1 >"$TMP/cli" 2>&1 &
 cp=$!
 pids+=("$cp")

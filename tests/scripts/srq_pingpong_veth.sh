@@ -35,11 +35,11 @@ netns_pair "$NA" "$NB" "sa$$" "sb$$" 10.231.9.1/24 10.231.9.2/24 || { echo "FAIL
 run() {
 	local q=$1; shift
 	local name="-q $q $*${SRV[*]:+ [server ${SRV[*]}]}${CLI[*]:+ [client ${CLI[*]}]}"
-	ip netns exec "$NA" timeout 60 "$SP" --netdev "sa$$" --timeout 20 -q "$q" "$@" \
+	ip netns exec "$NA" timeout -k 5 60 "$SP" --netdev "sa$$" --timeout 20 -q "$q" "$@" \
 		${SRV[@]+"${SRV[@]}"} >"$TMP/srv" 2>&1 &
 	local sp=$!
 	pids+=("$sp")
-	ip netns exec "$NB" timeout 60 "$SP" --netdev "sb$$" --timeout 20 -q "$q" "$@" \
+	ip netns exec "$NB" timeout -k 5 60 "$SP" --netdev "sb$$" --timeout 20 -q "$q" "$@" \
 		${CLI[@]+"${CLI[@]}"} 10.231.9.1 >"$TMP/cli" 2>&1
 	local crc=$?
 	wait "$sp"
@@ -137,21 +137,21 @@ GIDRE='::ffff:10\.231\.9\.[12]'
 # the refusals: a peer whose GID is IPv6 needs -g on our side too (the
 # server says so as it connects), as does an IPv6 GID toward an IPv4 one;
 # -g beyond the GID table; --ip6 multicast or IPv4-mapped
-ip netns exec "$NB" timeout 30 "$SP" --netdev "sb$$" --timeout 5 -q 2 -g 0 10.231.9.1 \
+ip netns exec "$NB" timeout -k 5 30 "$SP" --netdev "sb$$" --timeout 5 -q 2 -g 0 10.231.9.1 \
 	>"$TMP/cli" 2>&1 &
 pids+=($!)
 expect "IPv6 peer, no -g" nz "the peer's GID is IPv6: give -g" \
-	ip netns exec "$NA" timeout 30 "$SP" --netdev "sa$$" --timeout 5 -q 2
+	ip netns exec "$NA" timeout -k 5 30 "$SP" --netdev "sa$$" --timeout 5 -q 2
 wait "${pids[-1]}" 2>/dev/null
 # and the other way round: a server with -g 0 meets the client's IPv4 GID
-ip netns exec "$NB" timeout 30 "$SP" --netdev "sb$$" --timeout 5 -q 2 10.231.9.1 \
+ip netns exec "$NB" timeout -k 5 30 "$SP" --netdev "sb$$" --timeout 5 -q 2 10.231.9.1 \
 	>"$TMP/cli" 2>&1 &
 pids+=($!)
 expect "IPv6 GID, IPv4 peer" nz "our GID fe80::.* and the peer's ::ffff:10\.231\.9\.2 are not both IPv4 or both IPv6" \
-	ip netns exec "$NA" timeout 30 "$SP" --netdev "sa$$" --timeout 5 -q 2 -g 0
+	ip netns exec "$NA" timeout -k 5 30 "$SP" --netdev "sa$$" --timeout 5 -q 2 -g 0
 wait "${pids[-1]}" 2>/dev/null
 expect "-g beyond the GID table" nz "can't read sgid of index 7" \
-	ip netns exec "$NA" timeout 30 "$SP" --netdev "sa$$" --timeout 2 -g 7
+	ip netns exec "$NA" timeout -k 5 30 "$SP" --netdev "sa$$" --timeout 2 -g 7
 expect "-g 16" 2 "bad GID index '16'" "$SP" --netdev "sa$$" -g 16
 expect "--ip6 multicast" 2 "bad --ip6" "$SP" --netdev "sa$$" --ip6 ff02::1
 expect "--ip6 IPv4-mapped" 2 "bad --ip6" "$SP" --netdev "sa$$" --ip6 ::ffff:10.0.0.1

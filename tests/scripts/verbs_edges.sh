@@ -21,7 +21,7 @@ netns_pair "$NA" "$NB" "va$$" "vb$$" 10.237.8.1/24 10.237.8.2/24 || { echo "FAIL
 
 # the program is built with the sanitizers of its build, so it brings
 # their runtime itself: no ROCE_RUN_PRELOAD
-ip netns exec "$NA" timeout 60 "$B/tools/roce-run" --netdev "va$$" -- \
+ip netns exec "$NA" timeout -k 5 60 "$B/tools/roce-run" --netdev "va$$" -- \
 	"$B/tests/verbs_edges" 10.237.8.2 >"$TMP/out" 2>"$TMP/err"
 rc=$?
 [ $rc = 0 ] || fail "verbs_edges exited $rc"

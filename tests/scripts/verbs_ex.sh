@@ -20,11 +20,11 @@ fi
 netns_script_init "$NA" "$NB"
 netns_pair "$NA" "$NB" "xa$$" "xb$$" 10.237.10.1/24 10.237.10.2/24 || { echo "FAIL: veth setup"; exit 1; }
 
-ip netns exec "$NA" timeout 60 "$B/tools/roce-run" --netdev "xa$$" -- \
+ip netns exec "$NA" timeout -k 5 60 "$B/tools/roce-run" --netdev "xa$$" -- \
 	"$B/tests/verbs_ex" server 18518 >"$TMP/srv" 2>"$TMP/srv.err" &
 sp=$!
 pids+=("$sp")
-ip netns exec "$NB" timeout 60 "$B/tools/roce-run" --netdev "xb$$" -- \
+ip netns exec "$NB" timeout -k 5 60 "$B/tools/roce-run" --netdev "xb$$" -- \
 	"$B/tests/verbs_ex" client 10.237.10.1 18518 >"$TMP/cli" 2>"$TMP/cli.err"
 crc=$?
 wait "$sp"

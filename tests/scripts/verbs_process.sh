@@ -22,11 +22,11 @@ fi
 netns_script_init "$NA" "$NB"
 netns_pair "$NA" "$NB" "pa$$" "pb$$" 10.237.9.1/24 10.237.9.2/24 || { echo "FAIL: veth setup"; exit 1; }
 
-ip netns exec "$NA" timeout 60 "$B/tools/roce-run" --netdev "pa$$" -- \
+ip netns exec "$NA" timeout -k 5 60 "$B/tools/roce-run" --netdev "pa$$" -- \
 	"$B/tests/verbs_process" server 18517 200 >"$TMP/srv" 2>"$TMP/srv.err" &
 sp=$!
 pids+=("$sp")
-ip netns exec "$NB" timeout 60 "$B/tools/roce-run" --netdev "pb$$" -- \
+ip netns exec "$NB" timeout -k 5 60 "$B/tools/roce-run" --netdev "pb$$" -- \
 	"$B/tests/verbs_process" client 10.237.9.1 18517 200 >"$TMP/cli" 2>"$TMP/cli.err"
 crc=$?
 wait "$sp"

@@ -45,7 +45,7 @@ pp() {
 	local sopts=$1 sp
 	shift
 	# shellcheck disable=SC2086
-	ip netns exec "$NA" timeout 60 env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" --netdev "sta$$" \
+	ip netns exec "$NA" timeout -k 5 60 env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" --netdev "sta$$" \
 		$sopts -- ibv_rc_pingpong "$@" >"$TMP/srv" 2>&1 &
 	sp=$!
 	pids+=("$sp")
@@ -74,7 +74,7 @@ if [ $CRC = 0 ] && [ $SRC = 0 ] &&
    ! grep -q "invalid data" "$TMP/srv" "$TMP/cli"; then ok "$name"; else bad "$name"; fi
 
 # 4000 bytes: no whole number of 4096-byte units
-out=$(ip netns exec "$NA" timeout 60 env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" --netdev "sta$$" \
+out=$(ip netns exec "$NA" timeout -k 5 60 env ${RR_ENV[@]+"${RR_ENV[@]}"} "$RR" --netdev "sta$$" \
 	--stage xts -- ibv_rc_pingpong -g 1 -s 4000 2>&1); rc=$?
 if [ $rc != 0 ] && grep -q "ibv_reg_mr of 4000 bytes: stages xts: " <<<"$out" &&
    grep -q "Couldn't register MR" <<<"$out"; then

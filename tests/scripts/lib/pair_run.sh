@@ -22,11 +22,11 @@ pair() {
 	local s=() sp
 	while [ "$1" != :: ]; do s+=("$1"); shift; done
 	shift
-	ip netns exec "$NA" timeout 60 "${s[@]}" >"$TMP/srv" 2>&1 &
+	ip netns exec "$NA" timeout -k 5 60 "${s[@]}" >"$TMP/srv" 2>&1 &
 	sp=$!
 	pids+=("$sp")
 	sleep "${WAIT:-0.7}"
-	ip netns exec "$NB" timeout 60 "$@" >"$TMP/cli" 2>&1
+	ip netns exec "$NB" timeout -k 5 60 "$@" >"$TMP/cli" 2>&1
 	crc=$?
 	wait "$sp"
 	src=$?

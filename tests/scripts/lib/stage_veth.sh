@@ -8,11 +8,11 @@
 stage_veth_run() {
 	local sp crc src
 	# shellcheck disable=SC2086
-	ip netns exec "$1" timeout 60 $3 >"$TMP/srv" 2>&1 &
+	ip netns exec "$1" timeout -k 5 60 $3 >"$TMP/srv" 2>&1 &
 	sp=$!
 	pids+=("$sp")
 	# shellcheck disable=SC2086
-	ip netns exec "$2" timeout 60 $4 "$5" >"$TMP/cli" 2>&1
+	ip netns exec "$2" timeout -k 5 60 $4 "$5" >"$TMP/cli" 2>&1
 	crc=$?
 	wait "$sp"
 	src=$?

@@ -24,7 +24,7 @@ xdp_probe() {
 		echo "skip --link xdp runs: no $helper"
 		return 77
 	fi
-	timeout 30 "$helper" open "$2" "$3" auto >"$TMP/xo" 2>&1 || rc=$?
+	timeout -k 5 30 "$helper" open "$2" "$3" auto >"$TMP/xo" 2>&1 || rc=$?
 	if [ $rc -eq 77 ]; then
 		echo "skip --link xdp runs: AF_XDP unavailable: $(tail -1 "$TMP/xo")"
 		return 77
