@@ -32,7 +32,8 @@ bool frto_end(struct eng_qp *qp, const uint32_t *new_una);
    from new_una */
 bool frto_go_on(struct roce_engine *e, const struct eng_qp *qp, uint32_t new_una);
 /* A packet psn went out with AckReq (req.c), with adaptive
-   retransmission: remembered for frto_go_on */
+   retransmission and no round-trip sample yet: remembered for
+   frto_go_on */
 static inline void frto_ackreq_sent(struct eng_qp *qp, uint32_t psn)
 {
 	qp->comp.ackreq_psn[qp->comp.ackreq_i++ & 15] = psn;
