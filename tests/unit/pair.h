@@ -69,6 +69,20 @@ static inline void pair_post_wait(struct pair *p, struct pair_side *s,
 			 roce_wc_status_str(wc.status), roce_wc_status_str(want));
 }
 
+/* A UD QP through INIT (P_Key index 0, qkey), RTR and RTS, as
+ * ibv_ud_pingpong brings one up. */
+static inline void pair_ud_ready(struct roce_qp *qp, uint32_t qkey)
+{
+	struct roce_qp_attr at = { .qp_state = ROCE_QPS_INIT, .pkey = 0xFFFF, .qkey = qkey };
+
+	assert_int_equal(roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX |
+					ROCE_QP_QKEY), ROCE_OK);
+	at.qp_state = ROCE_QPS_RTR;
+	assert_int_equal(roce_modify_qp(qp, &at, ROCE_QP_STATE), ROCE_OK);
+	at.qp_state = ROCE_QPS_RTS;
+	assert_int_equal(roce_modify_qp(qp, &at, ROCE_QP_STATE), ROCE_OK);
+}
+
 /* n pseudo-random bytes from seed (xorshift32): distinct per seed, so a
  * byte landing in another message's place shows. */
 static inline void pair_pattern(uint8_t *p, size_t n, uint32_t seed)

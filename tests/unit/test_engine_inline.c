@@ -244,18 +244,12 @@ static void test_refused(void **state)
 	qa.cap.max_inline_data = 0;
 	assert_int_equal(roce_create_qp_status(p->a.pd, &qa, &qp), ROCE_OK);
 	{
-		struct roce_qp_attr at = { .qp_state = ROCE_QPS_INIT, .pkey = 0xFFFF, .qkey = 1 };
 		struct roce_ah_attr aa = { .dest_ip = p->b.ip };
 		struct roce_sge sge = { (uint64_t)(uintptr_t)src, 1, 0 };
 		struct roce_send_wr wr = { .sg_list = &sge, .num_sge = 1, .opcode = ROCE_WR_SEND,
 					   .send_flags = ROCE_SEND_INLINE };
 
-		assert_int_equal(roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX |
-						ROCE_QP_QKEY), ROCE_OK);
-		at.qp_state = ROCE_QPS_RTR;
-		assert_int_equal(roce_modify_qp(qp, &at, ROCE_QP_STATE), ROCE_OK);
-		at.qp_state = ROCE_QPS_RTS;
-		assert_int_equal(roce_modify_qp(qp, &at, ROCE_QP_STATE), ROCE_OK);
+		pair_ud_ready(qp, 1);
 		memcpy(aa.dest_mac, p->a.peer_mac, 6);
 		wr.wr.ud.ah = roce_create_ah(p->a.pd, &aa);
 		assert_non_null(wr.wr.ud.ah);

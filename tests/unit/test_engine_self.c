@@ -148,18 +148,6 @@ static void test_rc_to_self(void **state)
 	pair_close(p);
 }
 
-static void ud_ready(struct roce_qp *qp)
-{
-	struct roce_qp_attr at = { .qp_state = ROCE_QPS_INIT, .pkey = 0xFFFF, .qkey = QKEY };
-
-	assert_int_equal(roce_modify_qp(qp, &at, ROCE_QP_STATE | ROCE_QP_PKEY_INDEX |
-					ROCE_QP_QKEY), ROCE_OK);
-	at.qp_state = ROCE_QPS_RTR;
-	assert_int_equal(roce_modify_qp(qp, &at, ROCE_QP_STATE), ROCE_OK);
-	at.qp_state = ROCE_QPS_RTS;
-	assert_int_equal(roce_modify_qp(qp, &at, ROCE_QP_STATE), ROCE_OK);
-}
-
 static void test_ud_to_self(void **state)
 {
 	struct pair *p = pair_open(&(struct pair_opts){ 0 });
@@ -172,8 +160,8 @@ static void test_ud_to_self(void **state)
 	struct roce_ah *ah;
 
 	(void)state;
-	ud_ready(x);
-	ud_ready(y);
+	pair_ud_ready(x, QKEY);
+	pair_ud_ready(y, QKEY);
 	memcpy(aa.dest_mac, own_mac(p), 6);
 	ah = roce_create_ah(a->pd, &aa);
 	assert_non_null(ah);
