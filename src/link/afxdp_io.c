@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The AF_XDP port's data path: frames lent in place out of the UMEM and
- * given back to the fill ring in order, frames copied into (or built in)
+ * given back to the fill ring in order (as its room allows), frames copied into (or built in)
  * transmit frames of the UMEM and handed to the kernel one system call a
  * burst, ARP answered and learned, everything else that arrives dropped
  * before the engine sees it.
@@ -36,15 +36,18 @@ static void reap(struct roce_afxdp *afx)
 		xsk_ring_cons__release(&afx->comp, n);
 }
 
-/* A free transmit frame (reaping first when none is left). */
+/* A free transmit frame (reaping first when none is left), and room for
+ * it in the TX ring, which the kernel may not have published yet
+ * (afxdp_priv.h): without it the frame stays free. */
 static bool take(struct roce_afxdp *afx, uint64_t *addr)
 {
 	if (!afx_fifo_count(&afx->free))
 		reap(afx);
-	return afx_fifo_pop(&afx->free, addr);
+	return afx_fifo_count(&afx->free) && xsk_prod_nb_free(&afx->tx, 1) >= 1 &&
+	       afx_fifo_pop(&afx->free, addr);
 }
 
-/* The TX ring has room for every transmit frame, so this cannot fail. */
+/* take() found room in the TX ring for this frame: the reservation holds. */
 static void submit(struct roce_afxdp *afx, uint64_t addr, uint32_t len)
 {
 	uint32_t idx = 0;
@@ -194,19 +197,43 @@ static void arp_input(struct roce_afxdp *afx, const uint8_t *data, uint32_t len)
 	}
 }
 
-/* Frames looked at per rx_burst: the consumed ones go back in one batch. */
+/* Receive frames waiting in back go to the fill ring, as many as it has
+ * room for now; the rest wait, in order, for the next call (a failed
+ * reservation is never written past: afxdp_priv.h). */
+static void fill_back(struct roce_afxdp *afx)
+{
+	uint32_t n = afx_fifo_count(&afx->back), room, idx = 0;
+	uint64_t addr = 0;
+
+	if (!n)
+		return;
+	room = xsk_prod_nb_free(&afx->fill, n);
+	if (n > room)
+		n = room;
+	if (!n || xsk_ring_prod__reserve(&afx->fill, n, &idx) != n)
+		return;
+	for (uint32_t i = 0; i < n; i++) {
+		afx_fifo_pop(&afx->back, &addr);
+		*xsk_ring_prod__fill_addr(&afx->fill, idx + i) = addr;
+	}
+	xsk_ring_prod__submit(&afx->fill, n);
+}
+
+/* Frames looked at per rx_burst. */
 #define RX_BATCH 64u
 
 static unsigned afx_rx_burst(void *ctx, struct roce_frame *f, unsigned max)
 {
 	struct roce_afxdp *afx = ctx;
-	uint64_t back[RX_BATCH];
-	uint32_t idx = 0, n, lent = 0, nback = 0;
+	uint32_t idx = 0, n, lent = 0;
 
 	/* frames a kick left queued go out now, even when the engine has
-	 * nothing new to send */
+	 * nothing new to send; frames the fill ring had no room for go back
+	 * now (the kernel publishes its room late) */
 	if (afx->tx_pending)
 		afx_kick(afx);
+	if (afx_fifo_count(&afx->back))
+		fill_back(afx);
 	n = xsk_ring_cons__peek(&afx->rx, max < RX_BATCH ? max : RX_BATCH, &idx);
 	if (!n) {
 		if (xsk_ring_prod__needs_wakeup(&afx->fill))
@@ -231,16 +258,11 @@ static unsigned afx_rx_burst(void *ctx, struct roce_frame *f, unsigned max)
 			arp_input(afx, data, d->len);
 		else
 			afx_count(&afx->st.rx_dropped, 1);
-		back[nback++] = frame;  /* consumed here: back to the kernel */
+		afx_fifo_push(&afx->back, frame);      /* consumed here */
 	}
 	xsk_ring_cons__release(&afx->rx, n);
-	if (nback) {
-		/* the fill ring has room for every receive frame */
-		(void)xsk_ring_prod__reserve(&afx->fill, nback, &idx);
-		for (uint32_t i = 0; i < nback; i++)
-			*xsk_ring_prod__fill_addr(&afx->fill, idx + i) = back[i];
-		xsk_ring_prod__submit(&afx->fill, nback);
-	}
+	if (lent < n)
+		fill_back(afx);
 	afx_count(&afx->st.rx_frames, lent);
 	return lent;
 }
@@ -248,19 +270,18 @@ static unsigned afx_rx_burst(void *ctx, struct roce_frame *f, unsigned max)
 static void afx_rx_release(void *ctx, unsigned n)
 {
 	struct roce_afxdp *afx = ctx;
-	uint32_t idx = 0, k = afx_fifo_count(&afx->lent);
+	uint32_t k = afx_fifo_count(&afx->lent);
 	uint64_t addr = 0;
 
 	if (n > k)
 		n = k;
 	if (!n)
 		return;
-	(void)xsk_ring_prod__reserve(&afx->fill, n, &idx);
 	for (uint32_t i = 0; i < n; i++) {
 		afx_fifo_pop(&afx->lent, &addr);
-		*xsk_ring_prod__fill_addr(&afx->fill, idx + i) = addr;
+		afx_fifo_push(&afx->back, addr);
 	}
-	xsk_ring_prod__submit(&afx->fill, n);
+	fill_back(afx);
 }
 
 /* A sleeping engine thread polls the socket: the kernel wakes it when a

@@ -4,12 +4,22 @@
  * the engine, the free transmit frames, the learned ARP replies.
  *
  * UMEM layout: frames [0, rx_n) are receive frames, always either in the
- * fill ring, in the RX ring, or lent to the engine (lent fifo); frames
- * [rx_n, rx_n + tx_n) are transmit frames, either free (free fifo), taken
- * by tx_get() (at most one), or in the TX ring / in flight until the
- * completion ring gives them back. So the fill ring (rx_n entries) always
- * has room for a released frame and the TX ring (tx_n entries) for a free
- * one: no reservation on the data path can fail.
+ * fill ring, in the RX ring, lent to the engine (lent fifo) or waiting to
+ * go back to the fill ring (back fifo); frames [rx_n, rx_n + tx_n) are
+ * transmit frames, either free (free fifo), taken by tx_get() (at most
+ * one), or in the TX ring / in flight until the completion ring gives
+ * them back.
+ *
+ * A ring's room is what its consumer has published, and the kernel
+ * publishes what it took from the fill and TX rings in batches, when its
+ * own cache of entries runs dry: a frame can reach the RX ring (or the
+ * completion ring) while its fill (TX) entry still counts as occupied.
+ * So a reservation can fail even though every frame is accounted for;
+ * writing past a failed one put stale addresses before the kernel, which
+ * then filled frames the engine was still reading (READ data changed
+ * under its ICRC check). The rings are twice the frames they carry, which
+ * makes a failure rare, and a frame that finds no room waits in back (a
+ * receive frame) or stays free (a transmit frame) for the next call.
  */
 #ifndef ROCE_LINK_AFXDP_PRIV_H
 #define ROCE_LINK_AFXDP_PRIV_H
@@ -74,6 +84,7 @@ struct roce_afxdp {
 	struct xsk_ring_prod fill, tx;
 	struct xsk_ring_cons comp, rx;
 	struct afx_fifo lent;   /* RX frames lent, oldest first */
+	struct afx_fifo back;   /* RX frames the fill ring had no room for */
 	struct afx_fifo free;   /* TX frames free */
 	uint64_t get_addr;      /* tx_get()'s frame, until tx_put() */
 	uint32_t get_len;

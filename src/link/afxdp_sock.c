@@ -212,15 +212,17 @@ static int fifo_init(struct afx_fifo *q, uint32_t cap)
 int afx_open_socket(struct roce_afxdp *afx, enum roce_afxdp_mode want,
 		    char *err, size_t errlen)
 {
+	/* the fill and TX rings twice the frames they carry: the kernel
+	   publishes what it took from them late (afxdp_priv.h) */
 	struct xsk_umem_config uc = {
-		.fill_size = afx->rx_n,
+		.fill_size = 2 * afx->rx_n,
 		.comp_size = afx->tx_n,
 		.frame_size = ROCE_AFX_CHUNK,
 		.frame_headroom = 0,
 	};
 	struct xsk_socket_config sc = {
 		.rx_size = afx->rx_n,
-		.tx_size = afx->tx_n,
+		.tx_size = 2 * afx->tx_n,
 		.bind_flags = XDP_COPY | XDP_USE_NEED_WAKEUP,
 	};
 	uint32_t idx = 0, flags = 0;
@@ -253,7 +255,8 @@ int afx_open_socket(struct roce_afxdp *afx, enum roce_afxdp_mode want,
 		afx->area = NULL;
 		return afx_err(afx, err, errlen, errno, "mapping the UMEM");
 	}
-	if (fifo_init(&afx->lent, afx->rx_n) || fifo_init(&afx->free, afx->tx_n))
+	if (fifo_init(&afx->lent, afx->rx_n) || fifo_init(&afx->back, afx->rx_n) ||
+	    fifo_init(&afx->free, afx->tx_n))
 		return netdev_fail(err, errlen, ROCE_E_NOMEM, "%s: out of memory",
 				afx->ifname);
 	rc = xsk_umem__create(&afx->umem, afx->area, afx->area_len, &afx->fill,
@@ -340,8 +343,9 @@ void afx_close_socket(struct roce_afxdp *afx)
 		munmap(afx->area, afx->area_len);
 	afx->area = NULL;
 	free(afx->lent.slot);
+	free(afx->back.slot);
 	free(afx->free.slot);
-	afx->lent.slot = afx->free.slot = NULL;
+	afx->lent.slot = afx->back.slot = afx->free.slot = NULL;
 	if (afx->netns_fd >= 0)
 		close(afx->netns_fd);
 	afx->netns_fd = -1;
