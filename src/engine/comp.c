@@ -72,8 +72,15 @@ static void progress(struct roce_engine *e, struct eng_qp *qp, uint32_t new_una)
 
 	qp->comp.una = new_una;
 	qp->comp.go_back = false;
-	if (qp->comp.frto)
-		window_frto_done(qp, frto_end(qp, &new_una));
+	if (qp->comp.frto) {
+		bool spurious = frto_end(qp, &new_una);
+
+		window_frto_done(qp, spurious);
+		/* a late ACK of the first copies: on from where the timer
+		   found the requester (recovery.c) */
+		if (spurious && frto_go_on(e, qp, new_una))
+			req_go_back(e, qp, qp->comp.frto_next);
+	}
 	/* a late ACK can overtake a requester rewound by a timeout: never
 	 * send again what is acknowledged */
 	if (roce_psn_cmp(new_una, qp->req.psn) > 0)
@@ -86,7 +93,7 @@ static void progress(struct roce_engine *e, struct eng_qp *qp, uint32_t new_una)
 	qp->comp.alive = false;
 	rtt = rto_sample_acked(e, qp, new_una);
 	if (rtt && qp->rec_window)
-		window_rtt(e, qp, rtt);
+		window_rtt(e, qp, rtt, roce_psn_dist(qp->comp.rtt_una, new_una));
 	window_acked(qp, acked);
 	cc_acked(e, qp, acked);
 	if (qp->comp.timer)
@@ -172,6 +179,11 @@ static void on_nak(struct roce_engine *e, struct eng_qp *qp, uint32_t psn,
 		roce_cnt_inc(e->cnt, ROCE_CNT_RNR_RETRIES);
 		qp->comp.rnr_until = engine_now(e) + (uint64_t)rnr_10us[code] * 10000u;
 		req_go_back(e, qp, psn);
+		/* the RNR wait times the retry, not the transport timer: a
+		   timeout during it would spend a retry on a peer that
+		   answered (IBA 9.7.5.2.8); the resend arms the timer again
+		   (req.c) */
+		qp->comp.timer = 0;
 		return;
 	}
 	switch (code) {
@@ -346,7 +358,7 @@ void comp_timers(struct roce_engine *e, struct eng_qp *qp)
 	if (rto_stretch(e, qp))
 		return;
 	roce_cnt_inc(e->cnt, ROCE_CNT_TIMEOUTS);
-	if (roce_psn_cmp(qp->comp.una, qp->req.psn) >= 0) {
+	if (roce_psn_cmp(qp->comp.una, qp->req.psn_max) >= 0) {
 		qp->comp.timer = 0;     /* nothing outstanding after all */
 		return;
 	}
@@ -380,7 +392,7 @@ void comp_timers(struct roce_engine *e, struct eng_qp *qp)
 	if (qp->comp.backoff < 16)
 		qp->comp.backoff++;
 	qp->comp.timer = engine_now(e) + rto_ns(e, qp);
-	frto_start(qp);
+	frto_start(e, qp);
 	window_cut(e, qp, false);
 	cc_lost(e, qp);
 	req_go_back(e, qp, qp->comp.una);

@@ -21,11 +21,23 @@ uint64_t rto_ns(const struct roce_engine *e, const struct eng_qp *qp);
 bool rto_stretch(struct roce_engine *e, struct eng_qp *qp);
 /* The timer fired (comp.c, before the window's cut): with adaptive
    retransmission, una's packet goes out alone until an ACK or NAK */
-void frto_start(struct eng_qp *qp);
+void frto_start(struct roce_engine *e, struct eng_qp *qp);
 /* una moved to new_una (comp.c) or a NAK came (new_una NULL) during a
    timeout's first resend: true when the ACK covers packets that were not
    sent again, so the timeout was spurious */
 bool frto_end(struct eng_qp *qp, const uint32_t *new_una);
+/* The timeout was spurious and una moved to new_una: true when the ACK
+   is a late one of the first copies, not the answer to the resend, and
+   the requester goes on where the timer found it (frto_next) instead of
+   from new_una */
+bool frto_go_on(struct roce_engine *e, const struct eng_qp *qp, uint32_t new_una);
+/* A packet psn went out with AckReq (req.c), with adaptive
+   retransmission and no round-trip sample yet: remembered for
+   frto_go_on */
+static inline void frto_ackreq_sent(struct eng_qp *qp, uint32_t psn)
+{
+	qp->comp.ackreq_psn[qp->comp.ackreq_i++ & 15] = psn;
+}
 /* A new packet psn went out with AckReq (req.c): maybe a sample */
 void rto_sample_sent(struct roce_engine *e, struct eng_qp *qp, uint32_t psn);
 /* una moved to new_una by an ACK (comp.c): maybe the sample's end; the

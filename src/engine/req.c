@@ -73,6 +73,11 @@ static void req_fail(struct roce_engine *e, struct eng_qp *qp,
 static void sent_one(struct roce_engine *e, struct eng_qp *qp, bool ackreq)
 {
 	cc_psn_sent(e, qp, qp->req.psn, qp->req.psn_max);
+	/* read only before the first round-trip sample (recovery.c,
+	   frto_go_on); a store per packet after it cost 15 % of the 64 B
+	   WRITE on two cores */
+	if (ackreq && qp->rec_rto && !qp->comp.rtt_min)
+		frto_ackreq_sent(qp, qp->req.psn);
 	if (roce_psn_cmp(qp->req.psn, qp->req.psn_max) < 0) {
 		roce_cnt_inc(e->cnt, ROCE_CNT_RETRANSMISSIONS);
 	} else {

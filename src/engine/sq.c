@@ -56,8 +56,11 @@ void sq_complete(struct roce_engine *e, struct eng_qp *qp)
 	}
 	if (moved)
 		atomic_store_explicit(&qp->sq.cons, cons, memory_order_release);
-	/* timer: running while anything is outstanding */
-	if (roce_psn_cmp(qp->comp.una, qp->req.psn) >= 0)
+	/* timer: running while anything is outstanding, sent and not
+	   acknowledged: up to psn_max, not req.psn, which a go-back has
+	   rewound (a stale ACK before the resend stopped the timer, and a
+	   requester that then resent nothing was stuck) */
+	if (roce_psn_cmp(qp->comp.una, qp->req.psn_max) >= 0)
 		qp->comp.timer = 0;
 }
 

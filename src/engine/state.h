@@ -233,10 +233,18 @@ struct comp_ctx {
 	bool rtt_on;
 	uint8_t backoff;                /* timeouts since the last sample */
 	uint32_t rtt_psn;
+	uint32_t rtt_una;               /* una when rtt_psn went out */
 	uint64_t rtt_sent;
 	uint64_t srtt, rttvar;          /* ns; srtt 0: no sample yet */
 	uint64_t rtt_min;               /* ns: the smallest sample (window.c) */
 	uint64_t rtt_last;              /* ns: the latest sample (window.c) */
+	/* the delivery rate (window.c): packets a second acknowledged over
+	   a sample's round trip, the largest of this epoch of samples and
+	   of the one before */
+	uint64_t dr_cur, dr_prev;
+	uint8_t dr_n;                   /* samples in this epoch */
+	uint32_t dr_una;                /* una at the last sample's end */
+	uint64_t dr_at;                 /* when it ended (0: none yet) */
 	/* tail-loss probes (recovery.c): due when nothing was sent or acked
 	   for two round trips; at most PROBES_PER_STALL per stall (until an
 	   ACK moves una or the timer fires) */
@@ -249,6 +257,13 @@ struct comp_ctx {
 	bool frto;
 	uint32_t frto_una;              /* una when the timer fired */
 	uint32_t frto_awnd;             /* the adaptive window before its cut */
+	uint32_t frto_next;             /* the requester's PSN when the timer
+					   fired: a spurious timeout resumes there */
+	uint64_t frto_at;               /* when it fired */
+	/* the PSNs of the last packets sent with AckReq (recovery.c,
+	   frto_go_on): a peer answers those, and a duplicate */
+	uint32_t ackreq_psn[16];
+	uint8_t ackreq_i;
 	/* IBA's detection time counts from here (recovery.c, rto_floor):
 	   when una's packet first went out, or una last moved */
 	uint64_t since;

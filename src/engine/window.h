@@ -17,8 +17,9 @@ void window_set(struct eng_qp *qp);
    connection changed; fresh: a new connection, the window starts again
    at its cap */
 void window_sync(struct roce_engine *e, struct eng_qp *qp, bool fresh);
-/* A round-trip sample, ns (comp.c, one per round trip) */
-void window_rtt(struct roce_engine *e, struct eng_qp *qp, uint64_t rtt_ns);
+/* A round-trip sample, ns (comp.c, one per round trip), and the packets
+   acknowledged over it (from when the sampled packet went out) */
+void window_rtt(struct roce_engine *e, struct eng_qp *qp, uint64_t rtt_ns, uint32_t delivered);
 void window_grow(struct eng_qp *qp, uint32_t psns);
 /* An ACK moved una by psns: the window grows back toward its cap, about
    one packet per window acknowledged; at the cap one compare */

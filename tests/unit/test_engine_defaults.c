@@ -7,7 +7,11 @@
  *     halved on a NAK and on a timeout (never under four packets), grown
  *     back a packet per window acknowledged; a timeout's first resend
  *     una's packet alone, its cut undone when the ACK shows the timeout
- *     spurious; hand-computed values;
+ *     spurious, the requester then going on where the timer found it;
+ *     beyond the configured round trip, a cap from the delivery rate;
+ *     hand-computed values;
+ *   - the timer runs while anything sent is unacknowledged, a stale ACK
+ *     before a go-back's resend notwithstanding;
  *   - retry exhaustion: a peer that answers nothing gets retry_cnt + 1
  *     tries of the lost packet and the error completion no sooner than
  *     IBA's detection time, timeout x (retry_cnt + 1) from the first
@@ -41,11 +45,43 @@ static uint32_t window_now(struct stage *st)
 	return q.window;
 }
 
+/* The peer's ACK of psn comes ns later: the QP sends frames packets and
+   its window is then window */
+static void ack_after(struct stage *st, uint64_t ns, uint32_t psn, unsigned frames,
+		      uint32_t window)
+{
+	st->vclock += ns;
+	stage_inject_ack(st, psn, 0, 0);
+	assert_int_equal(stage_run(st), frames);
+	assert_int_equal(window_now(st), window);
+}
+
+/* The last run's frames carry first, first + 1, ... (at least n of them) */
+static void assert_psns(const struct stage *st, uint32_t first, unsigned n)
+{
+	assert_true(st->nrx >= n);
+	for (unsigned i = 0; i < n; i++)
+		assert_int_equal(st->rx[i].h.bth.psn, first + i);
+}
+
+/* Move on a microsecond at a time until the QP has timed out n times in
+   all (within 100 ms): the frames the last step sent */
+static unsigned until_timeouts(struct stage *st, uint64_t n)
+{
+	unsigned sent = 0;
+
+	for (int us = 0; us < 100000 && stage_cnt(st, ROCE_CNT_TIMEOUTS) < n; us++)
+		sent = stage_advance(st, 1000);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TIMEOUTS), n);
+	return sent;
+}
+
 /* 1024 Mbit/s x 16 us = 2048 bytes: a cap of 2 x 2048 / 256 = 16 packets.
    A QP with that config (and the recovery bits given, 0: the device's)
-   posts a WRITE of pkts packets and sends its first window; psn: the
-   first packet's PSN. */
-static struct stage *gigabit_window(unsigned pkts, uint32_t recovery, uint32_t *psn)
+   posts a WRITE of first packets (none if 0), then one of pkts packets,
+   and sends its first window; psn: the first packet's PSN. */
+static struct stage *gigabit_window2(unsigned first, unsigned pkts, uint32_t recovery,
+				     uint32_t *psn)
 {
 	struct stage *st = stage_open_default();
 	struct roce_cc_config c;
@@ -56,10 +92,17 @@ static struct stage *gigabit_window(unsigned pkts, uint32_t recovery, uint32_t *
 	assert_int_equal(roce_context_set_cc(st->ctx, &c), ROCE_OK);
 	if (recovery)
 		assert_int_equal(roce_qp_set_recovery(st->qp, recovery), ROCE_OK);
+	if (first)
+		post_write(st, 2, first * 256);
 	post_write(st, 1, pkts * 256);
 	assert_int_equal(stage_run(st), 16);
 	*psn = st->rx[0].h.bth.psn;
 	return st;
+}
+
+static struct stage *gigabit_window(unsigned pkts, uint32_t recovery, uint32_t *psn)
+{
+	return gigabit_window2(0, pkts, recovery, psn);
 }
 
 /* ACKs come at the instant of the send (a round trip of 0 is no sample),
@@ -153,6 +196,136 @@ static void test_spurious_timeout(void **state)
 	stage_close(st);
 }
 
+/* A spurious timeout in the middle of a window, before any round-trip
+   sample: the timer fires (1.6 ms) with psn .. psn + 15 out, una's
+   packet goes again alone, and the ACK that comes covers psn .. psn + 5
+   (their first copies arrived: the timeout was spurious, the window 16
+   again). With no round trip known the ACK may answer the resend, which
+   the responder answers with all it has: psn + 6 .. psn + 15 were lost
+   (an incast's tail drop), and the go-back goes on from psn + 6
+   (recovery.c, frto_go_on). */
+static void test_spurious_timeout_no_sample(void **state)
+{
+	uint32_t psn;
+	struct stage *st = gigabit_window(64, ROCE_RECOVERY_OWN | ROCE_RECOVERY_ADAPTIVE_WINDOW |
+					       ROCE_RECOVERY_ADAPTIVE_RTO, &psn);
+
+	(void)state;
+	assert_int_equal(stage_advance(st, 1599999), 0);
+	assert_int_equal(stage_advance(st, 1), 1);
+	assert_int_equal(st->rx[0].h.bth.psn, psn);
+	assert_int_equal(window_now(st), 1);
+	ack_after(st, 5000, psn + 5, 16, 16);
+	assert_psns(st, psn + 6, 16);
+	stage_close(st);
+}
+
+/* The same, the ACK ending on a packet that asked for one: a WRITE of 4
+   packets, then one of 60, psn .. psn + 15 out with AckReq on psn + 3
+   (the first message's last) and psn + 15 (the window's). The ACK of
+   psn .. psn + 3 after the resend of psn may be the late answer to psn
+   + 3: a peer acknowledges the packets that ask for it (rxe only those),
+   a duplicate with all it has. With no round trip known that tells them
+   apart: the requester goes on at psn + 16 (psn + 16 .. psn + 19 in the
+   window of 16 given back). */
+static void test_spurious_timeout_ackreq(void **state)
+{
+	uint32_t psn;
+	struct stage *st = gigabit_window2(4, 60, ROCE_RECOVERY_OWN | ROCE_RECOVERY_ADAPTIVE_WINDOW |
+					   ROCE_RECOVERY_ADAPTIVE_RTO, &psn);
+
+	(void)state;
+	assert_true(st->rx[3].h.bth.ackreq);
+	assert_int_equal(stage_advance(st, 1600000), 1);
+	assert_int_equal(st->rx[0].h.bth.psn, psn);
+	ack_after(st, 5000, psn + 3, 4, 16);
+	assert_psns(st, psn + 16, 4);
+	stage_close(st);
+}
+
+/* The same on a slow path (the first round trip 200 us: cap and window
+   32 from the delivery rate, psn + 16 .. psn + 47 out): after a
+   tail-loss probe (psn + 47) the timer fires and psn + 16 goes again
+   alone; an ACK of psn + 16 .. psn + 21 comes 50 us later, sooner than
+   the smallest round trip: it cannot answer the resend, it is the late
+   answer to the first copies, and what followed is on its way too. The
+   requester goes on where the timer found it, psn + 48 .. psn + 53 in
+   the window of 32 given back, none of psn + 22 .. psn + 47 sent again.
+   Those are still unacknowledged, so the timer still runs: if they were
+   lost after all, una's packet goes out again at the next timeout. */
+static void test_spurious_timeout_goes_on(void **state)
+{
+	uint32_t psn;
+	struct stage *st = gigabit_window(400, ROCE_RECOVERY_OWN | ROCE_RECOVERY_ADAPTIVE_WINDOW |
+					       ROCE_RECOVERY_ADAPTIVE_RTO, &psn);
+
+	(void)state;
+	ack_after(st, 200000, psn + 15, 32, 32);
+	assert_int_equal(until_timeouts(st, 1), 1);
+	assert_int_equal(st->rx[0].h.bth.psn, psn + 16);
+	assert_int_equal(window_now(st), 1);
+	ack_after(st, 50000, psn + 21, 6, 32);
+	assert_psns(st, psn + 48, 6);
+	/* silence: the next timeout resends psn + 22 */
+	assert_int_equal(until_timeouts(st, 2), 1);
+	assert_int_equal(st->rx[0].h.bth.psn, psn + 22);
+	stage_close(st);
+}
+
+/* The same with a round trip known (20 us): an ACK of psn + 16 .. psn +
+   20 that comes 30 us after the resend of psn + 16 may be its answer,
+   which tells that the responder had nothing after psn + 20: the go-back
+   goes on from psn + 21 (recovery.c, frto_go_on), in the window the
+   spurious timeout's cut gave back. */
+static void test_spurious_timeout_answered(void **state)
+{
+	uint32_t psn;
+	struct stage *st = gigabit_window(400, ROCE_RECOVERY_OWN | ROCE_RECOVERY_ADAPTIVE_WINDOW |
+					       ROCE_RECOVERY_ADAPTIVE_RTO, &psn);
+
+	(void)state;
+	ack_after(st, 20000, psn + 15, 20, 20);         /* cap 20 (above) */
+	/* silence: a tail-loss probe (psn + 35 again), then the adaptive
+	   timer: psn + 16 alone */
+	assert_int_equal(until_timeouts(st, 1), 1);
+	assert_int_equal(st->rx[0].h.bth.psn, psn + 16);
+	ack_after(st, 30000, psn + 20, 20, 20);
+	assert_psns(st, psn + 21, 20);
+	stage_close(st);
+}
+
+/* The ACKs of a spurious timeout there before its resend: a WRITE of
+   one window (psn .. psn + 15) is out when the local DMA stalls; the
+   timer fires and rewinds the requester to una, which cannot send. A
+   stale ACK (of psn - 1, nothing new) comes, then the ACK of psn .. psn +
+   5: the timeout was spurious and the requester goes on after psn + 15,
+   where there is nothing more to send. psn + 6 .. psn + 15 are still
+   sent and unacknowledged, so the timer still runs, and when they stay
+   unanswered una's packet goes again. (The timer stopped when the test
+   was una against the rewound requester, on the stale ACK, and the QP
+   waited for ever.) */
+static void test_stale_ack_keeps_timer(void **state)
+{
+	uint32_t psn;
+	struct stage *st = gigabit_window(16, ROCE_RECOVERY_OWN | ROCE_RECOVERY_ADAPTIVE_WINDOW |
+					       ROCE_RECOVERY_ADAPTIVE_RTO, &psn);
+
+	(void)state;
+	roce_engine_set_dma_stall(st->ctx, true, 1000000);
+	assert_int_equal(stage_advance(st, 1600000), 0);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TIMEOUTS), 1);
+	stage_inject_ack(st, psn - 1, 0, 0);
+	stage_inject_ack(st, psn + 5, 0, 0);
+	assert_int_equal(stage_run(st), 0);
+	roce_engine_set_dma_stall(st->ctx, false, 0);
+	assert_int_equal(stage_run(st), 0);
+	assert_int_equal(stage_advance(st, 100000000), 1);
+	assert_int_equal(st->rx[0].h.bth.psn, psn + 6);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_TIMEOUTS), 2);
+	assert_int_equal(stage_cnt(st, ROCE_CNT_RETRANSMISSIONS), 1);
+	stage_close(st);
+}
+
 /* A round trip measured under the configured one (an engine's turn on a
    loopback, a back-to-back link) leaves the cap at the configured one's:
    5 us would make it 2 x 1024 x 5 / 8 / 256 = 5 packets, too few to keep
@@ -163,10 +336,34 @@ static void test_window_cap_floor(void **state)
 	struct stage *st = gigabit_window(64, 0, &psn);
 
 	(void)state;
-	st->vclock += 5000;
-	stage_inject_ack(st, psn + 15, 0, 0);
-	assert_int_equal(stage_run(st), 16);
-	assert_int_equal(window_now(st), 16);
+	ack_after(st, 5000, psn + 15, 16, 16);
+	stage_close(st);
+}
+
+/*
+ * A round trip longer than the configured one, at a fraction of the
+ * line's rate (a slow receiver, or a longer path not yet filled): the cap
+ * is the delivery rate x the round trip, doubled, not line x round trip
+ * (window.c). 1024 Mbit/s, 16 us, 256-byte packets: cap 16.
+ *   - the first window's ACK after 2 ms: 16 packets in 2 ms, 8,000 a
+ *     second; cap 2 x 8,000 x 2 ms = 32 (line x 2 ms would be 2,000);
+ *   - the next window, 32 packets, acknowledged after 2 ms: 16,000 a
+ *     second, cap 64: a window delivered whole every round trip doubles
+ *     it, as on a longer path that carries the line's rate;
+ *   - the next, 64 packets, after 8 ms (the receiver slowed, its queue
+ *     grew): the rate is the largest of the last samples, the round trip
+ *     the smallest: the cap stays 64.
+ */
+static void test_window_delivery_rate(void **state)
+{
+	uint32_t psn;
+	struct stage *st = gigabit_window(400, 0, &psn);
+
+	(void)state;
+	ack_after(st, 2000000, psn + 15, 32, 32);
+	assert_int_equal(st->rx[31].h.bth.psn, psn + 47);
+	ack_after(st, 2000000, psn + 47, 64, 64);
+	ack_after(st, 8000000, psn + 111, 64, 64);
 	stage_close(st);
 }
 
@@ -197,10 +394,7 @@ static void test_window_tells_losses(void **state)
 
 	(void)state;
 	/* psn + 15 (AckReq) answered 20 us later: cap and window 20 */
-	st->vclock += 20000;
-	stage_inject_ack(st, psn + 15, 0, 0);
-	assert_int_equal(stage_run(st), 20);
-	assert_int_equal(window_now(st), 20);
+	ack_after(st, 20000, psn + 15, 20, 20);
 	assert_true(st->rx[19].h.bth.ackreq);
 	/* a random loss: psn + 20 NAKed with no queue seen, 20 -> 16; the
 	   go-back resends psn + 20 .. psn + 35 */
@@ -225,20 +419,14 @@ static void test_window_tells_losses(void **state)
 	/* psn + 53 answered 40 us later: 14 acknowledged, 15; the 13
 	   packets before it on the line (26 us) explain what the round
 	   trip has beyond the smallest (20 us): still no queue */
-	st->vclock += 40000;
-	stage_inject_ack(st, psn + 53, 0, 0);
-	assert_int_equal(stage_run(st), 15);
-	assert_int_equal(window_now(st), 15);
+	ack_after(st, 40000, psn + 53, 15, 15);
 	stage_inject_ack(st, psn + 60, NAK_SEQ, 0);
 	assert_int_equal(stage_run(st), 12);    /* 15 -> 12: psn + 60 .. 71 */
 	assert_int_equal(window_now(st), 12);
 	assert_true(st->rx[11].h.bth.ackreq);
 	/* psn + 71 answered 60 us later: 12 acknowledged, 13; 60 - 20 -
 	   11 x 2 us leaves 18 us of queue, nine packets */
-	st->vclock += 60000;
-	stage_inject_ack(st, psn + 71, 0, 0);
-	assert_int_equal(stage_run(st), 13);
-	assert_int_equal(window_now(st), 13);
+	ack_after(st, 60000, psn + 71, 13, 13);
 	/* a loss on a queueing path: halved, 13 -> 6 */
 	stage_inject_ack(st, psn + 80, NAK_SEQ, 0);
 	assert_int_equal(stage_run(st), 6);     /* psn + 80 .. psn + 85 */
@@ -429,7 +617,13 @@ int main(void)
 		cmocka_unit_test(test_window_adapts),
 		cmocka_unit_test(test_window_tells_losses),
 		cmocka_unit_test(test_window_cap_floor),
+		cmocka_unit_test(test_window_delivery_rate),
 		cmocka_unit_test(test_spurious_timeout),
+		cmocka_unit_test(test_spurious_timeout_no_sample),
+		cmocka_unit_test(test_spurious_timeout_ackreq),
+		cmocka_unit_test(test_spurious_timeout_goes_on),
+		cmocka_unit_test(test_spurious_timeout_answered),
+		cmocka_unit_test(test_stale_ack_keeps_timer),
 		cmocka_unit_test(test_exhaustion),
 		cmocka_unit_test(test_silent_then_answers),
 		cmocka_unit_test(test_infinite_timeout),
