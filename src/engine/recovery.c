@@ -132,7 +132,7 @@ bool frto_go_on(struct roce_engine *e, const struct eng_qp *qp, uint32_t new_una
 	   it (rxe only those), and a duplicate with all it has, wherever
 	   that ends. An ACK of a packet sent with AckReq is the answer to
 	   it; an ACK that ends elsewhere answers the resend */
-	for (unsigned i = 0; i < 16; i++)
+	for (unsigned i = 0; i < COMP_ACKREQ_PSNS; i++)
 		if (c->ackreq_psn[i] == roce_psn_add(new_una, -1u))
 			return true;
 	return false;

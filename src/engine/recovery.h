@@ -36,7 +36,7 @@ bool frto_go_on(struct roce_engine *e, const struct eng_qp *qp, uint32_t new_una
    frto_go_on */
 static inline void frto_ackreq_sent(struct eng_qp *qp, uint32_t psn)
 {
-	qp->comp.ackreq_psn[qp->comp.ackreq_i++ & 15] = psn;
+	qp->comp.ackreq_psn[qp->comp.ackreq_i++ & (COMP_ACKREQ_PSNS - 1)] = psn;
 }
 /* A new packet psn went out with AckReq (req.c): maybe a sample */
 void rto_sample_sent(struct roce_engine *e, struct eng_qp *qp, uint32_t psn);

@@ -262,7 +262,8 @@ struct comp_ctx {
 	uint64_t frto_at;               /* when it fired */
 	/* the PSNs of the last packets sent with AckReq (recovery.c,
 	   frto_go_on): a peer answers those, and a duplicate */
-	uint32_t ackreq_psn[16];
+#define COMP_ACKREQ_PSNS 16     /* a power of two */
+	uint32_t ackreq_psn[COMP_ACKREQ_PSNS];
 	uint8_t ackreq_i;
 	/* IBA's detection time counts from here (recovery.c, rto_floor):
 	   when una's packet first went out, or una last moved */

@@ -197,26 +197,30 @@ static void arp_input(struct roce_afxdp *afx, const uint8_t *data, uint32_t len)
 	}
 }
 
-/* Receive frames waiting in back go to the fill ring, as many as it has
- * room for now; the rest wait, in order, for the next call (a failed
- * reservation is never written past: afxdp_priv.h). */
-static void fill_back(struct roce_afxdp *afx)
+/* Up to n frames from q into the fill ring, as many as it has room for
+ * now (the kernel publishes its room late: afxdp_priv.h; a failed
+ * reservation is never written past). Returns how many went. */
+static uint32_t to_fill(struct roce_afxdp *afx, struct afx_fifo *q, uint32_t n)
 {
-	uint32_t n = afx_fifo_count(&afx->back), room, idx = 0;
+	uint32_t room = xsk_prod_nb_free(&afx->fill, n), idx = 0;
 	uint64_t addr = 0;
 
-	if (!n)
-		return;
-	room = xsk_prod_nb_free(&afx->fill, n);
 	if (n > room)
 		n = room;
 	if (!n || xsk_ring_prod__reserve(&afx->fill, n, &idx) != n)
-		return;
+		return 0;
 	for (uint32_t i = 0; i < n; i++) {
-		afx_fifo_pop(&afx->back, &addr);
+		afx_fifo_pop(q, &addr);
 		*xsk_ring_prod__fill_addr(&afx->fill, idx + i) = addr;
 	}
 	xsk_ring_prod__submit(&afx->fill, n);
+	return n;
+}
+
+/* The frames waiting in back, oldest first. */
+static void fill_back(struct roce_afxdp *afx)
+{
+	to_fill(afx, &afx->back, afx_fifo_count(&afx->back));
 }
 
 /* Frames looked at per rx_burst. */
@@ -232,8 +236,7 @@ static unsigned afx_rx_burst(void *ctx, struct roce_frame *f, unsigned max)
 	 * now (the kernel publishes its room late) */
 	if (afx->tx_pending)
 		afx_kick(afx);
-	if (afx_fifo_count(&afx->back))
-		fill_back(afx);
+	fill_back(afx);
 	n = xsk_ring_cons__peek(&afx->rx, max < RX_BATCH ? max : RX_BATCH, &idx);
 	if (!n) {
 		if (xsk_ring_prod__needs_wakeup(&afx->fill))
@@ -277,11 +280,13 @@ static void afx_rx_release(void *ctx, unsigned n)
 		n = k;
 	if (!n)
 		return;
-	for (uint32_t i = 0; i < n; i++) {
+	/* straight to the fill ring; what finds no room waits in back */
+	fill_back(afx);
+	n -= to_fill(afx, &afx->lent, n);
+	while (n--) {
 		afx_fifo_pop(&afx->lent, &addr);
 		afx_fifo_push(&afx->back, addr);
 	}
-	fill_back(afx);
 }
 
 /* A sleeping engine thread polls the socket: the kernel wakes it when a
