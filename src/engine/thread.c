@@ -81,16 +81,42 @@ static void add_relaxed(_Atomic uint64_t *c)
 
 /* ---- run to completion ------------------------------------------------------ */
 
+/*
+ * A drive the thread saw in progress ends as a drive of its own: the
+ * program's last poll before it may be older than the handoff (an 80 ms
+ * turn), and its next poll, the one that says it still spins, comes
+ * after the turn's end. Without this the thread took over in between
+ * whenever the program's thread lost its core there. The stores of
+ * watched and driving and the loads after them are ordered (seq_cst) so
+ * that a reader that saw the drive is always seen by the drive's end.
+ * Only within a polling spell (its drive_ns not spent, not released):
+ * a program that polls once and finds its completion parks nothing.
+ */
+static void drive_ended(struct roce_engine *e, uint64_t at_start)
+{
+	if (!atomic_load_explicit(&e->rtc.watched, memory_order_seq_cst))
+		return;
+	atomic_store_explicit(&e->rtc.watched, false, memory_order_relaxed);
+	if (at_start > atomic_load_explicit(&e->rtc.spent_ns, memory_order_relaxed) &&
+	    !atomic_load_explicit(&e->rtc.released, memory_order_relaxed))
+		atomic_compare_exchange_strong_explicit(&e->rtc.drive_ns, &at_start, roce_now_ns(),
+							memory_order_release,
+							memory_order_relaxed);
+}
+
 unsigned engine_drive(struct roce_engine *e)
 {
 	unsigned moved = 0;
 
 	if (pthread_mutex_trylock(&e->lock) == 0) {
+		uint64_t at_start = atomic_load_explicit(&e->rtc.drive_ns, memory_order_relaxed);
+
 		/* a long turn (a 64 KB WRITE's frames) is a drive too: the
 		   thread does not take over from a program inside one */
 		atomic_store_explicit(&e->rtc.driving, true, memory_order_relaxed);
 		moved = engine_turn(e);
-		atomic_store_explicit(&e->rtc.driving, false, memory_order_release);
+		atomic_store_explicit(&e->rtc.driving, false, memory_order_seq_cst);
+		drive_ended(e, at_start);
 		pthread_mutex_unlock(&e->lock);
 		add_relaxed(&e->rtc.driven);
 	}
@@ -200,7 +226,8 @@ static bool drives_recent(struct roce_engine *e, uint64_t *last, uint64_t *left_
 	*last = atomic_load_explicit(&e->rtc.drive_ns, memory_order_acquire);
 	if (!h || atomic_load_explicit(&e->rtc.released, memory_order_acquire))
 		return false;
-	if (atomic_load_explicit(&e->rtc.driving, memory_order_acquire)) {
+	atomic_store_explicit(&e->rtc.watched, true, memory_order_seq_cst);
+	if (atomic_load_explicit(&e->rtc.driving, memory_order_seq_cst)) {
 		*left_ns = (uint64_t)h * 1000u;
 		return true;
 	}

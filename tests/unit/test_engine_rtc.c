@@ -324,6 +324,9 @@ static void test_realtime_park(void **state)
 /* A's engine, when armed, stalls its first placement of B's data for
    SLOW_TURN_US, noting whose thread it was in */
 #define SLOW_TURN_US 80000u
+/* and its thread then waits for a core this long: several of the parked
+   thread's backstop looks (RTC_BACKSTOP_US) */
+#define LOST_CORE_US 5000u
 struct slow_turn {
 	_Atomic int armed, stalls;
 	pthread_t in;
@@ -363,8 +366,19 @@ static void test_long_turn_is_driving(void **state)
 	wr = rdma_wr(&p->b, &p->a, ROCE_WR_RDMA_WRITE, 1, 0, 4096, &sge);
 	assert_int_equal(roce_post_send(p->b.qps[0], &wr, &bad), ROCE_OK);
 	end = pair_now_ms() + 2000;
-	while (!atomic_load(&t.stalls) && pair_now_ms() < end)
-		spin_a(p, &wc, 1, 1);
+	while (!atomic_load(&t.stalls) && pair_now_ms() < end) {
+		int k;
+
+		roce_engine_drive(p->a.ctx);
+		/* the turn that stalled: this thread loses its core right
+		   after it, before its next poll (a loaded machine) */
+		if (atomic_load(&t.stalls))
+			sleep_us(LOST_CORE_US);
+		k = roce_poll_cq(p->a.scq, 1, &wc);
+		assert_true(k >= 0);
+		if (!k)
+			roce_engine_waiting(p->a.ctx);
+	}
 	spin_a(p, &wc, 1, 30);                 /* past the turn, still spinning */
 	roce_engine_rtc_stats(p->a.ctx, &s1);
 	engine_set_dma_observer(&p->a.ctx->eng, NULL, NULL);
