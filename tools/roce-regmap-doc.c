@@ -121,7 +121,9 @@ static void intro_tables(FILE *f)
 "RTR->RTS, RTS->RTS, RTS->SQD, SQD->RTS, SQE->RTS, any->RESET, any->ERR)\n"
 "and the attributes the target state needs. MR keys are\n"
 "`index << 8 | key byte`: a lookup needs no search, the random byte keeps\n"
-"keys unguessable, and two valid entries can never share a key.\n"
+"keys unguessable, and two valid entries can never share a key. The\n"
+"driver never writes the key 0 (index 0, key byte 0): programs take a\n"
+"zero key for none.\n"
 "\n"
 "| CMD_STATUS | Name | Meaning |\n"
 "|---|---|---|\n",

@@ -293,7 +293,12 @@ struct roce_mr *mr_create_locked(struct roce_pd *pd, void *addr, size_t length,
 	e.va = (uint64_t)(uintptr_t)addr;
 	e.pa = pa;
 	e.len = length;
-	e.lkey = e.rkey = ROCE_MR_KEY(index, random_byte(ctx));
+	/* never key 0 (index 0, key byte 0): programs take a zero L_Key or
+	   R_Key for none, and rxe's keys start at index 1 */
+	do
+		e.lkey = ROCE_MR_KEY(index, random_byte(ctx));
+	while (!e.lkey);
+	e.rkey = e.lkey;
 	e.pd = pd->pdn;
 	*st = roce_drv_mr_write(&ctx->drv, &e);
 	if (*st != ROCE_OK) {

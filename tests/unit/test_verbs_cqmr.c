@@ -9,7 +9,10 @@
  * roce_rereg_mr (ibv_rereg_mr): B's MR without remote write, or moved to
  * another PD than its QP's, refuses A's WRITE (remote access error); put
  * back, the WRITE lands; bad input changes nothing.
+ *
+ * No MR gets the key 0.
  */
+#include "roce/tables.h"
 #include "unit/pair.h"
 
 /* n signaled 64-byte WRITEs from A to B, ids first.., not polled */
@@ -136,6 +139,28 @@ static void test_rereg_access(void **state)
 	pair_close(p);
 }
 
+/* MR index 0 again and again, each time with a new key byte: never the
+   key 0 (one draw in 256 gave it) */
+static void test_no_zero_key(void **state)
+{
+	struct pair_opts o = { .mtu = ROCE_MTU_1024 };
+	struct pair *p = pair_open(&o);
+	struct roce_mr *mr;
+
+	(void)state;
+	assert_int_equal(roce_dereg_mr(p->a.mr), 0);
+	p->a.mr = NULL;
+	for (int i = 0; i < 4096; i++) {
+		mr = roce_reg_mr(p->a.pd, p->a.buf, 4096, ROCE_ACCESS_LOCAL_WRITE);
+		assert_non_null(mr);
+		assert_int_equal(ROCE_MR_KEY_INDEX(mr->lkey), 0);
+		assert_int_not_equal(mr->lkey, 0);
+		assert_int_not_equal(mr->rkey, 0);
+		assert_int_equal(roce_dereg_mr(mr), 0);
+	}
+	pair_close(p);
+}
+
 static void test_rereg_pd(void **state)
 {
 	struct pair_opts o = { .mtu = ROCE_MTU_1024 };
@@ -182,6 +207,7 @@ int main(void)
 		cmocka_unit_test(test_resize),
 		cmocka_unit_test(test_rereg_access),
 		cmocka_unit_test(test_rereg_pd),
+		cmocka_unit_test(test_no_zero_key),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
