@@ -515,8 +515,9 @@ struct eng_rtc {
 	_Atomic bool released;          /* a program is about to block */
 	_Atomic bool parked;            /* the thread waits on its eventfd */
 	_Atomic bool driving;           /* a program's thread runs a turn now */
-	_Atomic bool watched;           /* the thread or the watchdog saw a
-					 * drive in progress: its end is a drive */
+	_Atomic bool watched;           /* the thread or the watchdog looked
+					 * (not released): the end of a drive
+					 * after the look is a drive */
 	_Atomic uint64_t spent_ns;      /* the drive_ns a takeover ended: the
 					 * thread parks again on a newer drive only */
 	int watch_fd;                   /* the watchdog's eventfd: a park began */

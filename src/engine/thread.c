@@ -82,13 +82,16 @@ static void add_relaxed(_Atomic uint64_t *c)
 /* ---- run to completion ------------------------------------------------------ */
 
 /*
- * A drive the thread saw in progress ends as a drive of its own: the
- * program's last poll before it may be older than the handoff (an 80 ms
- * turn), and its next poll, the one that says it still spins, comes
- * after the turn's end. Without this the thread took over in between
- * whenever the program's thread lost its core there. The stores of
- * watched and driving and the loads after them are ordered (seq_cst) so
- * that a reader that saw the drive is always seen by the drive's end.
+ * A drive that ends after the thread or the watchdog looked ends as a
+ * drive of its own: the program's last poll before it may be older than
+ * the handoff (an 80 ms turn), and its next poll, the one that says it
+ * still spins, comes after the turn's end. Without this the thread took
+ * over in between whenever the program's thread lost its core there.
+ * Each look sets watched before it reads driving, each drive clears
+ * driving before it reads watched (seq_cst): a look that saw the drive
+ * in progress is always seen by the drive's end. watched is never
+ * cleared by a look (with two readers, one's clearing could hide the
+ * other's sighting), so a drive after any look reads the clock once.
  * Only within a polling spell (its drive_ns not spent, not released):
  * a program that polls once and finds its completion parks nothing.
  */
